@@ -1,0 +1,320 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.payload_too_large_problem import PayloadTooLargeProblem
+from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.provider_error_problem import ProviderErrorProblem
+from ...models.run_conflict_problem import RunConflictProblem
+from ...models.run_invalid_problem import RunInvalidProblem
+from ...models.run_request import RunRequest
+from ...models.run_result import RunResult
+from ...models.run_target_not_found_problem import RunTargetNotFoundProblem
+from ...models.sessions_disabled_problem import SessionsDisabledProblem
+from ...models.unauthenticated_problem import UnauthenticatedProblem
+from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: RunRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/runs",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | ProviderErrorProblem
+    | RunConflictProblem
+    | RunInvalidProblem
+    | RunResult
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    if response.status_code == 200:
+        response_200 = RunResult.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = UnauthenticatedProblem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PermissionDeniedProblem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = RunTargetNotFoundProblem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = RunConflictProblem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = RunInvalidProblem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 501:
+        response_501 = SessionsDisabledProblem.from_dict(response.json())
+
+        return response_501
+
+    if response.status_code == 502:
+        response_502 = ProviderErrorProblem.from_dict(response.json())
+
+        return response_502
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | ProviderErrorProblem
+    | RunConflictProblem
+    | RunInvalidProblem
+    | RunResult
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RunRequest,
+) -> Response[
+    PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | ProviderErrorProblem
+    | RunConflictProblem
+    | RunInvalidProblem
+    | RunResult
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    """Run one model turn, stateless or continuing a session.
+
+     A stateless run sends the whole context (`instructions`, `history`,
+    `attachments`, `retrieval`). A session run sends only `input` and the
+    session handle `{id, revision}`; it needs the `continue` grant, may not
+    override the session's instructions or history
+    (`SESSION_OVERRIDE_REJECTED`) and accepts no attachments or retrieval
+    (`SESSION_CONTEXT_UNSUPPORTED`). Exactly one turn may be active in a
+    session: a stale revision is `SESSION_REVISION_CONFLICT`, an active
+    turn is `SESSION_BUSY`, and neither starts a model call.
+
+    Args:
+        body (RunRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RunRequest,
+) -> (
+    PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | ProviderErrorProblem
+    | RunConflictProblem
+    | RunInvalidProblem
+    | RunResult
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    """Run one model turn, stateless or continuing a session.
+
+     A stateless run sends the whole context (`instructions`, `history`,
+    `attachments`, `retrieval`). A session run sends only `input` and the
+    session handle `{id, revision}`; it needs the `continue` grant, may not
+    override the session's instructions or history
+    (`SESSION_OVERRIDE_REJECTED`) and accepts no attachments or retrieval
+    (`SESSION_CONTEXT_UNSUPPORTED`). Exactly one turn may be active in a
+    session: a stale revision is `SESSION_REVISION_CONFLICT`, an active
+    turn is `SESSION_BUSY`, and neither starts a model call.
+
+    Args:
+        body (RunRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RunRequest,
+) -> Response[
+    PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | ProviderErrorProblem
+    | RunConflictProblem
+    | RunInvalidProblem
+    | RunResult
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    """Run one model turn, stateless or continuing a session.
+
+     A stateless run sends the whole context (`instructions`, `history`,
+    `attachments`, `retrieval`). A session run sends only `input` and the
+    session handle `{id, revision}`; it needs the `continue` grant, may not
+    override the session's instructions or history
+    (`SESSION_OVERRIDE_REJECTED`) and accepts no attachments or retrieval
+    (`SESSION_CONTEXT_UNSUPPORTED`). Exactly one turn may be active in a
+    session: a stale revision is `SESSION_REVISION_CONFLICT`, an active
+    turn is `SESSION_BUSY`, and neither starts a model call.
+
+    Args:
+        body (RunRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RunRequest,
+) -> (
+    PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | ProviderErrorProblem
+    | RunConflictProblem
+    | RunInvalidProblem
+    | RunResult
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    """Run one model turn, stateless or continuing a session.
+
+     A stateless run sends the whole context (`instructions`, `history`,
+    `attachments`, `retrieval`). A session run sends only `input` and the
+    session handle `{id, revision}`; it needs the `continue` grant, may not
+    override the session's instructions or history
+    (`SESSION_OVERRIDE_REJECTED`) and accepts no attachments or retrieval
+    (`SESSION_CONTEXT_UNSUPPORTED`). Exactly one turn may be active in a
+    session: a stale revision is `SESSION_REVISION_CONFLICT`, an active
+    turn is `SESSION_BUSY`, and neither starts a model call.
+
+    Args:
+        body (RunRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,239 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.read_session_response import ReadSessionResponse
+from ...models.session_not_found_problem import SessionNotFoundProblem
+from ...models.sessions_disabled_problem import SessionsDisabledProblem
+from ...models.unauthenticated_problem import UnauthenticatedProblem
+from ...types import Response
+
+
+def _get_kwargs(
+    session_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/sessions/{session_id}".format(
+            session_id=quote(str(session_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    PermissionDeniedProblem
+    | ReadSessionResponse
+    | SessionNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | None
+):
+    if response.status_code == 200:
+        response_200 = ReadSessionResponse.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = UnauthenticatedProblem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PermissionDeniedProblem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = SessionNotFoundProblem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 501:
+        response_501 = SessionsDisabledProblem.from_dict(response.json())
+
+        return response_501
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    PermissionDeniedProblem
+    | ReadSessionResponse
+    | SessionNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    session_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[
+    PermissionDeniedProblem
+    | ReadSessionResponse
+    | SessionNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+]:
+    """Read a session's metadata, instructions, visible history and recorded turns.
+
+     Needs the `read` session grant and a grant for the session's provider
+    instance. Reading does not extend retention. Use it to reconcile a
+    final response that was lost: the revision and history have already
+    moved on.
+
+    Args:
+        session_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PermissionDeniedProblem | ReadSessionResponse | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    session_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> (
+    PermissionDeniedProblem
+    | ReadSessionResponse
+    | SessionNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | None
+):
+    """Read a session's metadata, instructions, visible history and recorded turns.
+
+     Needs the `read` session grant and a grant for the session's provider
+    instance. Reading does not extend retention. Use it to reconcile a
+    final response that was lost: the revision and history have already
+    moved on.
+
+    Args:
+        session_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PermissionDeniedProblem | ReadSessionResponse | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem
+    """
+
+    return sync_detailed(
+        session_id=session_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    session_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[
+    PermissionDeniedProblem
+    | ReadSessionResponse
+    | SessionNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+]:
+    """Read a session's metadata, instructions, visible history and recorded turns.
+
+     Needs the `read` session grant and a grant for the session's provider
+    instance. Reading does not extend retention. Use it to reconcile a
+    final response that was lost: the revision and history have already
+    moved on.
+
+    Args:
+        session_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PermissionDeniedProblem | ReadSessionResponse | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    session_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> (
+    PermissionDeniedProblem
+    | ReadSessionResponse
+    | SessionNotFoundProblem
+    | SessionsDisabledProblem
+    | UnauthenticatedProblem
+    | None
+):
+    """Read a session's metadata, instructions, visible history and recorded turns.
+
+     Needs the `read` session grant and a grant for the session's provider
+    instance. Reading does not extend retention. Use it to reconcile a
+    final response that was lost: the revision and history have already
+    moved on.
+
+    Args:
+        session_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PermissionDeniedProblem | ReadSessionResponse | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem
+    """
+
+    return (
+        await asyncio_detailed(
+            session_id=session_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,60 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="Attachment")
+
+
+@_attrs_define
+class Attachment:
+    """A file sent with a stateless run.
+
+    Attributes:
+        name (str): The file name.
+        media_type (str): The IANA media type, for example `text/plain`.
+        data (str): The file content, base64-encoded.
+    """
+
+    name: str
+    media_type: str
+    data: str
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        media_type = self.media_type
+
+        data = self.data
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "mediaType": media_type,
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        media_type = d.pop("mediaType")
+
+        data = d.pop("data")
+
+        attachment = cls(
+            name=name,
+            media_type=media_type,
+            data=data,
+        )
+
+        return attachment

@@ -1,0 +1,11 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from enum import StrEnum
+
+
+class CreateSessionInvalidProblemCode(StrEnum):
+    SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
+    UNSUPPORTED_CONTINUATION = "UNSUPPORTED_CONTINUATION"
+    VALIDATION_ERROR = "VALIDATION_ERROR"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,12 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from enum import StrEnum
+
+
+class RunInvalidProblemCode(StrEnum):
+    SESSION_CONTEXT_UNSUPPORTED = "SESSION_CONTEXT_UNSUPPORTED"
+    SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
+    SESSION_OVERRIDE_REJECTED = "SESSION_OVERRIDE_REJECTED"
+    VALIDATION_ERROR = "VALIDATION_ERROR"
+
+    def __str__(self) -> str:
+        return str(self.value)

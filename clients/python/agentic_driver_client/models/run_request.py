@@ -1,0 +1,156 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.attachment import Attachment
+    from ..models.message import Message
+    from ..models.retrieval import Retrieval
+    from ..models.session_handle import SessionHandle
+
+
+T = TypeVar("T", bound="RunRequest")
+
+
+@_attrs_define
+class RunRequest:
+    """
+    Attributes:
+        provider (str): The provider instance id; for a session run, the session's provider.
+        model (str): The model; for a session run, the session's model.
+        input_ (str): The new user input.
+        instructions (str | Unset): Stateless runs only.
+        history (list[Message] | Unset): Stateless runs only; the earlier visible conversation.
+        attachments (list[Attachment] | Unset): Stateless runs only.
+        retrieval (Retrieval | Unset): Freshly authorized context for a stateless run.
+        session (SessionHandle | Unset): Copy exactly these two fields from the last `SessionInfo` into the next run.
+    """
+
+    provider: str
+    model: str
+    input_: str
+    instructions: str | Unset = UNSET
+    history: list[Message] | Unset = UNSET
+    attachments: list[Attachment] | Unset = UNSET
+    retrieval: Retrieval | Unset = UNSET
+    session: SessionHandle | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        provider = self.provider
+
+        model = self.model
+
+        input_ = self.input_
+
+        instructions = self.instructions
+
+        history: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.history, Unset):
+            history = []
+            for history_item_data in self.history:
+                history_item = history_item_data.to_dict()
+                history.append(history_item)
+
+        attachments: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.attachments, Unset):
+            attachments = []
+            for attachments_item_data in self.attachments:
+                attachments_item = attachments_item_data.to_dict()
+                attachments.append(attachments_item)
+
+        retrieval: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.retrieval, Unset):
+            retrieval = self.retrieval.to_dict()
+
+        session: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.session, Unset):
+            session = self.session.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "provider": provider,
+                "model": model,
+                "input": input_,
+            }
+        )
+        if instructions is not UNSET:
+            field_dict["instructions"] = instructions
+        if history is not UNSET:
+            field_dict["history"] = history
+        if attachments is not UNSET:
+            field_dict["attachments"] = attachments
+        if retrieval is not UNSET:
+            field_dict["retrieval"] = retrieval
+        if session is not UNSET:
+            field_dict["session"] = session
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.attachment import Attachment
+        from ..models.message import Message
+        from ..models.retrieval import Retrieval
+        from ..models.session_handle import SessionHandle
+
+        d = dict(src_dict)
+        provider = d.pop("provider")
+
+        model = d.pop("model")
+
+        input_ = d.pop("input")
+
+        instructions = d.pop("instructions", UNSET)
+
+        _history = d.pop("history", UNSET)
+        history: list[Message] | Unset = UNSET
+        if _history is not UNSET:
+            history = []
+            for history_item_data in _history:
+                history_item = Message.from_dict(history_item_data)
+
+                history.append(history_item)
+
+        _attachments = d.pop("attachments", UNSET)
+        attachments: list[Attachment] | Unset = UNSET
+        if _attachments is not UNSET:
+            attachments = []
+            for attachments_item_data in _attachments:
+                attachments_item = Attachment.from_dict(attachments_item_data)
+
+                attachments.append(attachments_item)
+
+        _retrieval = d.pop("retrieval", UNSET)
+        retrieval: Retrieval | Unset
+        if isinstance(_retrieval, Unset):
+            retrieval = UNSET
+        else:
+            retrieval = Retrieval.from_dict(_retrieval)
+
+        _session = d.pop("session", UNSET)
+        session: SessionHandle | Unset
+        if isinstance(_session, Unset):
+            session = UNSET
+        else:
+            session = SessionHandle.from_dict(_session)
+
+        run_request = cls(
+            provider=provider,
+            model=model,
+            input_=input_,
+            instructions=instructions,
+            history=history,
+            attachments=attachments,
+            retrieval=retrieval,
+            session=session,
+        )
+
+        return run_request

@@ -1,0 +1,155 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.session_mode import SessionMode
+from ..models.session_status import SessionStatus
+
+T = TypeVar("T", bound="SessionInfo")
+
+
+@_attrs_define
+class SessionInfo:
+    """
+    Attributes:
+        id (str): The session id.
+        revision (int): Starts at 0 and advances by one with every completed turn.
+        status (SessionStatus): `ready` accepts a run at the current revision; `running` has an active
+            turn (running, or waiting for a run slot); `interrupted` refuses runs
+            until the application reconciles and starts a new session.
+        provider (str): The provider instance the session is bound to.
+        model (str): The model the session is bound to.
+        mode (SessionMode): `history` keeps submitted user text and final visible assistant text.
+            `native` also keeps the provider's own state, unchanged, inside the host.
+        created_at (datetime.datetime): Creation time, UTC, millisecond precision.
+        updated_at (datetime.datetime): The last change of revision or status.
+        expires_at (datetime.datetime | None): When the idle session expires; null while a turn is active.
+        message_count (int): Visible messages held.
+        record_bytes (int): Encoded bytes counted against `maxRecordBytes`.
+        host_id (str): The id of the host that holds the session.
+    """
+
+    id: str
+    revision: int
+    status: SessionStatus
+    provider: str
+    model: str
+    mode: SessionMode
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    expires_at: datetime.datetime | None
+    message_count: int
+    record_bytes: int
+    host_id: str
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        revision = self.revision
+
+        status = self.status.value
+
+        provider = self.provider
+
+        model = self.model
+
+        mode = self.mode.value
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        expires_at: None | str
+        if isinstance(self.expires_at, datetime.datetime):
+            expires_at = self.expires_at.isoformat()
+        else:
+            expires_at = self.expires_at
+
+        message_count = self.message_count
+
+        record_bytes = self.record_bytes
+
+        host_id = self.host_id
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "revision": revision,
+                "status": status,
+                "provider": provider,
+                "model": model,
+                "mode": mode,
+                "createdAt": created_at,
+                "updatedAt": updated_at,
+                "expiresAt": expires_at,
+                "messageCount": message_count,
+                "recordBytes": record_bytes,
+                "hostId": host_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        revision = d.pop("revision")
+
+        status = SessionStatus(d.pop("status"))
+
+        provider = d.pop("provider")
+
+        model = d.pop("model")
+
+        mode = SessionMode(d.pop("mode"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+
+        def _parse_expires_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                expires_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        expires_at = _parse_expires_at(d.pop("expiresAt"))
+
+        message_count = d.pop("messageCount")
+
+        record_bytes = d.pop("recordBytes")
+
+        host_id = d.pop("hostId")
+
+        session_info = cls(
+            id=id,
+            revision=revision,
+            status=status,
+            provider=provider,
+            model=model,
+            mode=mode,
+            created_at=created_at,
+            updated_at=updated_at,
+            expires_at=expires_at,
+            message_count=message_count,
+            record_bytes=record_bytes,
+            host_id=host_id,
+        )
+
+        return session_info

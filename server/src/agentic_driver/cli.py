@@ -1,0 +1,60 @@
+"""``agentic-driver serve [--config FILE] [--host H] [--port P]``: run the reference host."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+import uvicorn
+
+from .auth import TokenPolicy
+from .config import ConfigError, HostConfig, embedded_default, load_config
+from .driver import Driver
+from .http import create_app
+
+__all__ = ["build_host", "main", "serve"]
+
+
+def build_host(config: HostConfig) -> tuple[Driver, object]:
+    """The driver and its ASGI app for a validated config."""
+    driver = Driver.from_config(config)
+    app = create_app(driver, TokenPolicy(config.tokens), max_body_bytes=config.limits.maxBodyBytes)
+    return driver, app
+
+
+def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:
+    """Serve the host until interrupted."""
+    _, app = build_host(config)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)  # type: ignore[arg-type]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="agentic-driver", description="The Agentic Driver reference host.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("serve", help="serve the host over HTTP")
+    run.add_argument("--config", help="host JSON file (default: the embedded default with the echo provider)")
+    run.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    run.add_argument("--port", type=int, default=8080, help="port to bind (default 8080; 0 picks a free one)")
+    run.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = _parser().parse_args(argv)
+    logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    try:
+        if options.config:
+            config = load_config(options.config)
+        else:
+            config, token = embedded_default()
+            print(f"agentic-driver: embedded default host; bearer token: {token}", flush=True)
+        serve(config, options.host, options.port, options.log_level)
+    except ConfigError as error:
+        print(f"agentic-driver: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

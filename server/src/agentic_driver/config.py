@@ -1,0 +1,207 @@
+"""Host JSON -> validated configuration.
+
+The host reads one JSON document (see the README's host JSON reference). Every
+problem is reported with its JSON path, for example
+``providers[1].kind: unknown provider kind 'ecco'``. Session bounds may only
+tighten the contract's defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+__all__ = [
+    "DEFAULT_MAX_ENTRIES",
+    "DEFAULT_MAX_MESSAGES",
+    "DEFAULT_MAX_NATIVE_MESSAGES",
+    "DEFAULT_MAX_RECORD_BYTES",
+    "ConfigError",
+    "EchoProviderConfig",
+    "HostConfig",
+    "LimitsConfig",
+    "ProviderConfig",
+    "SessionsConfig",
+    "TokenConfig",
+    "embedded_default",
+    "load_config",
+    "parse_config",
+]
+
+DEFAULT_MAX_ENTRIES = 1_000
+DEFAULT_MAX_MESSAGES = 100
+DEFAULT_MAX_RECORD_BYTES = 1_000_000
+DEFAULT_MAX_NATIVE_MESSAGES = 2_048
+ALL_GRANTS = ("create", "read", "continue", "delete")
+
+SessionGrantName = Literal["create", "read", "continue", "delete"]
+
+
+class ConfigError(ValueError):
+    """A host configuration that cannot be used; ``problems`` lists each one with its path."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("invalid host configuration:\n  " + "\n  ".join(problems))
+        self.problems = problems
+
+
+class _Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class EchoSettings(_Closed):
+    native: bool = True
+    """Whether the instance can keep native sessions (``false`` exercises UNSUPPORTED_CONTINUATION)."""
+    latencyMs: Annotated[int, Field(ge=0)] = 0
+    """Simulated model latency before every reply."""
+
+
+class EchoProviderConfig(_Closed):
+    id: Annotated[str, Field(min_length=1)]
+    kind: Literal["echo"]
+    accountId: Annotated[str, Field(min_length=1)] | None = None
+    """The stable, opaque account the instance is bound to; sessions require one."""
+    models: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)] = ["echo-1"]
+    settings: EchoSettings = EchoSettings()
+
+
+# A discriminated union on ``kind`` as further adapters arrive.
+ProviderConfig = EchoProviderConfig
+
+
+class SessionsConfig(_Closed):
+    retentionMs: Annotated[int, Field(ge=1)]
+    """Idle retention; required, because it is what enables the store."""
+    maxEntries: Annotated[int, Field(ge=1, le=DEFAULT_MAX_ENTRIES)] = DEFAULT_MAX_ENTRIES
+    maxMessages: Annotated[int, Field(ge=1, le=DEFAULT_MAX_MESSAGES)] = DEFAULT_MAX_MESSAGES
+    maxRecordBytes: Annotated[int, Field(ge=1, le=DEFAULT_MAX_RECORD_BYTES)] = DEFAULT_MAX_RECORD_BYTES
+    maxNativeMessages: Annotated[int, Field(ge=1, le=DEFAULT_MAX_NATIVE_MESSAGES)] = DEFAULT_MAX_NATIVE_MESSAGES
+
+
+class LimitsConfig(_Closed):
+    maxConcurrentRuns: Annotated[int, Field(ge=1)] = 64
+    """Run slots: model calls in flight at once; further runs wait (and their sessions are busy)."""
+    maxBodyBytes: Annotated[int, Field(ge=1024)] = 4 * 1024 * 1024
+    """The largest request body the host reads."""
+
+
+class TokenConfig(_Closed):
+    subject: Annotated[str, Field(min_length=1)]
+    token: Annotated[str, Field(min_length=16)] | None = None
+    """The secret itself (fine for local use; prefer ``tokenEnv`` or ``tokenSha256``)."""
+    tokenEnv: Annotated[str, Field(min_length=1)] | None = None
+    """The name of an environment variable that holds the secret."""
+    tokenSha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
+    """The hex SHA-256 of the secret; the host never sees the secret itself."""
+    providers: list[str]
+    """Provider instance ids this token may use; ``["*"]`` means every instance."""
+    sessions: list[SessionGrantName] = []
+    """Session grants: any of create, read, continue, delete."""
+
+    @model_validator(mode="after")
+    def _exactly_one_secret(self) -> TokenConfig:
+        given = [name for name in ("token", "tokenEnv", "tokenSha256") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of token, tokenEnv, tokenSha256")
+        return self
+
+    def __repr__(self) -> str:  # never show a secret
+        return f"TokenConfig(subject={self.subject!r}, providers={self.providers!r}, sessions={self.sessions!r})"
+
+    __str__ = __repr__
+
+
+class HostConfig(_Closed):
+    hostId: Annotated[str, Field(min_length=1)] = "local-host"
+    providers: Annotated[list[ProviderConfig], Field(min_length=1)]
+    sessions: SessionsConfig | None = None
+    """Absent: sessions are disabled and no store is created."""
+    limits: LimitsConfig = LimitsConfig()
+    tokens: list[TokenConfig] = []
+
+    @field_validator("providers")
+    @classmethod
+    def _unique_provider_ids(cls, providers: list[ProviderConfig]) -> list[ProviderConfig]:
+        ids = [p.id for p in providers]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"duplicate provider ids: {', '.join(duplicates)}")
+        return providers
+
+    @model_validator(mode="after")
+    def _tokens_name_known_providers(self) -> HostConfig:
+        known = {p.id for p in self.providers}
+        problems = []
+        for index, token in enumerate(self.tokens):
+            for name in token.providers:
+                if name != "*" and name not in known:
+                    problems.append(f"tokens[{index}].providers: unknown provider {name!r}")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+def _path(location: tuple[int | str, ...]) -> str:
+    text = ""
+    for part in location:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif part in ("echo",):  # pydantic's discriminator tag, not a JSON key
+            continue
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "(root)"
+
+
+def parse_config(data: Any) -> HostConfig:
+    """Validate decoded host JSON, raising ``ConfigError`` with one line per problem."""
+    try:
+        return HostConfig.model_validate(data)
+    except ValidationError as error:
+        raise ConfigError([f"{_path(e['loc'])}: {e['msg']}" for e in error.errors()]) from None
+
+
+def load_config(path: str | Path) -> HostConfig:
+    """Read and validate a host JSON file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError([f"(file): cannot read {path}: {error.strerror}"]) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ConfigError([f"(file): not JSON: {error.msg} at line {error.lineno} column {error.colno}"]) from None
+    return parse_config(data)
+
+
+def embedded_default(token: str | None = None) -> tuple[HostConfig, str]:
+    """The host ``make serve`` runs: two echo instances, 24 h sessions, one all-powerful token.
+
+    The token comes from ``AGENTIC_DRIVER_TOKEN`` when set, else from ``token``,
+    else it is generated. Returns the config and the token in use.
+    """
+    secret = os.environ.get("AGENTIC_DRIVER_TOKEN") or token or secrets.token_urlsafe(24)
+    config = parse_config(
+        {
+            "hostId": "local-host",
+            "providers": [
+                {"id": "echo", "kind": "echo", "accountId": "local", "models": ["echo-1"]},
+                {"id": "echo-unbound", "kind": "echo", "models": ["echo-1"]},
+            ],
+            "sessions": {"retentionMs": 24 * 60 * 60 * 1000},
+            "tokens": [
+                {
+                    "subject": "local",
+                    "token": secret,
+                    "providers": ["echo", "echo-unbound"],
+                    "sessions": list(ALL_GRANTS),
+                }
+            ],
+        }
+    )
+    return config, secret

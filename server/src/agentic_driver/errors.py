@@ -1,0 +1,296 @@
+"""The error-code catalogue and the exception tree.
+
+Every failure the driver reports is a ``DriverError`` subclass carrying one
+stable ``code`` from the catalogue below; the HTTP layer renders it as an RFC
+9457 problem with that code's status, and embedded callers catch the same
+classes. ``openapi.yaml``'s ``ErrorCode`` enum lists exactly these codes (a test
+keeps the two in step).
+
+    DriverError
+    ├── Unauthenticated                  401 UNAUTHENTICATED
+    ├── PermissionDenied                 403 PERMISSION_DENIED
+    ├── SessionNotFound                  404 SESSION_NOT_FOUND
+    ├── RunNotFound                      404 RUN_NOT_FOUND
+    ├── ProviderNotFound                 404 PROVIDER_NOT_FOUND
+    ├── ModelNotFound                    404 MODEL_NOT_FOUND
+    ├── RouteNotFound                    404 ROUTE_NOT_FOUND
+    ├── MethodNotAllowed                 405 METHOD_NOT_ALLOWED
+    ├── SessionRevisionConflict          409 SESSION_REVISION_CONFLICT
+    ├── SessionBusy                      409 SESSION_BUSY
+    ├── SessionInterrupted               409 SESSION_INTERRUPTED
+    ├── SessionAccountRequired           409 SESSION_ACCOUNT_REQUIRED
+    ├── RunCancelled                     409 RUN_CANCELLED
+    ├── PayloadTooLarge                  413 PAYLOAD_TOO_LARGE
+    ├── UnsupportedMediaType             415 UNSUPPORTED_MEDIA_TYPE
+    ├── ValidationFailed                 422 VALIDATION_ERROR
+    ├── UnsupportedContinuation          422 UNSUPPORTED_CONTINUATION
+    ├── SessionContextUnsupported        422 SESSION_CONTEXT_UNSUPPORTED
+    ├── SessionOverrideRejected          422 SESSION_OVERRIDE_REJECTED
+    ├── SessionLimitExceeded             422 SESSION_LIMIT_EXCEEDED
+    ├── InternalError                    500 INTERNAL_ERROR
+    ├── SessionsDisabled                 501 SESSIONS_DISABLED
+    ├── ProviderError                    502 PROVIDER_ERROR
+    └── SessionStoreFull                 503 SESSION_STORE_FULL
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+__all__ = [
+    "CATALOGUE",
+    "CodeSpec",
+    "DriverError",
+    "ErrorCode",
+    "InternalError",
+    "MethodNotAllowed",
+    "ModelNotFound",
+    "PayloadTooLarge",
+    "PermissionDenied",
+    "ProviderError",
+    "ProviderNotFound",
+    "RouteNotFound",
+    "RunCancelled",
+    "RunNotFound",
+    "SessionAccountRequired",
+    "SessionBusy",
+    "SessionContextUnsupported",
+    "SessionInterrupted",
+    "SessionLimitExceeded",
+    "SessionNotFound",
+    "SessionOverrideRejected",
+    "SessionRevisionConflict",
+    "SessionStoreFull",
+    "SessionsDisabled",
+    "Unauthenticated",
+    "UnsupportedContinuation",
+    "UnsupportedMediaType",
+    "ValidationFailed",
+]
+
+
+class ErrorCode(StrEnum):
+    UNAUTHENTICATED = "UNAUTHENTICATED"
+    PERMISSION_DENIED = "PERMISSION_DENIED"
+    SESSION_NOT_FOUND = "SESSION_NOT_FOUND"
+    RUN_NOT_FOUND = "RUN_NOT_FOUND"
+    PROVIDER_NOT_FOUND = "PROVIDER_NOT_FOUND"
+    MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
+    ROUTE_NOT_FOUND = "ROUTE_NOT_FOUND"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    SESSION_REVISION_CONFLICT = "SESSION_REVISION_CONFLICT"
+    SESSION_BUSY = "SESSION_BUSY"
+    SESSION_INTERRUPTED = "SESSION_INTERRUPTED"
+    SESSION_ACCOUNT_REQUIRED = "SESSION_ACCOUNT_REQUIRED"
+    RUN_CANCELLED = "RUN_CANCELLED"
+    PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    VALIDATION_ERROR = "VALIDATION_ERROR"
+    UNSUPPORTED_CONTINUATION = "UNSUPPORTED_CONTINUATION"
+    SESSION_CONTEXT_UNSUPPORTED = "SESSION_CONTEXT_UNSUPPORTED"
+    SESSION_OVERRIDE_REJECTED = "SESSION_OVERRIDE_REJECTED"
+    SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+    SESSIONS_DISABLED = "SESSIONS_DISABLED"
+    PROVIDER_ERROR = "PROVIDER_ERROR"
+    SESSION_STORE_FULL = "SESSION_STORE_FULL"
+
+
+@dataclass(frozen=True, slots=True)
+class CodeSpec:
+    status: int
+    """The HTTP status every response with this code carries."""
+    title: str
+    """The problem's short, fixed summary."""
+
+
+CATALOGUE: dict[ErrorCode, CodeSpec] = {
+    ErrorCode.UNAUTHENTICATED: CodeSpec(401, "Unauthenticated"),
+    ErrorCode.PERMISSION_DENIED: CodeSpec(403, "Permission denied"),
+    ErrorCode.SESSION_NOT_FOUND: CodeSpec(404, "Session not found"),
+    ErrorCode.RUN_NOT_FOUND: CodeSpec(404, "Run not found"),
+    ErrorCode.PROVIDER_NOT_FOUND: CodeSpec(404, "Provider not found"),
+    ErrorCode.MODEL_NOT_FOUND: CodeSpec(404, "Model not found"),
+    ErrorCode.ROUTE_NOT_FOUND: CodeSpec(404, "Route not found"),
+    ErrorCode.METHOD_NOT_ALLOWED: CodeSpec(405, "Method not allowed"),
+    ErrorCode.SESSION_REVISION_CONFLICT: CodeSpec(409, "Session revision conflict"),
+    ErrorCode.SESSION_BUSY: CodeSpec(409, "Session busy"),
+    ErrorCode.SESSION_INTERRUPTED: CodeSpec(409, "Session interrupted"),
+    ErrorCode.SESSION_ACCOUNT_REQUIRED: CodeSpec(409, "Session account required"),
+    ErrorCode.RUN_CANCELLED: CodeSpec(409, "Run cancelled"),
+    ErrorCode.PAYLOAD_TOO_LARGE: CodeSpec(413, "Payload too large"),
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: CodeSpec(415, "Unsupported media type"),
+    ErrorCode.VALIDATION_ERROR: CodeSpec(422, "Validation error"),
+    ErrorCode.UNSUPPORTED_CONTINUATION: CodeSpec(422, "Unsupported continuation"),
+    ErrorCode.SESSION_CONTEXT_UNSUPPORTED: CodeSpec(422, "Session context unsupported"),
+    ErrorCode.SESSION_OVERRIDE_REJECTED: CodeSpec(422, "Session override rejected"),
+    ErrorCode.SESSION_LIMIT_EXCEEDED: CodeSpec(422, "Session limit exceeded"),
+    ErrorCode.INTERNAL_ERROR: CodeSpec(500, "Internal error"),
+    ErrorCode.SESSIONS_DISABLED: CodeSpec(501, "Sessions disabled"),
+    ErrorCode.PROVIDER_ERROR: CodeSpec(502, "Provider error"),
+    ErrorCode.SESSION_STORE_FULL: CodeSpec(503, "Session store full"),
+}
+
+
+class DriverError(Exception):
+    """A failure with a stable code; ``fields`` are the code-specific problem members."""
+
+    code: ClassVar[ErrorCode] = ErrorCode.INTERNAL_ERROR
+
+    def __init__(self, detail: str, *, retry_after_seconds: int | None = None, **fields: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.retry_after_seconds = retry_after_seconds
+        self.fields = fields
+
+    @property
+    def status(self) -> int:
+        return CATALOGUE[self.code].status
+
+    @property
+    def title(self) -> str:
+        return CATALOGUE[self.code].title
+
+    def problem(self, instance: str | None = None) -> dict[str, Any]:
+        """The RFC 9457 problem body for this error."""
+        body: dict[str, Any] = {
+            "type": f"urn:agentic-driver:problem:{self.code.value}",
+            "title": self.title,
+            "status": self.status,
+            "code": self.code.value,
+            "detail": self.detail,
+        }
+        if instance is not None:
+            body["instance"] = instance
+        if self.retry_after_seconds is not None:
+            body["retryAfterSeconds"] = self.retry_after_seconds
+        body.update(self.fields)
+        return body
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code.value}: {self.detail!r})"
+
+
+class Unauthenticated(DriverError):
+    code = ErrorCode.UNAUTHENTICATED
+
+
+class PermissionDenied(DriverError):
+    code = ErrorCode.PERMISSION_DENIED
+
+
+class SessionNotFound(DriverError):
+    code = ErrorCode.SESSION_NOT_FOUND
+
+
+class RunNotFound(DriverError):
+    code = ErrorCode.RUN_NOT_FOUND
+
+
+class ProviderNotFound(DriverError):
+    code = ErrorCode.PROVIDER_NOT_FOUND
+
+
+class ModelNotFound(DriverError):
+    code = ErrorCode.MODEL_NOT_FOUND
+
+
+class RouteNotFound(DriverError):
+    code = ErrorCode.ROUTE_NOT_FOUND
+
+
+class MethodNotAllowed(DriverError):
+    code = ErrorCode.METHOD_NOT_ALLOWED
+
+
+class SessionRevisionConflict(DriverError):
+    code = ErrorCode.SESSION_REVISION_CONFLICT
+
+    def __init__(self, detail: str, *, current_revision: int) -> None:
+        super().__init__(detail, currentRevision=current_revision)
+        self.current_revision = current_revision
+
+
+class SessionBusy(DriverError):
+    code = ErrorCode.SESSION_BUSY
+
+    def __init__(self, detail: str, *, active_run_id: str, retry_after_seconds: int = 1) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds, activeRunId=active_run_id)
+        self.active_run_id = active_run_id
+
+
+class SessionInterrupted(DriverError):
+    code = ErrorCode.SESSION_INTERRUPTED
+
+
+class SessionAccountRequired(DriverError):
+    code = ErrorCode.SESSION_ACCOUNT_REQUIRED
+
+
+class RunCancelled(DriverError):
+    code = ErrorCode.RUN_CANCELLED
+
+    def __init__(self, detail: str, *, reason: str) -> None:
+        super().__init__(detail, reason=reason)
+        self.reason = reason
+
+
+class PayloadTooLarge(DriverError):
+    code = ErrorCode.PAYLOAD_TOO_LARGE
+
+    def __init__(self, detail: str, *, maximum: int) -> None:
+        super().__init__(detail, limit="maxBodyBytes", maximum=maximum)
+
+
+class UnsupportedMediaType(DriverError):
+    code = ErrorCode.UNSUPPORTED_MEDIA_TYPE
+
+
+class ValidationFailed(DriverError):
+    code = ErrorCode.VALIDATION_ERROR
+
+    def __init__(self, detail: str, *, errors: list[dict[str, str]]) -> None:
+        super().__init__(detail, errors=errors)
+        self.errors = errors
+
+
+class UnsupportedContinuation(DriverError):
+    code = ErrorCode.UNSUPPORTED_CONTINUATION
+
+
+class SessionContextUnsupported(DriverError):
+    code = ErrorCode.SESSION_CONTEXT_UNSUPPORTED
+
+
+class SessionOverrideRejected(DriverError):
+    code = ErrorCode.SESSION_OVERRIDE_REJECTED
+
+
+class SessionLimitExceeded(DriverError):
+    code = ErrorCode.SESSION_LIMIT_EXCEEDED
+
+    def __init__(self, detail: str, *, limit: str, maximum: int) -> None:
+        super().__init__(detail, limit=limit, maximum=maximum)
+        self.limit = limit
+        self.maximum = maximum
+
+
+class InternalError(DriverError):
+    code = ErrorCode.INTERNAL_ERROR
+
+
+class SessionsDisabled(DriverError):
+    code = ErrorCode.SESSIONS_DISABLED
+
+
+class ProviderError(DriverError):
+    code = ErrorCode.PROVIDER_ERROR
+
+
+class SessionStoreFull(DriverError):
+    code = ErrorCode.SESSION_STORE_FULL
+
+    def __init__(self, detail: str, *, maximum: int, retry_after_seconds: int) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds, limit="maxEntries", maximum=maximum)

@@ -1,0 +1,125 @@
+"""The FastAPI adapter: authenticate, parse the generated model, call one Driver method, render.
+
+All policy lives in the driver. This layer only maps bearer tokens to
+principals, bodies to generated models, and driver errors to problem responses.
+It serves ``openapi.yaml`` itself and loads nothing from the internet (FastAPI's
+CDN-backed docs pages are off).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from importlib import resources
+
+import yaml
+from fastapi import FastAPI
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..auth import SessionPrincipal, TokenPolicy
+from ..driver import Driver
+from ..errors import DriverError, InternalError, MethodNotAllowed, RouteNotFound, Unauthenticated
+from ..models import CreateSessionRequest, RunRequest
+from .body import parse_body
+from .problems import problem_response
+
+__all__ = ["create_app", "openapi_document"]
+
+log = logging.getLogger("agentic_driver.http")
+
+
+def openapi_document() -> str:
+    """The contract, exactly as written (a copy of the repository's openapi.yaml kept by generator/)."""
+    return resources.files(__package__).joinpath("openapi.yaml").read_text(encoding="utf-8")
+
+
+def _json(model: BaseModel, status_code: int = 200) -> Response:
+    return Response(model.model_dump_json(), status_code=status_code, media_type="application/json")
+
+
+def create_app(driver: Driver, tokens: TokenPolicy, *, max_body_bytes: int = 4 * 1024 * 1024) -> FastAPI:
+    app = FastAPI(
+        title="Agentic Driver", openapi_url=None, docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None
+    )
+    spec_yaml = openapi_document()
+    spec_json = json.dumps(yaml.safe_load(spec_yaml), ensure_ascii=False)
+
+    def principal_of(request: Request) -> SessionPrincipal:
+        scheme, _, presented = request.headers.get("authorization", "").partition(" ")
+        principal = tokens.authenticate(presented.strip()) if scheme.lower() == "bearer" and presented else None
+        if principal is None:
+            raise Unauthenticated("A valid bearer token is required.")
+        return principal
+
+    @app.exception_handler(DriverError)
+    async def _driver_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, DriverError)
+        return problem_response(error, request.url.path, driver.metrics)
+
+    @app.exception_handler(HTTPException)
+    async def _routing_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        mapped: DriverError
+        if error.status_code == 405:
+            mapped = MethodNotAllowed(f"{request.method} is not allowed on {request.url.path}.")
+        else:
+            mapped = RouteNotFound(f"No route {request.url.path}.")
+        response = problem_response(mapped, request.url.path, driver.metrics)
+        if error.headers:
+            response.headers.update(error.headers)
+        return response
+
+    @app.exception_handler(Exception)
+    async def _defect(request: Request, error: Exception) -> Response:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return problem_response(InternalError("The host failed unexpectedly."), request.url.path, driver.metrics)
+
+    @app.get("/healthz")
+    async def get_health() -> Response:
+        return Response(b'{"status":"ok"}', media_type="application/json")
+
+    @app.get("/openapi.yaml")
+    async def get_openapi_yaml() -> Response:
+        return Response(spec_yaml, media_type="application/yaml")
+
+    @app.get("/openapi.json")
+    async def get_openapi_json() -> Response:
+        return Response(spec_json, media_type="application/json")
+
+    @app.get("/metrics")
+    async def get_metrics() -> Response:
+        return Response(driver.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    @app.get("/v1/discovery")
+    async def get_discovery(request: Request) -> Response:
+        return _json(await driver.discovery(principal_of(request)))
+
+    @app.post("/v1/sessions")
+    async def create_session(request: Request) -> Response:
+        principal = principal_of(request)
+        body = await parse_body(request, CreateSessionRequest, max_body_bytes)
+        return _json(await driver.create_session(body, principal), 201)
+
+    @app.get("/v1/sessions/{session_id}")
+    async def read_session(request: Request, session_id: str) -> Response:
+        return _json(await driver.read_session(session_id, principal_of(request)))
+
+    @app.delete("/v1/sessions/{session_id}")
+    async def delete_session(request: Request, session_id: str) -> Response:
+        await driver.delete_session(session_id, principal_of(request))
+        return Response(status_code=204)
+
+    @app.post("/v1/runs")
+    async def run(request: Request) -> Response:
+        principal = principal_of(request)
+        body = await parse_body(request, RunRequest, max_body_bytes)
+        return _json(await driver.run(body, principal))
+
+    @app.post("/v1/runs/{run_id}/cancel")
+    async def cancel_run(request: Request, run_id: str) -> Response:
+        return _json(await driver.cancel_run(run_id, principal_of(request)))
+
+    return app

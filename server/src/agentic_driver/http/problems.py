@@ -1,0 +1,29 @@
+"""Driver errors -> RFC 9457 problem responses (``application/problem+json``)."""
+
+from __future__ import annotations
+
+import orjson
+from starlette.responses import Response
+
+from ..errors import DriverError, ErrorCode
+from ..metrics import Metrics
+
+__all__ = ["problem_response"]
+
+PROBLEM_JSON = "application/problem+json"
+
+
+def problem_response(error: DriverError, instance: str, metrics: Metrics | None = None) -> Response:
+    headers: dict[str, str] = {}
+    if error.retry_after_seconds is not None:
+        headers["Retry-After"] = str(error.retry_after_seconds)
+    if error.code is ErrorCode.SESSION_REVISION_CONFLICT:
+        # Replaying the same request can never succeed; tell generic retrying clients so.
+        headers["x-should-retry"] = "false"
+    if error.code is ErrorCode.UNAUTHENTICATED:
+        headers["WWW-Authenticate"] = 'Bearer realm="agentic-driver"'
+    if metrics is not None:
+        metrics.errors.labels(error.code.value).inc()
+    return Response(
+        orjson.dumps(error.problem(instance)), status_code=error.status, media_type=PROBLEM_JSON, headers=headers
+    )

@@ -1,0 +1,732 @@
+# Generated from openapi.yaml by datamodel-code-generator (see generator/). DO NOT EDIT.
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic.experimental.missing_sentinel import MISSING
+
+
+class Health(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    status: Literal["ok"]
+    """
+    Always `ok` while the process serves requests.
+    """
+
+
+class ProviderCapabilities(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    historyContinuation: bool
+    """
+    Sessions in `history` mode are supported.
+    """
+    nativeContinuation: bool
+    """
+    Sessions in `native` mode are supported.
+    """
+    streaming: bool
+    """
+    Streamed runs are supported.
+    """
+    applicationFunctions: bool
+    """
+    Application-owned functions are supported.
+    """
+
+
+class SessionsPolicy(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    enabled: bool
+    """
+    Whether this host keeps sessions.
+    """
+    retentionMs: Annotated[int | None, Field(ge=1)]
+    """
+    Idle retention in milliseconds; null when sessions are disabled.
+    """
+    maxEntries: Annotated[int, Field(ge=1)]
+    """
+    The most sessions the store holds at once.
+    """
+    maxMessages: Annotated[int, Field(ge=1)]
+    """
+    The most visible messages one session holds.
+    """
+    maxRecordBytes: Annotated[int, Field(ge=1)]
+    """
+    The most encoded bytes one session holds (history, provider state and instructions).
+    """
+    maxNativeMessages: Annotated[int, Field(ge=1)]
+    """
+    The most provider-native messages one native session holds.
+    """
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    role: Literal["user", "assistant"]
+    """
+    Who wrote the message.
+    """
+    content: str
+    """
+    The visible text.
+    """
+
+
+class SessionHandle(BaseModel):
+    """
+    Copy exactly these two fields from the last `SessionInfo` into the next run.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The session id.
+    """
+    revision: Annotated[int, Field(ge=0)]
+    """
+    The revision the caller believes is current.
+    """
+
+
+class SessionInfo(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The session id.
+    """
+    revision: Annotated[int, Field(ge=0)]
+    """
+    Starts at 0 and advances by one with every completed turn.
+    """
+    status: Literal["ready", "running", "interrupted"]
+    """
+    `ready` accepts a run at the current revision; `running` has an active
+    turn (running, or waiting for a run slot); `interrupted` refuses runs
+    until the application reconciles and starts a new session.
+
+    """
+    provider: str
+    """
+    The provider instance the session is bound to.
+    """
+    model: str
+    """
+    The model the session is bound to.
+    """
+    mode: Literal["history", "native"]
+    """
+    `history` keeps submitted user text and final visible assistant text.
+    `native` also keeps the provider's own state, unchanged, inside the host.
+
+    """
+    createdAt: str
+    """
+    Creation time, UTC, millisecond precision.
+    """
+    updatedAt: str
+    """
+    The last change of revision or status.
+    """
+    expiresAt: str | None
+    """
+    When the idle session expires; null while a turn is active.
+    """
+    messageCount: Annotated[int, Field(ge=0)]
+    """
+    Visible messages held.
+    """
+    recordBytes: Annotated[int, Field(ge=0)]
+    """
+    Encoded bytes counted against `maxRecordBytes`.
+    """
+    hostId: str
+    """
+    The id of the host that holds the session.
+    """
+
+
+class CreateSessionRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    provider: str
+    """
+    The provider instance id.
+    """
+    model: str
+    """
+    A model the instance serves.
+    """
+    mode: Literal["history", "native"]
+    """
+    `history` keeps submitted user text and final visible assistant text.
+    `native` also keeps the provider's own state, unchanged, inside the host.
+
+    """
+    instructions: str | MISSING = MISSING
+    """
+    Instructions (a system prompt) that belong to the session from now on.
+    """
+    history: list[Message] | MISSING = MISSING
+    """
+    Visible messages to import, bounded by `maxMessages` and `maxRecordBytes`.
+    """
+
+
+class CreateSessionResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    session: SessionInfo
+
+
+class Turn(BaseModel):
+    """
+    One completed turn still in the history; `history[start:end]` is what it added.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    revision: Annotated[int, Field(ge=1)]
+    """
+    The revision the turn produced.
+    """
+    runId: str
+    """
+    The run that produced it.
+    """
+    start: Annotated[int, Field(ge=0)]
+    """
+    Index of the turn's first message in `history`.
+    """
+    end: Annotated[int, Field(ge=0)]
+    """
+    Index one past the turn's last message in `history`.
+    """
+    at: str
+    """
+    When the turn completed.
+    """
+
+
+class InterruptedTurn(BaseModel):
+    """
+    The turn that interrupted the session, for the application to reconcile.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    runId: str
+    """
+    The interrupted run.
+    """
+    input: str
+    """
+    The input the interrupted turn was given.
+    """
+    reason: Literal[
+        "cancelled", "failed", "disconnected", "idle_timeout", "limit_exceeded"
+    ]
+    """
+    Why a turn stopped after model work started.
+    """
+    at: str
+    """
+    When the turn was interrupted.
+    """
+
+
+class ReadSessionResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    session: SessionInfo
+    instructions: str | None
+    """
+    The session's instructions, or null.
+    """
+    history: list[Message]
+    """
+    The visible history, oldest first. Provider-private state is never shown.
+    """
+    turns: list[Turn]
+    """
+    The recorded turns still in the history, oldest first.
+    """
+    interruptedTurn: InterruptedTurn | MISSING = MISSING
+
+
+class Attachment(BaseModel):
+    """
+    A file sent with a stateless run.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    name: str
+    """
+    The file name.
+    """
+    mediaType: str
+    """
+    The IANA media type, for example `text/plain`.
+    """
+    data: Annotated[str, Field(json_schema_extra={"contentEncoding": "base64"})]
+    """
+    The file content, base64-encoded.
+    """
+
+
+class RetrievedDocument(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The application's id for the source.
+    """
+    text: str
+    """
+    The retrieved text.
+    """
+
+
+class RunOutput(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    text: str
+    """
+    The final visible assistant text.
+    """
+
+
+class Usage(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    inputTokens: Annotated[int, Field(ge=0)]
+    """
+    Tokens the model read.
+    """
+    outputTokens: Annotated[int, Field(ge=0)]
+    """
+    Tokens the model wrote.
+    """
+
+
+class RunResult(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The run id.
+    """
+    status: Literal["completed", "requires_action"]
+    """
+    `completed`: the turn finished and `output` holds the reply.
+    `requires_action` is reserved for runs that wait for the application
+    (functions and approvals); this version of the host does not produce it.
+
+    """
+    output: RunOutput
+    usage: Usage
+    session: SessionInfo | MISSING = MISSING
+
+
+class CancelRunResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The cancelled run.
+    """
+    status: Literal["cancelled"]
+    """
+    Always `cancelled`.
+    """
+    modelWorkStarted: bool
+    """
+    Whether model work had started; if so, the session is now interrupted.
+    """
+    session: SessionInfo | MISSING = MISSING
+
+
+class ErrorCode(
+    RootModel[
+        Literal[
+            "UNAUTHENTICATED",
+            "PERMISSION_DENIED",
+            "SESSION_NOT_FOUND",
+            "RUN_NOT_FOUND",
+            "PROVIDER_NOT_FOUND",
+            "MODEL_NOT_FOUND",
+            "ROUTE_NOT_FOUND",
+            "METHOD_NOT_ALLOWED",
+            "SESSION_REVISION_CONFLICT",
+            "SESSION_BUSY",
+            "SESSION_INTERRUPTED",
+            "SESSION_ACCOUNT_REQUIRED",
+            "RUN_CANCELLED",
+            "PAYLOAD_TOO_LARGE",
+            "UNSUPPORTED_MEDIA_TYPE",
+            "VALIDATION_ERROR",
+            "UNSUPPORTED_CONTINUATION",
+            "SESSION_CONTEXT_UNSUPPORTED",
+            "SESSION_OVERRIDE_REJECTED",
+            "SESSION_LIMIT_EXCEEDED",
+            "INTERNAL_ERROR",
+            "SESSIONS_DISABLED",
+            "PROVIDER_ERROR",
+            "SESSION_STORE_FULL",
+        ]
+    ]
+):
+    root: Literal[
+        "UNAUTHENTICATED",
+        "PERMISSION_DENIED",
+        "SESSION_NOT_FOUND",
+        "RUN_NOT_FOUND",
+        "PROVIDER_NOT_FOUND",
+        "MODEL_NOT_FOUND",
+        "ROUTE_NOT_FOUND",
+        "METHOD_NOT_ALLOWED",
+        "SESSION_REVISION_CONFLICT",
+        "SESSION_BUSY",
+        "SESSION_INTERRUPTED",
+        "SESSION_ACCOUNT_REQUIRED",
+        "RUN_CANCELLED",
+        "PAYLOAD_TOO_LARGE",
+        "UNSUPPORTED_MEDIA_TYPE",
+        "VALIDATION_ERROR",
+        "UNSUPPORTED_CONTINUATION",
+        "SESSION_CONTEXT_UNSUPPORTED",
+        "SESSION_OVERRIDE_REJECTED",
+        "SESSION_LIMIT_EXCEEDED",
+        "INTERNAL_ERROR",
+        "SESSIONS_DISABLED",
+        "PROVIDER_ERROR",
+        "SESSION_STORE_FULL",
+    ]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class ValidationIssue(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    location: str
+    """
+    Where in the request the problem is, for example `body.session.revision`.
+    """
+    message: str
+    """
+    What is wrong there.
+    """
+
+
+class Problem(BaseModel):
+    """
+    RFC 9457 problem details with a stable `code`. Code-specific fields
+    appear only with the codes that use them.
+
+    """
+
+    type: str
+    """
+    A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+    """
+    title: str
+    """
+    A short summary of the problem type.
+    """
+    status: int
+    """
+    The HTTP status code.
+    """
+    code: str
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+    detail: str
+    """
+    What happened, for a person.
+    """
+    instance: str | MISSING = MISSING
+    """
+    The request path.
+    """
+    currentRevision: int | MISSING = MISSING
+    """
+    `SESSION_REVISION_CONFLICT`: the session's current revision.
+    """
+    activeRunId: str | MISSING = MISSING
+    """
+    `SESSION_BUSY`: the run that holds the session.
+    """
+    retryAfterSeconds: int | MISSING = MISSING
+    """
+    The same value as the `Retry-After` header, where waiting helps.
+    """
+    limit: str | MISSING = MISSING
+    """
+    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`: the bound that was hit, by its host setting name.
+    """
+    maximum: int | MISSING = MISSING
+    """
+    The value of that bound.
+    """
+    reason: str | MISSING = MISSING
+    """
+    `RUN_CANCELLED`: `cancelled` or `session_deleted`.
+    """
+    errors: list[ValidationIssue] | MISSING = MISSING
+    """
+    `VALIDATION_ERROR`: every problem found in the request.
+    """
+
+
+class UnauthenticatedProblem(Problem):
+    code: Literal["UNAUTHENTICATED"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class PermissionDeniedProblem(Problem):
+    code: Literal["PERMISSION_DENIED"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class ProviderOrModelNotFoundProblem(Problem):
+    code: Literal["PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class SessionNotFoundProblem(Problem):
+    code: Literal["SESSION_NOT_FOUND"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class RunTargetNotFoundProblem(Problem):
+    code: Literal["PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND", "SESSION_NOT_FOUND"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class RunNotFoundProblem(Problem):
+    code: Literal["RUN_NOT_FOUND"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class SessionAccountRequiredProblem(Problem):
+    code: Literal["SESSION_ACCOUNT_REQUIRED"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class RunConflictProblem(Problem):
+    code: Literal[
+        "SESSION_REVISION_CONFLICT",
+        "SESSION_BUSY",
+        "SESSION_INTERRUPTED",
+        "RUN_CANCELLED",
+    ]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class PayloadTooLargeProblem(Problem):
+    code: Literal["PAYLOAD_TOO_LARGE"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class UnsupportedMediaTypeProblem(Problem):
+    code: Literal["UNSUPPORTED_MEDIA_TYPE"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class CreateSessionInvalidProblem(Problem):
+    code: Literal[
+        "VALIDATION_ERROR", "UNSUPPORTED_CONTINUATION", "SESSION_LIMIT_EXCEEDED"
+    ]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class RunInvalidProblem(Problem):
+    code: Literal[
+        "VALIDATION_ERROR",
+        "SESSION_OVERRIDE_REJECTED",
+        "SESSION_CONTEXT_UNSUPPORTED",
+        "SESSION_LIMIT_EXCEEDED",
+    ]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class SessionsDisabledProblem(Problem):
+    code: Literal["SESSIONS_DISABLED"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class SessionStoreFullProblem(Problem):
+    code: Literal["SESSION_STORE_FULL"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class ProviderErrorProblem(Problem):
+    code: Literal["PROVIDER_ERROR"]
+    """
+    The machine-readable error code; one of `ErrorCode`.
+    """
+
+
+class ProviderInfo(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The provider instance id used in requests.
+    """
+    kind: Annotated[str, Field(examples=["echo"])]
+    """
+    The adapter kind, for example `echo`.
+    """
+    models: list[str]
+    """
+    The models this instance serves.
+    """
+    accountBound: bool
+    """
+    Whether the instance has an account binding, which sessions require. The account id itself is never disclosed.
+    """
+    capabilities: ProviderCapabilities
+
+
+class Retrieval(BaseModel):
+    """
+    Freshly authorized context for a stateless run.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    documents: list[RetrievedDocument]
+
+
+class RunRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    provider: str
+    """
+    The provider instance id; for a session run, the session's provider.
+    """
+    model: str
+    """
+    The model; for a session run, the session's model.
+    """
+    input: str
+    """
+    The new user input.
+    """
+    instructions: str | MISSING = MISSING
+    """
+    Stateless runs only.
+    """
+    history: list[Message] | MISSING = MISSING
+    """
+    Stateless runs only; the earlier visible conversation.
+    """
+    attachments: list[Attachment] | MISSING = MISSING
+    """
+    Stateless runs only.
+    """
+    retrieval: Retrieval | MISSING = MISSING
+    session: SessionHandle | MISSING = MISSING
+
+
+class Discovery(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    hostId: str
+    """
+    The host's configured id; sessions carry it as `hostId`.
+    """
+    version: str
+    """
+    The host software version.
+    """
+    subject: str
+    """
+    The subject the caller's token maps to.
+    """
+    sessionGrants: list[Literal["create", "read", "continue", "delete"]]
+    """
+    The session operations the caller's token is granted.
+    """
+    providers: list[ProviderInfo]
+    """
+    The provider instances the caller's token may use.
+    """
+    sessions: SessionsPolicy

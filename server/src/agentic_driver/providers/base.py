@@ -1,0 +1,98 @@
+"""The one small protocol every provider adapter implements.
+
+A turn call receives everything the model should see and yields events; the
+turn lifecycle, not the adapter, decides what is stored. Native state travels
+as opaque JSON text that the host keeps byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+__all__ = [
+    "Capabilities",
+    "ModelRequest",
+    "NativeItems",
+    "Provider",
+    "ProviderFailure",
+    "TextDelta",
+    "TurnEvent",
+    "Usage",
+    "UsageReport",
+    "VisibleMessage",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    history_continuation: bool
+    native_continuation: bool
+    streaming: bool
+    application_functions: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleMessage:
+    role: Literal["user", "assistant"]
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    model: str
+    input: str
+    instructions: str | None = None
+    messages: Sequence[VisibleMessage] = ()
+    """Earlier visible conversation (the whole history, or in native mode what was imported)."""
+    native: Sequence[str] | None = None
+    """Native mode: the provider's own earlier items, exactly as it produced them."""
+    attachments: Sequence[tuple[str, str, str]] = ()
+    """Stateless runs: (name, media type, base64 data)."""
+    retrieval: Sequence[tuple[str, str]] = ()
+    """Stateless runs: (document id, text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NativeItems:
+    """Items the host must keep and replay unchanged in a native session."""
+
+    items: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReport:
+    usage: Usage
+
+
+TurnEvent = TextDelta | NativeItems | UsageReport
+
+
+class ProviderFailure(Exception):
+    """The upstream model failed; the message is safe to show a caller."""
+
+
+class Provider(Protocol):
+    id: str
+    kind: str
+    models: tuple[str, ...]
+    account_id: str | None
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    def turn(self, request: ModelRequest, *, native: bool) -> AsyncIterator[TurnEvent]:
+        """Run one model turn. Model work starts when iteration starts."""
+        ...

@@ -1,0 +1,215 @@
+"""The bounded, in-memory session store: revisions, retention, bounds.
+
+Every operation is O(1) in the number of stored sessions except the sweep a
+full store makes before refusing a new session. Idle records expire by loop
+timers (which never keep a process alive) and every access checks expiry too,
+so an injected clock alone decides what has expired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..clock import Clock
+from ..config import SessionsConfig
+from ..errors import SessionLimitExceeded, SessionStoreFull
+from ..providers.base import VisibleMessage
+from .records import InterruptedTurnRecord, Mode, Owner, SessionRecord, TurnRecord, message_bytes
+
+__all__ = ["SessionStore", "TurnGrowth"]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnGrowth:
+    """What a completed turn adds to a record."""
+
+    run_id: str
+    messages: tuple[VisibleMessage, ...]
+    native: tuple[str, ...] = ()
+
+
+class SessionStore:
+    def __init__(
+        self,
+        policy: SessionsConfig,
+        clock: Clock,
+        on_change: Callable[[int], None] = lambda size: None,
+    ) -> None:
+        self.policy = policy
+        self._clock = clock
+        self._records: dict[str, SessionRecord] = {}
+        self._on_change = on_change
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    # -- lifecycle of records -------------------------------------------------
+
+    def create(
+        self,
+        owner: Owner,
+        mode: Mode,
+        instructions: str | None,
+        history: Sequence[VisibleMessage],
+    ) -> SessionRecord:
+        """Store a new ready session at revision 0, or refuse it with a clear error."""
+        size = _text_bytes(instructions) + sum(message_bytes(m) for m in history)
+        self._check_messages(len(history), "The imported history")
+        self._check_bytes(size, "The imported history and instructions")
+        self._make_room()
+        now = self._clock.now_ms()
+        record = SessionRecord(
+            id="ses_" + secrets.token_urlsafe(16),
+            owner=owner,
+            mode=mode,
+            instructions=instructions,
+            history=list(history),
+            created_ms=now,
+            updated_ms=now,
+            expires_ms=None,
+            record_bytes=size,
+            imported=len(history),
+        )
+        self._records[record.id] = record
+        self._start_idle(record, now)
+        self._on_change(len(self._records))
+        return record
+
+    def get(self, session_id: str) -> SessionRecord | None:
+        """The live record, or None when unknown or expired (an expired one is removed now)."""
+        record = self._records.get(session_id)
+        if record is not None and self._expired(record, self._clock.now_ms()):
+            self._remove(record)
+            return None
+        return record
+
+    def delete(self, record: SessionRecord) -> None:
+        self._remove(record)
+
+    # -- turns ----------------------------------------------------------------
+
+    def check_growth(self, record: SessionRecord, input_text: str) -> None:
+        """Refuse, before any model work, a turn that cannot fit whatever the reply."""
+        self._check_messages(len(record.history) + 2, "The turn")
+        user_bytes = message_bytes(VisibleMessage("user", input_text))
+        self._check_bytes(record.record_bytes + user_bytes, "The turn's input")
+
+    def begin_turn(self, record: SessionRecord) -> None:
+        """The record has an active turn: retention is suspended until it ends."""
+        record.status = "running"
+        record.expires_ms = None
+        self._cancel_timer(record)
+        record.updated_ms = self._clock.now_ms()
+
+    def commit_turn(self, record: SessionRecord, growth: TurnGrowth) -> None:
+        """Append a completed turn and advance the revision by exactly one."""
+        added = sum(message_bytes(m) for m in growth.messages) + sum(len(i.encode()) for i in growth.native)
+        self._check_messages(len(record.history) + len(growth.messages), "The turn")
+        self._check_bytes(record.record_bytes + added, "The turn")
+        if len(record.native) + len(growth.native) > self.policy.maxNativeMessages:
+            raise SessionLimitExceeded(
+                f"The turn would make the session hold {len(record.native) + len(growth.native)} native "
+                f"messages; maxNativeMessages is {self.policy.maxNativeMessages}.",
+                limit="maxNativeMessages",
+                maximum=self.policy.maxNativeMessages,
+            )
+        now = self._clock.now_ms()
+        start = len(record.history)
+        record.history.extend(growth.messages)
+        record.native.extend(growth.native)
+        record.record_bytes += added
+        record.revision += 1
+        record.turns.append(TurnRecord(record.revision, growth.run_id, start, len(record.history), now))
+        self._end_turn(record, now)
+
+    def end_turn_without_commit(self, record: SessionRecord, interrupted: InterruptedTurnRecord | None) -> None:
+        """The active turn stopped: interrupted if model work had started, else ready again."""
+        if interrupted is not None:
+            record.interrupted_turn = interrupted
+        self._end_turn(record, self._clock.now_ms())
+
+    # -- internals ------------------------------------------------------------
+
+    def _end_turn(self, record: SessionRecord, now: int) -> None:
+        record.active_run = None
+        record.status = "interrupted" if record.interrupted_turn is not None else "ready"
+        record.updated_ms = now
+        if not record.deleted:
+            self._start_idle(record, now)
+
+    def _start_idle(self, record: SessionRecord, now: int) -> None:
+        record.expires_ms = now + self.policy.retentionMs
+        self._schedule(record, self.policy.retentionMs)
+
+    def _schedule(self, record: SessionRecord, delay_ms: int) -> None:
+        self._cancel_timer(record)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (synchronous use): access-time checks still expire it
+            return
+        record.timer = loop.call_later(delay_ms / 1000, self._on_timer, record)
+
+    def _on_timer(self, record: SessionRecord) -> None:
+        record.timer = None
+        if record.deleted or record.expires_ms is None:
+            return
+        now = self._clock.now_ms()
+        if self._expired(record, now):
+            self._remove(record)
+        else:  # the injected clock is behind the loop's: look again when it should be due
+            self._schedule(record, max(record.expires_ms - now, 1))
+
+    def _expired(self, record: SessionRecord, now: int) -> bool:
+        return record.expires_ms is not None and now >= record.expires_ms
+
+    def _remove(self, record: SessionRecord) -> None:
+        if self._records.pop(record.id, None) is not None:
+            record.deleted = True
+            self._cancel_timer(record)
+            self._on_change(len(self._records))
+
+    def _cancel_timer(self, record: SessionRecord) -> None:
+        if record.timer is not None:
+            record.timer.cancel()
+            record.timer = None
+
+    def _make_room(self) -> None:
+        if len(self._records) < self.policy.maxEntries:
+            return
+        now = self._clock.now_ms()
+        for record in [r for r in self._records.values() if self._expired(r, now)]:
+            self._remove(record)
+        if len(self._records) >= self.policy.maxEntries:
+            raise SessionStoreFull(
+                f"The session store holds its maximum of {self.policy.maxEntries} sessions.",
+                maximum=self.policy.maxEntries,
+                retry_after_seconds=self._seconds_until_next_expiry(now),
+            )
+
+    def _seconds_until_next_expiry(self, now: int) -> int:
+        pending = [r.expires_ms for r in self._records.values() if r.expires_ms is not None]
+        wait_ms = (min(pending) - now) if pending else self.policy.retentionMs
+        return max(1, -(-wait_ms // 1000))
+
+    def _check_messages(self, count: int, what: str) -> None:
+        if count > self.policy.maxMessages:
+            raise SessionLimitExceeded(
+                f"{what} would make the session hold {count} messages; maxMessages is {self.policy.maxMessages}.",
+                limit="maxMessages",
+                maximum=self.policy.maxMessages,
+            )
+
+    def _check_bytes(self, size: int, what: str) -> None:
+        if size > self.policy.maxRecordBytes:
+            raise SessionLimitExceeded(
+                f"{what} would make the session record {size} bytes; maxRecordBytes is {self.policy.maxRecordBytes}.",
+                limit="maxRecordBytes",
+                maximum=self.policy.maxRecordBytes,
+            )
+
+
+def _text_bytes(text: str | None) -> int:
+    return len(text.encode("utf-8")) if text else 0
