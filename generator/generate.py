@@ -48,11 +48,22 @@ def generate_server_models(target: Path) -> None:
     args = shlex.split((GENERATOR / "server" / "datamodel-codegen.args").read_text(), comments=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(
-        [_tool("datamodel-codegen"), "--input", str(SPEC), "--output", str(target),
-         "--custom-file-header", SERVER_HEADER, *args],
-        check=True, env=_env(), cwd=ROOT,
+        [
+            _tool("datamodel-codegen"),
+            "--input",
+            str(SPEC),
+            "--output",
+            str(target),
+            "--custom-file-header",
+            SERVER_HEADER,
+            *args,
+        ],
+        check=True,
+        env=_env(),
+        cwd=ROOT,
     )
-    subprocess.run([_tool("ruff"), "format", "--isolated", "--no-cache", "--quiet", str(target)], check=True, env=_env())
+    formatter = [_tool("ruff"), "format", "--isolated", "--no-cache", "--quiet", str(target)]
+    subprocess.run(formatter, check=True, env=_env())
 
 
 def generate_python_client(target: Path) -> None:
@@ -60,9 +71,22 @@ def generate_python_client(target: Path) -> None:
         shutil.rmtree(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     result = subprocess.run(
-        [_tool("openapi-python-client"), "generate", "--path", str(SPEC), "--meta", "none",
-         "--config", str(GENERATOR / "python" / "config.yaml"), "--output-path", str(target)],
-        env=_env(), cwd=target.parent, capture_output=True, text=True,
+        [
+            _tool("openapi-python-client"),
+            "generate",
+            "--path",
+            str(SPEC),
+            "--meta",
+            "none",
+            "--config",
+            str(GENERATOR / "python" / "config.yaml"),
+            "--output-path",
+            str(target),
+        ],
+        env=_env(),
+        cwd=target.parent,
+        capture_output=True,
+        text=True,
     )
     if result.returncode != 0 or "Warning" in result.stdout or "Error" in result.stdout:
         sys.stderr.write(result.stdout + result.stderr)

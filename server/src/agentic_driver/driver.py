@@ -17,7 +17,7 @@ the same codes the HTTP host answers with.
 
 from __future__ import annotations
 
-from pydantic.experimental.missing_sentinel import MISSING
+from pydantic import MISSING
 
 from . import __version__
 from .auth import SessionPrincipal

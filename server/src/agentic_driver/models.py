@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Literal
-from pydantic import BaseModel, ConfigDict, Field, RootModel
-from pydantic.experimental.missing_sentinel import MISSING
+from pydantic import BaseModel, ConfigDict, Field, MISSING
 
 
 class Health(BaseModel):
@@ -372,37 +371,40 @@ class CancelRunResponse(BaseModel):
     session: SessionInfo | MISSING = MISSING
 
 
-class ErrorCode(
-    RootModel[
-        Literal[
-            "UNAUTHENTICATED",
-            "PERMISSION_DENIED",
-            "SESSION_NOT_FOUND",
-            "RUN_NOT_FOUND",
-            "PROVIDER_NOT_FOUND",
-            "MODEL_NOT_FOUND",
-            "ROUTE_NOT_FOUND",
-            "METHOD_NOT_ALLOWED",
-            "SESSION_REVISION_CONFLICT",
-            "SESSION_BUSY",
-            "SESSION_INTERRUPTED",
-            "SESSION_ACCOUNT_REQUIRED",
-            "RUN_CANCELLED",
-            "PAYLOAD_TOO_LARGE",
-            "UNSUPPORTED_MEDIA_TYPE",
-            "VALIDATION_ERROR",
-            "UNSUPPORTED_CONTINUATION",
-            "SESSION_CONTEXT_UNSUPPORTED",
-            "SESSION_OVERRIDE_REJECTED",
-            "SESSION_LIMIT_EXCEEDED",
-            "INTERNAL_ERROR",
-            "SESSIONS_DISABLED",
-            "PROVIDER_ERROR",
-            "SESSION_STORE_FULL",
-        ]
-    ]
-):
-    root: Literal[
+class ValidationIssue(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    location: str
+    """
+    Where in the request the problem is, for example `body.session.revision`.
+    """
+    message: str
+    """
+    What is wrong there.
+    """
+
+
+class Problem(BaseModel):
+    """
+    RFC 9457 problem details with a stable `code`. Code-specific fields
+    appear only with the codes that use them.
+
+    """
+
+    type: str
+    """
+    A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+    """
+    title: str
+    """
+    A short summary of the problem type.
+    """
+    status: int
+    """
+    The HTTP status code.
+    """
+    code: Literal[
         "UNAUTHENTICATED",
         "PERMISSION_DENIED",
         "SESSION_NOT_FOUND",
@@ -445,45 +447,6 @@ class ErrorCode(
     appear in no operation.
 
     """
-
-
-class ValidationIssue(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    location: str
-    """
-    Where in the request the problem is, for example `body.session.revision`.
-    """
-    message: str
-    """
-    What is wrong there.
-    """
-
-
-class Problem(BaseModel):
-    """
-    RFC 9457 problem details with a stable `code`. Code-specific fields
-    appear only with the codes that use them.
-
-    """
-
-    type: str
-    """
-    A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-    """
-    title: str
-    """
-    A short summary of the problem type.
-    """
-    status: int
-    """
-    The HTTP status code.
-    """
-    code: str
-    """
-    The machine-readable error code; one of `ErrorCode`.
-    """
     detail: str
     """
     What happened, for a person.
@@ -525,49 +488,147 @@ class Problem(BaseModel):
 class UnauthenticatedProblem(Problem):
     code: Literal["UNAUTHENTICATED"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class PermissionDeniedProblem(Problem):
     code: Literal["PERMISSION_DENIED"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class ProviderOrModelNotFoundProblem(Problem):
     code: Literal["PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class SessionNotFoundProblem(Problem):
     code: Literal["SESSION_NOT_FOUND"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class RunTargetNotFoundProblem(Problem):
-    code: Literal["PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND", "SESSION_NOT_FOUND"]
+    code: Literal["SESSION_NOT_FOUND", "PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class RunNotFoundProblem(Problem):
     code: Literal["RUN_NOT_FOUND"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class SessionAccountRequiredProblem(Problem):
     code: Literal["SESSION_ACCOUNT_REQUIRED"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
@@ -579,21 +640,63 @@ class RunConflictProblem(Problem):
         "RUN_CANCELLED",
     ]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class PayloadTooLargeProblem(Problem):
     code: Literal["PAYLOAD_TOO_LARGE"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class UnsupportedMediaTypeProblem(Problem):
     code: Literal["UNSUPPORTED_MEDIA_TYPE"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
@@ -602,40 +705,110 @@ class CreateSessionInvalidProblem(Problem):
         "VALIDATION_ERROR", "UNSUPPORTED_CONTINUATION", "SESSION_LIMIT_EXCEEDED"
     ]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class RunInvalidProblem(Problem):
     code: Literal[
         "VALIDATION_ERROR",
-        "SESSION_OVERRIDE_REJECTED",
         "SESSION_CONTEXT_UNSUPPORTED",
+        "SESSION_OVERRIDE_REJECTED",
         "SESSION_LIMIT_EXCEEDED",
     ]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class SessionsDisabledProblem(Problem):
     code: Literal["SESSIONS_DISABLED"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class SessionStoreFullProblem(Problem):
     code: Literal["SESSION_STORE_FULL"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 
 class ProviderErrorProblem(Problem):
     code: Literal["PROVIDER_ERROR"]
     """
-    The machine-readable error code; one of `ErrorCode`.
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL` 503.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
     """
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.error_code import ErrorCode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -25,7 +26,20 @@ class Problem:
             type_ (str): A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
             title (str): A short summary of the problem type.
             status (int): The HTTP status code.
-            code (str): The machine-readable error code; one of `ErrorCode`.
+            code (ErrorCode): The whole error-code catalogue. Each code has one HTTP status:
+                `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+                `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+                `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+                `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+                `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+                413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+                `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+                `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+                `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+                `SESSION_STORE_FULL` 503.
+                `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+                requests outside the documented operations (or a host defect) and
+                appear in no operation.
             detail (str): What happened, for a person.
             instance (str | Unset): The request path.
             current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.
@@ -41,7 +55,7 @@ class Problem:
     type_: str
     title: str
     status: int
-    code: str
+    code: ErrorCode
     detail: str
     instance: str | Unset = UNSET
     current_revision: int | Unset = UNSET
@@ -60,7 +74,7 @@ class Problem:
 
         status = self.status
 
-        code = self.code
+        code = self.code.value
 
         detail = self.detail
 
@@ -126,7 +140,7 @@ class Problem:
 
         status = d.pop("status")
 
-        code = d.pop("code")
+        code = ErrorCode(d.pop("code"))
 
         detail = d.pop("detail")
 

@@ -24,7 +24,20 @@ class RunTargetNotFoundProblem:
         type_ (str): A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
         title (str): A short summary of the problem type.
         status (int): The HTTP status code.
-        code (RunTargetNotFoundProblemCode): The machine-readable error code; one of `ErrorCode`.
+        code (RunTargetNotFoundProblemCode): The whole error-code catalogue. Each code has one HTTP status:
+            `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+            `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+            `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+            `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+            `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
+            413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+            `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+            `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
+            `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+            `SESSION_STORE_FULL` 503.
+            `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+            requests outside the documented operations (or a host defect) and
+            appear in no operation.
         detail (str): What happened, for a person.
         instance (str | Unset): The request path.
         current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.

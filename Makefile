@@ -1,0 +1,59 @@
+# Every entry point of the repository. `make help` lists them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8080
+
+VENV_STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python setup clean
+
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(VENV_STAMP): requirements-dev.txt server/pyproject.toml clients/python/pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt -e server -e clients/python
+	touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+setup: $(VENV_STAMP) $(NODE_STAMP) ## Install every tool into .venv and node_modules
+
+serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded default (echo provider)
+	$(BIN)/agentic-driver serve --host $(HOST) --port $(PORT)
+
+demo: $(VENV_STAMP) ## Start a host on a free port, run a two-turn session through the Python client, stop
+	$(BIN)/python clients/python/examples/demo.py
+
+generate: $(VENV_STAMP) ## Regenerate the server models and every client from openapi.yaml
+	$(BIN)/python generator/generate.py
+
+check-generated: $(VENV_STAMP) ## Fail if any generated tree differs from a fresh generation
+	$(BIN)/python generator/generate.py --check
+
+lint: $(VENV_STAMP) ## ruff on hand-written Python
+	$(BIN)/ruff check server clients/python/examples generator
+	$(BIN)/ruff format --check server clients/python/examples generator
+
+typecheck: $(VENV_STAMP) ## mypy (strict) on the host
+	cd server && ../$(BIN)/mypy
+
+lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
+	npx --no-install redocly lint openapi.yaml
+
+test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
+	cd server && ../$(BIN)/pytest -q
+
+test: check-generated lint typecheck lint-spec test-python ## Set up and run every check and test
+
+clean: ## Remove installed tools and caches
+	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
