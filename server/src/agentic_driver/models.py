@@ -847,6 +847,14 @@ class Retrieval(BaseModel):
 
 
 class RunRequest(BaseModel):
+    """
+    A stateless run (no `session`) or a session run. A session run owns
+    neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+    no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+    `dependentSchemas` below state exactly that.
+
+    """
+
     model_config = ConfigDict(
         extra="forbid",
     )

@@ -20,16 +20,20 @@ T = TypeVar("T", bound="RunRequest")
 
 @_attrs_define
 class RunRequest:
-    """
-    Attributes:
-        provider (str): The provider instance id; for a session run, the session's provider.
-        model (str): The model; for a session run, the session's model.
-        input_ (str): The new user input.
-        instructions (str | Unset): Stateless runs only.
-        history (list[Message] | Unset): Stateless runs only; the earlier visible conversation.
-        attachments (list[Attachment] | Unset): Stateless runs only.
-        retrieval (Retrieval | Unset): Freshly authorized context for a stateless run.
-        session (SessionHandle | Unset): Copy exactly these two fields from the last `SessionInfo` into the next run.
+    """A stateless run (no `session`) or a session run. A session run owns
+    neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+    no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+    `dependentSchemas` below state exactly that.
+
+        Attributes:
+            provider (str): The provider instance id; for a session run, the session's provider.
+            model (str): The model; for a session run, the session's model.
+            input_ (str): The new user input.
+            instructions (str | Unset): Stateless runs only.
+            history (list[Message] | Unset): Stateless runs only; the earlier visible conversation.
+            attachments (list[Attachment] | Unset): Stateless runs only.
+            retrieval (Retrieval | Unset): Freshly authorized context for a stateless run.
+            session (SessionHandle | Unset): Copy exactly these two fields from the last `SessionInfo` into the next run.
     """
 
     provider: str

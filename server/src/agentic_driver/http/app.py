@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Match, Route
 
 from ..auth import SessionPrincipal, TokenPolicy
 from ..driver import Driver
@@ -38,6 +39,16 @@ def openapi_document() -> str:
 
 def _json(model: BaseModel, status_code: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status_code, media_type="application/json")
+
+
+def _allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette's own 405 names only the first route's)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE and isinstance(route, Route) and route.methods:
+            methods |= route.methods
+    return sorted(methods)
 
 
 def create_app(driver: Driver, tokens: TokenPolicy, *, max_body_bytes: int = 4 * 1024 * 1024) -> FastAPI:
@@ -68,8 +79,8 @@ def create_app(driver: Driver, tokens: TokenPolicy, *, max_body_bytes: int = 4 *
         else:
             mapped = RouteNotFound(f"No route {request.url.path}.")
         response = problem_response(mapped, request.url.path, driver.metrics)
-        if error.headers:
-            response.headers.update(error.headers)
+        if error.status_code == 405:
+            response.headers["Allow"] = ", ".join(_allowed_methods(app, request))
         return response
 
     @app.exception_handler(Exception)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+import json
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
@@ -19,7 +20,7 @@ async def parse_body(request: Request, model: type[ModelT], max_bytes: int) -> M
     _require_json(request)
     raw = await _read_bounded(request, max_bytes)
     try:
-        return model.model_validate_json(raw, strict=True)
+        return model.model_validate(_decode_json(raw), strict=True)
     except ValidationError as error:
         issues = [
             {"location": ".".join(["body", *(str(p) for p in e["loc"])]), "message": e["msg"]}
@@ -29,6 +30,46 @@ async def parse_body(request: Request, model: type[ModelT], max_bytes: int) -> M
             f"The request body is not a valid {model.__name__}: {issues[0]['location']}: {issues[0]['message']}.",
             errors=issues,
         ) from None
+
+
+class _NotJson(ValueError):
+    pass
+
+
+def _decode_json(raw: bytes) -> Any:
+    """Standard JSON, with numbers as JSON Schema sees them: ``2.0`` is the integer 2.
+
+    Strict validation then refuses every coercion (``"2"`` is not an integer).
+    Non-standard constants (NaN, Infinity) and lone UTF-16 surrogates are refused.
+    """
+    try:
+        return _checked(json.loads(raw, parse_float=_number, parse_constant=_no_constant))
+    except (ValueError, RecursionError) as error:
+        raise ValidationFailed(
+            f"The request body is not valid JSON: {error}.", errors=[{"location": "body", "message": str(error)}]
+        ) from None
+
+
+def _number(text: str) -> int | float:
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def _no_constant(name: str) -> None:
+    raise _NotJson(f"{name} is not a JSON value")
+
+
+def _checked(value: Any) -> Any:
+    if isinstance(value, str):
+        value.encode("utf-8")  # raises on a lone surrogate, which no JSON text may carry
+    elif isinstance(value, list):
+        for item in value:
+            _checked(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _checked(key)
+            _checked(item)
+    return value
 
 
 def _require_json(request: Request) -> None:

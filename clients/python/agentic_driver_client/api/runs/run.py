@@ -160,7 +160,10 @@ def sync_detailed(
     turn is `SESSION_BUSY`, and neither starts a model call.
 
     Args:
-        body (RunRequest):
+        body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
+            neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+            no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+            `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -210,7 +213,10 @@ def sync(
     turn is `SESSION_BUSY`, and neither starts a model call.
 
     Args:
-        body (RunRequest):
+        body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
+            neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+            no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+            `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -254,7 +260,10 @@ async def asyncio_detailed(
     turn is `SESSION_BUSY`, and neither starts a model call.
 
     Args:
-        body (RunRequest):
+        body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
+            neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+            no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+            `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -302,7 +311,10 @@ async def asyncio(
     turn is `SESSION_BUSY`, and neither starts a model call.
 
     Args:
-        body (RunRequest):
+        body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
+            neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+            no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+            `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
