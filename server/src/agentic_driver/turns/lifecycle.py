@@ -104,8 +104,24 @@ class TurnLifecycle:
         """Run the turn in its own task, so cancel and delete can reach it by run id."""
         self._runs.add(run)
         task: asyncio.Task[TurnOutcome] = asyncio.create_task(self._drive(run, provider, request, store))
+        task.add_done_callback(lambda done: self._cleanup_if_never_started(done, run, store))
         run.task = task
-        return await task
+        try:
+            return await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if task.cancelled() and run.cancel_reason is not None and current is not None and not current.cancelling():
+                reason = run.cancel_reason  # cancelled from outside before the turn task ever ran
+                raise RunCancelled(_cancel_detail(reason), reason=reason) from None
+            raise
+
+    def _cleanup_if_never_started(
+        self, task: asyncio.Task[TurnOutcome], run: ActiveRun, store: SessionStore | None
+    ) -> None:
+        """A task cancelled before its first step never entered ``_drive``, so its cleanup is done here."""
+        if task.cancelled():
+            self._stop(run, store, "cancelled")
+            self._runs.remove(run)
 
     async def _drive(
         self, run: ActiveRun, provider: Provider, request: ModelRequest, store: SessionStore | None
