@@ -24,6 +24,8 @@ __all__ = [
     "ConfigError",
     "EchoProviderConfig",
     "HostConfig",
+    "HostToolConfig",
+    "IdempotencyConfig",
     "LimitsConfig",
     "ProviderConfig",
     "SessionsConfig",
@@ -86,8 +88,29 @@ class SessionsConfig(_Closed):
 class LimitsConfig(_Closed):
     maxConcurrentRuns: Annotated[int, Field(ge=1)] = 64
     """Run slots: model calls in flight at once; further runs wait (and their sessions are busy)."""
+    maxQueuedRuns: Annotated[int, Field(ge=0)] = 256
+    """Runs that may wait for a slot; beyond this a run is refused with HOST_BUSY."""
     maxBodyBytes: Annotated[int, Field(ge=1024)] = 4 * 1024 * 1024
     """The largest request body the host reads."""
+    heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
+    """How long a stream may stay silent before the host sends an SSE comment."""
+
+
+class IdempotencyConfig(_Closed):
+    maxKeys: Annotated[int, Field(ge=1)] = 1_000
+    """Idempotency keys remembered per subject (the oldest is forgotten first)."""
+    ttlMs: Annotated[int, Field(ge=1)] = 24 * 60 * 60 * 1000
+    """How long a key is remembered."""
+
+
+class HostToolConfig(_Closed):
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+    handler: Annotated[str, Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]
+    """The async function to call, as ``module:function``."""
+    description: str = ""
+    parameters: dict[str, Any] = {"type": "object"}
+    """A JSON Schema for the arguments, shown to the model."""
+    approval: Literal["required", "never"] = "required"
 
 
 class TokenConfig(_Closed):
@@ -122,6 +145,9 @@ class HostConfig(_Closed):
     sessions: SessionsConfig | None = None
     """Absent: sessions are disabled and no store is created."""
     limits: LimitsConfig = LimitsConfig()
+    idempotency: IdempotencyConfig = IdempotencyConfig()
+    tools: list[HostToolConfig] = []
+    """Host tools offered to the model on every run."""
     tokens: list[TokenConfig] = []
 
     @field_validator("providers")
@@ -132,6 +158,15 @@ class HostConfig(_Closed):
         if duplicates:
             raise ValueError(f"duplicate provider ids: {', '.join(duplicates)}")
         return providers
+
+    @field_validator("tools")
+    @classmethod
+    def _unique_tool_names(cls, tools: list[HostToolConfig]) -> list[HostToolConfig]:
+        names = [t.name for t in tools]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"duplicate tool names: {', '.join(duplicates)}")
+        return tools
 
     @model_validator(mode="after")
     def _tokens_name_known_providers(self) -> HostConfig:

@@ -1,18 +1,78 @@
-"""Active runs: what cancel and delete reach, keyed by run id."""
+"""Active runs: what cancel, delete and action submissions reach, keyed by run id.
+
+A run's task publishes ``RunSignal``s on the run's channel; whoever is
+answering the run (a JSON request, a stream, an action submission) reads them
+until a terminal one: ``Paused`` (waiting for the application), ``Finished``
+or ``Failed``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
+from ..errors import DriverError
+from ..providers.base import ToolCall, Usage
 from ..sessions.records import SessionRecord
 
-__all__ = ["ActiveRun", "RunRegistry", "new_run_id"]
+__all__ = [
+    "ActiveRun",
+    "Delta",
+    "Failed",
+    "Finished",
+    "Paused",
+    "PendingAction",
+    "RunRegistry",
+    "RunSignal",
+    "new_run_id",
+]
+
+CHANNEL_SIZE = 64
+"""Deltas a slow reader may fall behind before the model's output waits for it (backpressure)."""
 
 
 def new_run_id() -> str:
     return "run_" + secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAction:
+    """What a paused run waits for."""
+
+    kind: Literal["function_calls", "approvals"]
+    calls: tuple[ToolCall, ...]
+
+    @property
+    def call_ids(self) -> set[str]:
+        return {c.call_id for c in self.calls}
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Paused:
+    action: PendingAction
+    text: str
+    usage: Usage
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    text: str
+    usage: Usage
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    error: DriverError
+
+
+RunSignal = Delta | Paused | Finished | Failed
 
 
 @dataclass(slots=True, eq=False)
@@ -23,10 +83,14 @@ class ActiveRun:
     session: SessionRecord | None = None
     id: str = field(default_factory=new_run_id)
     model_work_started: bool = False
-    """Set when the provider call begins; decides interrupted versus ready on a stop."""
+    """Set when the first provider call begins; decides interrupted versus ready on a stop."""
     cancel_reason: str | None = None
-    """Why the run was cancelled from outside: ``cancelled`` or ``session_deleted``."""
-    task: asyncio.Task[object] | None = None
+    """Why the run was stopped from outside: ``cancelled``, ``session_deleted`` or ``disconnected``."""
+    task: asyncio.Task[None] | None = None
+    channel: asyncio.Queue[RunSignal] = field(default_factory=lambda: asyncio.Queue(CHANNEL_SIZE))
+    pending: PendingAction | None = None
+    """Set while the run waits for function results or approvals."""
+    answer: asyncio.Future[dict[str, Any]] | None = None
 
     def cancel(self, reason: str) -> None:
         if self.cancel_reason is None:
@@ -38,6 +102,13 @@ class ActiveRun:
         """Wait until the run's task has finished, without cancelling it if this waiter is."""
         if self.task is not None:
             await asyncio.wait([self.task])
+
+    async def next_terminal(self) -> Paused | Finished | Failed:
+        """Skip deltas until the run pauses, finishes or fails."""
+        while True:
+            signal = await self.channel.get()
+            if not isinstance(signal, Delta):
+                return signal
 
 
 class RunRegistry:
