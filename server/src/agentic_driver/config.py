@@ -207,6 +207,8 @@ def load_config(path: str | Path) -> HostConfig:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise ConfigError([f"(file): cannot read {path}: {error.strerror}"]) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError([f"(file): not JSON: not UTF-8 text ({error.reason} at byte {error.start})"]) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -1,0 +1,178 @@
+"""The error catalogue, the exception tree, the problem bodies, and their agreement with openapi.yaml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from agentic_driver import errors, models
+from agentic_driver.errors import (
+    CATALOGUE,
+    DriverError,
+    ErrorCode,
+    PayloadTooLarge,
+    RunCancelled,
+    SessionBusy,
+    SessionLimitExceeded,
+    SessionNotFound,
+    SessionRevisionConflict,
+    SessionStoreFull,
+    ValidationFailed,
+)
+
+SPEC: dict[str, Any] = yaml.safe_load((Path(__file__).resolve().parents[3] / "openapi.yaml").read_text("utf-8"))
+
+
+def _all_subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_all_subclasses(sub)]
+    return found
+
+
+def _resolve(node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        target: Any = SPEC
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def _narrowed_error_responses() -> list[tuple[str, int, list[str]]]:
+    """(operation, status, codes) for every documented error response whose schema narrows ``code``."""
+    found = []
+    for item in SPEC["paths"].values():
+        for method in ("get", "put", "post", "delete", "patch"):
+            if method not in item:
+                continue
+            operation = item[method]
+            for status, response in operation["responses"].items():
+                if int(status) < 400:
+                    continue
+                schema = _resolve(_resolve(response)["content"]["application/problem+json"]["schema"])
+                for part in schema.get("allOf", [schema]):
+                    codes = _resolve(part).get("properties", {}).get("code", {}).get("enum")
+                    if codes:
+                        found.append((operation["operationId"], int(status), codes))
+    return found
+
+
+def test_every_error_code_has_exactly_one_catalogue_entry() -> None:
+    assert set(CATALOGUE) == set(ErrorCode)
+    for code, spec in CATALOGUE.items():
+        assert 400 <= spec.status < 600, code
+        assert spec.title, code
+
+
+def test_every_driver_error_class_carries_a_catalogued_code_and_every_code_has_its_class() -> None:
+    classes = _all_subclasses(DriverError)
+
+    assert {cls.code for cls in classes} == set(ErrorCode)
+    assert len({cls.code for cls in classes}) == len(classes), "two classes share a code"
+    for cls in classes:
+        assert cls.code in CATALOGUE, cls
+        assert cls.__name__ in errors.__all__, cls
+        assert cls.__name__ in (errors.__doc__ or ""), f"{cls.__name__} is missing from the drawn tree"
+
+
+def test_the_spec_error_code_enum_is_exactly_the_catalogue() -> None:
+    assert set(SPEC["components"]["schemas"]["ErrorCode"]["enum"]) == {code.value for code in ErrorCode}
+
+
+def test_the_generated_error_code_type_is_exactly_the_catalogue() -> None:
+    generated = set(models.Problem.model_fields["code"].annotation.__args__)
+
+    assert generated == {code.value for code in ErrorCode}
+
+
+def test_the_spec_documents_error_responses_for_every_operation() -> None:
+    operations = {operation for operation, _, _ in _narrowed_error_responses()}
+
+    assert operations == {"getDiscovery", "createSession", "readSession", "deleteSession", "run", "cancelRun"}
+
+
+@pytest.mark.parametrize(
+    ("operation", "status", "codes"),
+    _narrowed_error_responses(),
+    ids=lambda value: str(value) if not isinstance(value, list) else "",
+)
+def test_each_code_a_spec_response_allows_has_that_responses_status_in_the_catalogue(
+    operation: str, status: int, codes: list[str]
+) -> None:
+    for code in codes:
+        assert CATALOGUE[ErrorCode(code)].status == status, f"{operation} documents {code} under {status}"
+
+
+def test_every_problem_example_in_the_spec_matches_the_catalogue_title_status_and_type() -> None:
+    examples = []
+    for response in SPEC["components"]["responses"].values():
+        media = response["content"]["application/problem+json"]
+        examples += [media["example"]] if "example" in media else [e["value"] for e in media["examples"].values()]
+
+    assert len(examples) >= len(SPEC["components"]["responses"])
+    for example in examples:
+        spec = CATALOGUE[ErrorCode(example["code"])]
+        assert (example["status"], example["title"]) == (spec.status, spec.title), example["code"]
+        assert example["type"] == f"urn:agentic-driver:problem:{example['code']}"
+
+
+def test_a_problem_body_has_the_rfc_9457_members_and_the_code() -> None:
+    error = SessionNotFound("No session 'ses_x' for this caller.")
+
+    body = error.problem("/v1/sessions/ses_x")
+
+    assert body == {
+        "type": "urn:agentic-driver:problem:SESSION_NOT_FOUND",
+        "title": "Session not found",
+        "status": 404,
+        "code": "SESSION_NOT_FOUND",
+        "detail": "No session 'ses_x' for this caller.",
+        "instance": "/v1/sessions/ses_x",
+    }
+    assert error.problem() == {k: v for k, v in body.items() if k != "instance"}
+    assert repr(error) == "SessionNotFound(SESSION_NOT_FOUND: \"No session 'ses_x' for this caller.\")"
+    assert str(error) == error.detail
+
+
+@pytest.mark.parametrize(
+    ("error", "fields"),
+    [
+        pytest.param(
+            SessionRevisionConflict("stale", current_revision=3), {"currentRevision": 3}, id="revision-conflict"
+        ),
+        pytest.param(
+            SessionBusy("busy", active_run_id="run_1"), {"activeRunId": "run_1", "retryAfterSeconds": 1}, id="busy"
+        ),
+        pytest.param(RunCancelled("gone", reason="session_deleted"), {"reason": "session_deleted"}, id="cancelled"),
+        pytest.param(
+            SessionLimitExceeded("big", limit="maxMessages", maximum=100),
+            {"limit": "maxMessages", "maximum": 100},
+            id="limit",
+        ),
+        pytest.param(
+            SessionStoreFull("full", maximum=1000, retry_after_seconds=60),
+            {"limit": "maxEntries", "maximum": 1000, "retryAfterSeconds": 60},
+            id="store-full",
+        ),
+        pytest.param(
+            PayloadTooLarge("large", maximum=4096), {"limit": "maxBodyBytes", "maximum": 4096}, id="payload-too-large"
+        ),
+        pytest.param(
+            ValidationFailed("bad", errors=[{"location": "body.input", "message": "Field required"}]),
+            {"errors": [{"location": "body.input", "message": "Field required"}]},
+            id="validation",
+        ),
+    ],
+)
+def test_code_specific_fields_appear_in_the_problem_and_fit_the_spec_problem_schema(
+    error: DriverError, fields: dict[str, Any]
+) -> None:
+    body = error.problem("/v1/runs")
+
+    assert {k: body[k] for k in fields} == fields
+    assert set(body) == {"type", "title", "status", "code", "detail", "instance", *fields}
+    assert models.Problem.model_validate(body).code == error.code.value
