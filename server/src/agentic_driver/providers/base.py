@@ -7,20 +7,20 @@ as opaque JSON text that the host keeps byte for byte.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 __all__ = [
     "Capabilities",
-    "ToolCall",
-    "ToolExchange",
-    "ToolSpec",
     "ModelRequest",
     "NativeItems",
     "Provider",
     "ProviderFailure",
     "TextDelta",
+    "ToolCall",
+    "ToolExchange",
+    "ToolSpec",
     "TurnEvent",
     "Usage",
     "UsageReport",
@@ -131,7 +131,7 @@ class Provider(Protocol):
     @property
     def capabilities(self) -> Capabilities: ...
 
-    def turn(self, request: ModelRequest, *, native: bool) -> AsyncIterator[TurnEvent]:
+    def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         """Run one model step. Model work starts when iteration starts.
 
         The step ends either with the reply (text deltas, then in native mode the

@@ -32,7 +32,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,7 +135,7 @@ class EchoProvider:
             application_functions=True,
         )
 
-    async def turn(self, request: ModelRequest, *, native: bool) -> AsyncIterator[TurnEvent]:
+    async def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         directives = parse_directives(request.input)
         earlier = list(request.messages)
         kept_exchanges = 0

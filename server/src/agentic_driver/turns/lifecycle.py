@@ -50,7 +50,7 @@ from ..providers.base import (
 )
 from ..sessions import InterruptedTurnRecord, SessionRecord, SessionStore, TurnGrowth
 from ..tools import HostTool
-from .runs import ActiveRun, Delta, Failed, Finished, Paused, PendingAction, RunRegistry, RunSignal
+from .runs import ActiveRun, Delta, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
 __all__ = ["TurnLifecycle"]
@@ -150,6 +150,7 @@ class TurnLifecycle:
         """Start the admitted run in its own task, so cancel, delete and actions reach it by id."""
         self._runs.add(run)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
+        run.task.add_done_callback(lambda task: self._settle_if_never_started(task, run, store))
 
     # -- answering a paused run ----------------------------------------------------
 
@@ -178,7 +179,9 @@ class TurnLifecycle:
             holding = True
             exchange: list[ToolExchange] = []
             while True:
-                step = await self._step(run, provider, request.with_exchange(exchange), native, idle_timeout_ms, progress)
+                step = await self._step(
+                    run, provider, request.with_exchange(exchange), native, idle_timeout_ms, progress
+                )
                 progress.add(step)
                 if not step.calls:
                     break
@@ -189,27 +192,25 @@ class TurnLifecycle:
                 holding = True
             self._commit(run, store, progress)
             outcome = "completed"
-            self._publish(run, Finished("".join(progress.text), progress.usage))
+            self._answer_with(run, Outcome(result=self._describe(run, None, progress)))
         except asyncio.CancelledError:
             outcome = run.cancel_reason or "cancelled"
             reason = "disconnected" if outcome == "disconnected" else "cancelled"
             self._stop(run, store, reason)
-            self._publish(run, Failed(RunCancelled(_cancel_detail(outcome), reason=outcome)))
+            self._fail(run, RunCancelled(_cancel_detail(outcome), reason=outcome))
         except TimeoutError:
             self._stop(run, store, "idle_timeout")
-            self._publish(
-                run, Failed(ProviderTimeout(f"Provider {provider.id!r} made no progress for {idle_timeout_ms} ms."))
-            )
+            self._fail(run, ProviderTimeout(f"Provider {provider.id!r} made no progress for {idle_timeout_ms} ms."))
         except ProviderFailure as failure:
             self._stop(run, store, "failed")
-            self._publish(run, Failed(ProviderError(f"Provider {provider.id!r} failed: {failure}")))
+            self._fail(run, ProviderError(f"Provider {provider.id!r} failed: {failure}"))
         except DriverError as error:  # a bound hit when the completed turn was committed
             self._stop(run, store, "limit_exceeded")
-            self._publish(run, Failed(error))
+            self._fail(run, error)
         except Exception:
             log.exception("run %s failed unexpectedly", run.id)
             self._stop(run, store, "failed")
-            self._publish(run, Failed(InternalError("The run failed unexpectedly.")))
+            self._fail(run, InternalError("The run failed unexpectedly."))
         finally:
             if holding:
                 self.slots.release()
@@ -273,7 +274,7 @@ class TurnLifecycle:
     async def _wait_for(self, run: ActiveRun, action: PendingAction, progress: _Progress) -> dict[str, Any]:
         run.answer = asyncio.get_running_loop().create_future()
         run.pending = action
-        self._publish(run, Paused(action, "".join(progress.text), progress.usage))
+        self._answer_with(run, Outcome(result=self._describe(run, action, progress)))
         try:
             return await run.answer
         finally:
@@ -281,6 +282,17 @@ class TurnLifecycle:
             run.answer = None
 
     # -- endings -------------------------------------------------------------------
+
+    def _settle_if_never_started(self, task: asyncio.Task[None], run: ActiveRun, store: SessionStore | None) -> None:
+        """A task cancelled before its first step never entered ``_drive``: settle the run here."""
+        if not task.cancelled():
+            return
+        self.slots.unreserve()
+        reason = run.cancel_reason or "cancelled"
+        self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
+        self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
+        self._metrics.runs.labels("stopped").inc()
+        self._runs.remove(run)
 
     def _commit(self, run: ActiveRun, store: SessionStore | None, progress: _Progress) -> None:
         if run.session is None or store is None:
@@ -301,11 +313,21 @@ class TurnLifecycle:
             interrupted = InterruptedTurnRecord(run.id, run.input, reason, self._clock.now_ms())
         store.end_turn_without_commit(record, interrupted)
 
-    def _publish(self, run: ActiveRun, signal: RunSignal) -> None:
-        """Hand a terminal signal to whoever answers the run; unread deltas give way to it."""
+    def _describe(self, run: ActiveRun, action: PendingAction | None, progress: _Progress) -> Any:
+        assert run.describe is not None, "the driver sets describe before starting a run"
+        return run.describe(action, "".join(progress.text), progress.usage)
+
+    def _fail(self, run: ActiveRun, error: DriverError) -> None:
+        self._answer_with(run, Outcome(error=error))
+
+    def _answer_with(self, run: ActiveRun, outcome: Outcome) -> None:
+        """Hand the outcome to whoever answers the run now; unread deltas give way to it."""
+        if run.on_outcome is not None:
+            run.on_outcome(outcome)
+            run.on_outcome = None
         while run.channel.full():
             run.channel.get_nowait()
-        run.channel.put_nowait(signal)
+        run.channel.put_nowait(outcome)
 
 
 def _cancel_detail(reason: str) -> str:

@@ -2,14 +2,14 @@
 
 A run's task publishes ``RunSignal``s on the run's channel; whoever is
 answering the run (a JSON request, a stream, an action submission) reads them
-until a terminal one: ``Paused`` (waiting for the application), ``Finished``
-or ``Failed``.
+until the ``Outcome``: the run paused for the application, finished, or failed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -20,9 +20,8 @@ from ..sessions.records import SessionRecord
 __all__ = [
     "ActiveRun",
     "Delta",
-    "Failed",
-    "Finished",
-    "Paused",
+    "Describe",
+    "Outcome",
     "PendingAction",
     "RunRegistry",
     "RunSignal",
@@ -55,24 +54,16 @@ class Delta:
 
 
 @dataclass(frozen=True, slots=True)
-class Paused:
-    action: PendingAction
-    text: str
-    usage: Usage
+class Outcome:
+    """How the run answers its current request: a result (paused or finished) or an error."""
+
+    result: Any = None
+    error: DriverError | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Finished:
-    text: str
-    usage: Usage
-
-
-@dataclass(frozen=True, slots=True)
-class Failed:
-    error: DriverError
-
-
-RunSignal = Delta | Paused | Finished | Failed
+RunSignal = Delta | Outcome
+Describe = Callable[[PendingAction | None, str, Usage], Any]
+"""Builds the API result of a run that paused (with its action) or finished, from its text and usage."""
 
 
 @dataclass(slots=True, eq=False)
@@ -91,6 +82,10 @@ class ActiveRun:
     pending: PendingAction | None = None
     """Set while the run waits for function results or approvals."""
     answer: asyncio.Future[dict[str, Any]] | None = None
+    describe: Describe | None = None
+    """Set by the driver: turns a pause or finish into the API result."""
+    on_outcome: Callable[[Outcome], None] | None = None
+    """Called once with the outcome of the request being answered now (idempotency records it)."""
 
     def cancel(self, reason: str) -> None:
         if self.cancel_reason is None:
@@ -103,11 +98,11 @@ class ActiveRun:
         if self.task is not None:
             await asyncio.wait([self.task])
 
-    async def next_terminal(self) -> Paused | Finished | Failed:
+    async def outcome(self) -> Outcome:
         """Skip deltas until the run pauses, finishes or fails."""
         while True:
             signal = await self.channel.get()
-            if not isinstance(signal, Delta):
+            if isinstance(signal, Outcome):
                 return signal
 
 
