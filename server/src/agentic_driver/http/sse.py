@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from pydantic import BaseModel
+from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 __all__ = ["EventStreamResponse", "encode_event"]
@@ -27,8 +28,9 @@ def encode_event(sequence: int, event: BaseModel) -> bytes:
     return f"id: {sequence}\nevent: {kind}\ndata: {data}\n\n".encode()
 
 
-class EventStreamResponse:
+class EventStreamResponse(Response):
     def __init__(self, events: AsyncIterator[BaseModel], heartbeat_s: float) -> None:
+        super().__init__(status_code=200, media_type="text/event-stream")
         self._events = events
         self._heartbeat_s = heartbeat_s
 

@@ -194,11 +194,12 @@ class TurnLifecycle:
             outcome = "completed"
             self._answer_with(run, Outcome(result=self._describe(run, None, progress)))
         except asyncio.CancelledError:
-            outcome = run.cancel_reason or "cancelled"
-            reason = "disconnected" if outcome == "disconnected" else "cancelled"
-            self._stop(run, store, reason)
-            self._fail(run, RunCancelled(_cancel_detail(outcome), reason=outcome))
+            outcome = "cancelled"
+            reason = run.cancel_reason or "cancelled"
+            self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
+            self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         except TimeoutError:
+            outcome = "timeout"
             self._stop(run, store, "idle_timeout")
             self._fail(run, ProviderTimeout(f"Provider {provider.id!r} made no progress for {idle_timeout_ms} ms."))
         except ProviderFailure as failure:
@@ -216,7 +217,7 @@ class TurnLifecycle:
                 self.slots.release()
             if run.model_work_started:
                 self._metrics.provider_calls.labels(provider.id, outcome).inc()
-            self._metrics.runs.labels(outcome if outcome == "completed" else "stopped").inc()
+            self._metrics.runs.labels(outcome).inc()
             self._runs.remove(run)
 
     async def _step(
@@ -291,7 +292,7 @@ class TurnLifecycle:
         reason = run.cancel_reason or "cancelled"
         self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
         self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
-        self._metrics.runs.labels("stopped").inc()
+        self._metrics.runs.labels("cancelled").inc()
         self._runs.remove(run)
 
     def _commit(self, run: ActiveRun, store: SessionStore | None, progress: _Progress) -> None:
