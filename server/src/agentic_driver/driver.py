@@ -40,6 +40,7 @@ from .config import (
 )
 from .errors import (
     ActionMismatch,
+    DriverError,
     ModelNotFound,
     ProviderNotFound,
     RunNotFound,
@@ -384,12 +385,15 @@ class Driver:
             raise recorded.error
         return recorded.result
 
-    async def _replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> AsyncIterator[StreamEvent]:
+    def _replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> AsyncIterator[StreamEvent]:
+        """One event with the recorded outcome; access is checked now, before any event is sent."""
         try:
             result = self._replay(recorded, principal)
-        except BaseException as error:  # access re-checks happen before the first event
-            raise error
-        yield views.outcome_event(recorded.run_id or "", result, recorded.error)
+        except DriverError as error:
+            if error is not recorded.error:
+                raise  # a failed access check, not the recorded outcome
+            result = None
+        return _single(views.outcome_event(recorded.run_id or "", result, recorded.error))
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -496,6 +500,10 @@ class Driver:
             maxRecordBytes=policy.maxRecordBytes,
             maxNativeMessages=policy.maxNativeMessages,
         )
+
+
+async def _single(event: StreamEvent) -> AsyncIterator[StreamEvent]:
+    yield event
 
 
 def _stateless_request(request: RunRequest, tools: tuple[ToolSpec, ...]) -> ModelRequest:
