@@ -337,22 +337,8 @@ class Driver:
         result: RunResult = outcome.result
         return result
 
-    async def _stream(self, run: ActiveRun, first: StreamEvent | None) -> AsyncIterator[StreamEvent]:
-        finished = False
-        try:
-            if first is not None:
-                yield first
-            while True:
-                signal = await run.channel.get()
-                if isinstance(signal, Delta):
-                    yield views.delta_event(run.id, signal.text)
-                    continue
-                finished = True
-                yield views.outcome_event(run.id, signal.result, signal.error)
-                return
-        finally:
-            if not finished:
-                run.cancel("disconnected")
+    def _stream(self, run: ActiveRun, first: StreamEvent | None) -> RunEvents:
+        return RunEvents(run, first)
 
     def _describe(self, run: ActiveRun, action: PendingAction | None, text: str, usage: Usage) -> RunResult:
         record = run.session
@@ -500,6 +486,40 @@ class Driver:
             maxRecordBytes=policy.maxRecordBytes,
             maxNativeMessages=policy.maxNativeMessages,
         )
+
+
+class RunEvents:
+    """A run's events for one reader. Closing it before the last event disconnects the reader,
+    which stops the run (interrupted if model work had started), even if it was never read."""
+
+    def __init__(self, run: ActiveRun, first: StreamEvent | None) -> None:
+        self._run = run
+        self._first = first
+        self._finished = False
+
+    def __aiter__(self) -> RunEvents:
+        return self
+
+    async def __anext__(self) -> StreamEvent:
+        if self._finished:
+            raise StopAsyncIteration
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
+        try:
+            signal = await self._run.channel.get()
+        except asyncio.CancelledError:
+            await self.aclose()
+            raise
+        if isinstance(signal, Delta):
+            return views.delta_event(self._run.id, signal.text)
+        self._finished = True
+        return views.outcome_event(self._run.id, signal.result, signal.error)
+
+    async def aclose(self) -> None:
+        if not self._finished:
+            self._finished = True
+            self._run.cancel("disconnected")
 
 
 async def _single(event: StreamEvent) -> AsyncIterator[StreamEvent]:

@@ -58,6 +58,10 @@ __all__ = ["TurnLifecycle"]
 log = logging.getLogger("agentic_driver.turns")
 
 
+class _IdleTimeout(Exception):
+    """The run's own idleTimeoutMs passed without provider progress."""
+
+
 @dataclass(slots=True)
 class _Step:
     """What one provider call produced."""
@@ -198,7 +202,7 @@ class TurnLifecycle:
             reason = run.cancel_reason or "cancelled"
             self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
             self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
-        except TimeoutError:
+        except _IdleTimeout:
             outcome = "timeout"
             self._stop(run, store, "idle_timeout")
             self._fail(run, ProviderTimeout(f"Provider {provider.id!r} made no progress for {idle_timeout_ms} ms."))
@@ -238,20 +242,26 @@ class TurnLifecycle:
             if idle_timeout_ms is not None:
                 deadline.reschedule(loop.time() + idle_timeout_ms / 1000)
 
-        async with asyncio.timeout(None) as deadline, aclosing(provider.turn(request, native=native)) as events:
-            arm(deadline)
-            async for event in events:
-                if isinstance(event, TextDelta):
-                    progress.text.append(event.text)
-                    deadline.reschedule(None)  # a slow reader is not a stalled provider
-                    await run.channel.put(Delta(event.text))
-                elif isinstance(event, ToolCall):
-                    step.calls.append(event)
-                elif isinstance(event, NativeItems):
-                    step.native += event.items
-                elif isinstance(event, UsageReport):
-                    step.usage = event.usage
+        deadline = asyncio.timeout(None)
+        try:
+            async with deadline, aclosing(provider.turn(request, native=native)) as events:
                 arm(deadline)
+                async for event in events:
+                    if isinstance(event, TextDelta):
+                        progress.text.append(event.text)
+                        deadline.reschedule(None)  # a slow reader is not a stalled provider
+                        await run.channel.put(Delta(event.text))
+                    elif isinstance(event, ToolCall):
+                        step.calls.append(event)
+                    elif isinstance(event, NativeItems):
+                        step.native += event.items
+                    elif isinstance(event, UsageReport):
+                        step.usage = event.usage
+                    arm(deadline)
+        except TimeoutError:
+            if deadline.expired():
+                raise _IdleTimeout from None
+            raise ProviderFailure("the provider call timed out") from None
         return step
 
     async def _answer_calls(self, run: ActiveRun, calls: list[ToolCall], progress: _Progress) -> list[ToolExchange]:
