@@ -507,7 +507,7 @@ class RunEvents:
             first, self._first = self._first, None
             return first
         try:
-            signal = await self._run.channel.get()
+            signal = await self._run.next_signal()
         except asyncio.CancelledError:
             await self.aclose()
             raise

@@ -265,11 +265,11 @@ async def test_a_streamed_reader_that_falls_behind_still_gets_every_delta_in_ord
     driver = make_driver()
     session_id = await new_session(driver)
     record = driver.store.get(session_id)
-    text = "x" * 200  # more deltas than the run channel holds (backpressure, nothing dropped)
+    text = "x" * 200  # more deltas than a reader may fall behind (backpressure, nothing dropped)
     events = await driver.stream_run(session_run(session_id, 0, f"!chunks 206\n{text}"))
     await anext(events)
     run = record.active_run
-    await wait_until(lambda: run.channel.full())
+    await wait_until(lambda: run.unread.locked())  # the reader is UNREAD_DELTAS behind: the model waits
 
     rest = [event async for event in events]
 

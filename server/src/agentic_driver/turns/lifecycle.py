@@ -50,7 +50,7 @@ from ..providers.base import (
 )
 from ..sessions import InterruptedTurnRecord, SessionRecord, SessionStore, TurnGrowth
 from ..tools import HostTool
-from .runs import ActiveRun, Delta, Outcome, PendingAction, RunRegistry
+from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
 __all__ = ["TurnLifecycle"]
@@ -250,7 +250,7 @@ class TurnLifecycle:
                     if isinstance(event, TextDelta):
                         progress.text.append(event.text)
                         deadline.reschedule(None)  # a slow reader is not a stalled provider
-                        await run.channel.put(Delta(event.text))
+                        await run.publish_delta(event.text)
                     elif isinstance(event, ToolCall):
                         step.calls.append(event)
                     elif isinstance(event, NativeItems):
@@ -332,13 +332,11 @@ class TurnLifecycle:
         self._answer_with(run, Outcome(error=error))
 
     def _answer_with(self, run: ActiveRun, outcome: Outcome) -> None:
-        """Hand the outcome to whoever answers the run now; unread deltas give way to it."""
+        """Hand the outcome to whoever answers the run now, after every delta before it."""
         if run.on_outcome is not None:
             run.on_outcome(outcome)
             run.on_outcome = None
-        while run.channel.full():
-            run.channel.get_nowait()
-        run.channel.put_nowait(outcome)
+        run.publish_outcome(outcome)
 
 
 def _cancel_detail(reason: str) -> str:
