@@ -17,6 +17,7 @@ import sys
 import time
 
 import httpx
+
 from agentic_driver_client import AuthenticatedClient
 from agentic_driver_client.api.runs import run
 from agentic_driver_client.api.sessions import create_session, delete_session, read_session

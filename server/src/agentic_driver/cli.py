@@ -19,7 +19,12 @@ __all__ = ["build_host", "main", "serve"]
 def build_host(config: HostConfig) -> tuple[Driver, object]:
     """The driver and its ASGI app for a validated config."""
     driver = Driver.from_config(config)
-    app = create_app(driver, TokenPolicy(config.tokens), max_body_bytes=config.limits.maxBodyBytes)
+    app = create_app(
+        driver,
+        TokenPolicy(config.tokens),
+        max_body_bytes=config.limits.maxBodyBytes,
+        heartbeat_ms=config.limits.heartbeatMs,
+    )
     return driver, app
 
 

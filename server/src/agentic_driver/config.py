@@ -14,7 +14,7 @@ import secrets
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 __all__ = [
     "DEFAULT_MAX_ENTRIES",
@@ -24,6 +24,8 @@ __all__ = [
     "ConfigError",
     "EchoProviderConfig",
     "HostConfig",
+    "HostToolConfig",
+    "IdempotencyConfig",
     "LimitsConfig",
     "ProviderConfig",
     "SessionsConfig",
@@ -86,8 +88,29 @@ class SessionsConfig(_Closed):
 class LimitsConfig(_Closed):
     maxConcurrentRuns: Annotated[int, Field(ge=1)] = 64
     """Run slots: model calls in flight at once; further runs wait (and their sessions are busy)."""
+    maxQueuedRuns: Annotated[int, Field(ge=0)] = 256
+    """Runs that may wait for a slot; beyond this a run is refused with HOST_BUSY."""
     maxBodyBytes: Annotated[int, Field(ge=1024)] = 4 * 1024 * 1024
     """The largest request body the host reads."""
+    heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
+    """How long a stream may stay silent before the host sends an SSE comment."""
+
+
+class IdempotencyConfig(_Closed):
+    maxKeys: Annotated[int, Field(ge=1)] = 1_000
+    """Idempotency keys remembered per subject (the oldest is forgotten first)."""
+    ttlMs: Annotated[int, Field(ge=1)] = 24 * 60 * 60 * 1000
+    """How long a key is remembered."""
+
+
+class HostToolConfig(_Closed):
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+    handler: Annotated[str, Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]
+    """The async function to call, as ``module:function``."""
+    description: str = ""
+    parameters: dict[str, Any] = {"type": "object"}
+    """A JSON Schema for the arguments, shown to the model."""
+    approval: Literal["required", "never"] = "required"
 
 
 class TokenConfig(_Closed):
@@ -122,28 +145,10 @@ class HostConfig(_Closed):
     sessions: SessionsConfig | None = None
     """Absent: sessions are disabled and no store is created."""
     limits: LimitsConfig = LimitsConfig()
+    idempotency: IdempotencyConfig = IdempotencyConfig()
+    tools: list[HostToolConfig] = []
+    """Host tools offered to the model on every run."""
     tokens: list[TokenConfig] = []
-
-    @field_validator("providers")
-    @classmethod
-    def _unique_provider_ids(cls, providers: list[ProviderConfig]) -> list[ProviderConfig]:
-        ids = [p.id for p in providers]
-        duplicates = sorted({i for i in ids if ids.count(i) > 1})
-        if duplicates:
-            raise ValueError(f"duplicate provider ids: {', '.join(duplicates)}")
-        return providers
-
-    @model_validator(mode="after")
-    def _tokens_name_known_providers(self) -> HostConfig:
-        known = {p.id for p in self.providers}
-        problems = []
-        for index, token in enumerate(self.tokens):
-            for name in token.providers:
-                if name != "*" and name not in known:
-                    problems.append(f"tokens[{index}].providers: unknown provider {name!r}")
-        if problems:
-            raise ValueError("; ".join(problems))
-        return self
 
 
 def _path(location: tuple[int | str, ...]) -> str:
@@ -158,12 +163,46 @@ def _path(location: tuple[int | str, ...]) -> str:
     return text or "(root)"
 
 
+def _message(error: Any) -> str:
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
+def _repeats(names: list[str], path: str, field: str, what: str) -> list[str]:
+    """One problem per repeated name, at the repeat, naming where it first appeared."""
+    first: dict[str, int] = {}
+    problems = []
+    for index, name in enumerate(names):
+        if name in first:
+            problems.append(f"{path}[{index}].{field}: duplicate {what} {name!r} (first at {path}[{first[name]}])")
+        first.setdefault(name, index)
+    return problems
+
+
+def _cross_checks(config: HostConfig) -> list[str]:
+    """Problems that span fields, each reported at the path it concerns."""
+    problems = _repeats([p.id for p in config.providers], "providers", "id", "provider id")
+    problems += _repeats([t.name for t in config.tools], "tools", "name", "tool name")
+    known = {p.id for p in config.providers}
+    problems += [
+        f"tokens[{i}].providers: unknown provider {name!r}"
+        for i, token in enumerate(config.tokens)
+        for name in token.providers
+        if name != "*" and name not in known
+    ]
+    return problems
+
+
 def parse_config(data: Any) -> HostConfig:
-    """Validate decoded host JSON, raising ``ConfigError`` with one line per problem."""
+    """Validate decoded host JSON, raising ``ConfigError`` with one line per problem, each led by its path."""
     try:
-        return HostConfig.model_validate(data)
+        config = HostConfig.model_validate(data)
     except ValidationError as error:
-        raise ConfigError([f"{_path(e['loc'])}: {e['msg']}" for e in error.errors()]) from None
+        raise ConfigError([f"{_path(e['loc'])}: {_message(e)}" for e in error.errors()]) from None
+    problems = _cross_checks(config)
+    if problems:
+        raise ConfigError(problems)
+    return config
 
 
 def load_config(path: str | Path) -> HostConfig:

@@ -11,35 +11,47 @@
 
 Methods take the request models generated from ``openapi.yaml`` and a trusted
 ``SessionPrincipal`` (default: subject ``local`` with every grant) and return the
-generated response models. Failures raise ``errors.DriverError`` subclasses,
-the same codes the HTTP host answers with.
+generated response models; ``stream_run`` and ``stream_run_actions`` return an
+async iterator of the generated event models once the run is admitted. Failures
+raise ``errors.DriverError`` subclasses, the same codes the HTTP host answers with.
 """
 
 from __future__ import annotations
 
-from pydantic import MISSING
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
 
-from . import __version__
-from .auth import SessionPrincipal
-from .clock import Clock, SystemClock, format_ms
+from pydantic import MISSING, BaseModel
+
+from . import __version__, views
+from .auth import SessionGrant, SessionPrincipal
+from .clock import Clock, SystemClock
 from .config import (
     DEFAULT_MAX_ENTRIES,
     DEFAULT_MAX_MESSAGES,
     DEFAULT_MAX_NATIVE_MESSAGES,
     DEFAULT_MAX_RECORD_BYTES,
+    ConfigError,
     HostConfig,
+    IdempotencyConfig,
     SessionsConfig,
 )
 from .errors import (
+    ActionMismatch,
+    DriverError,
     ModelNotFound,
     ProviderNotFound,
     RunNotFound,
+    RunNotWaiting,
     SessionAccountRequired,
     SessionContextUnsupported,
     SessionNotFound,
     SessionOverrideRejected,
     SessionsDisabled,
     UnsupportedContinuation,
+    ValidationFailed,
 )
 from .metrics import Metrics
 from .models import (
@@ -47,22 +59,20 @@ from .models import (
     CreateSessionRequest,
     CreateSessionResponse,
     Discovery,
-    InterruptedTurn,
-    Message,
-    ProviderCapabilities,
-    ProviderInfo,
     ReadSessionResponse,
-    RunOutput,
     RunRequest,
     RunResult,
-    SessionInfo,
     SessionsPolicy,
-    Turn,
+    SubmitRunActionsRequest,
 )
-from .models import Usage as UsageModel
 from .providers import ModelRequest, Provider, VisibleMessage, build_provider
+from .providers.base import ToolSpec, Usage
 from .sessions import Owner, SessionRecord, SessionStore
+from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
+from .turns.idempotency import IdempotencyStore, Recorded, fingerprint
+from .turns.runs import Delta, Outcome, PendingAction
+from .views import StreamEvent
 
 __all__ = ["LOCAL_PRINCIPAL", "Driver"]
 
@@ -79,6 +89,9 @@ class Driver:
         host_id: str = "local-host",
         sessions: SessionsConfig | None = None,
         max_concurrent_runs: int = 64,
+        max_queued_runs: int = 256,
+        idempotency: IdempotencyConfig | None = None,
+        tools: Iterable[HostTool] = (),
         clock: Clock | None = None,
     ) -> None:
         self.host_id = host_id
@@ -88,16 +101,33 @@ class Driver:
         self._store = (
             SessionStore(sessions, self._clock, self.metrics.sessions_stored.set) if sessions is not None else None
         )
+        keys = idempotency or IdempotencyConfig()
+        self._idempotency = IdempotencyStore(keys.maxKeys, keys.ttlMs, self._clock)
+        self._host_tools: dict[str, HostTool] = {}
+        for tool in tools:
+            self.register_tool(tool)
         self._runs = RunRegistry()
-        self._turns = TurnLifecycle(RunSlots(max_concurrent_runs), self._runs, self.metrics, self._clock)
+        self._turns = TurnLifecycle(
+            RunSlots(max_concurrent_runs, max_queued_runs), self._runs, self.metrics, self._clock, self._host_tools
+        )
 
     @classmethod
     def from_config(cls, config: HostConfig, *, clock: Clock | None = None) -> Driver:
+        tools = []
+        for index, tool in enumerate(config.tools):
+            try:
+                handler = import_handler(tool.handler)
+            except ValueError as error:
+                raise ConfigError([f"tools[{index}].handler: {error}"]) from None
+            tools.append(HostTool(tool.name, handler, tool.parameters, tool.description, tool.approval))
         return cls(
             [build_provider(p) for p in config.providers],
             host_id=config.hostId,
             sessions=config.sessions,
             max_concurrent_runs=config.limits.maxConcurrentRuns,
+            max_queued_runs=config.limits.maxQueuedRuns,
+            idempotency=config.idempotency,
+            tools=tools,
             clock=clock,
         )
 
@@ -106,26 +136,254 @@ class Driver:
         """The session store, or None when sessions are disabled."""
         return self._store
 
+    @property
+    def slots(self) -> RunSlots:
+        return self._turns.slots
+
+    def register_tool(self, tool: HostTool) -> None:
+        """Offer a host tool to the model on every run."""
+        if tool.name in self._host_tools:
+            raise ValueError(f"a host tool named {tool.name!r} is already registered")
+        self._host_tools[tool.name] = tool
+
     def bind_account(self, provider_id: str, account_id: str | None) -> None:
         """Change an instance's account binding; sessions bound to the old account stop continuing."""
         self._provider(provider_id).account_id = account_id
 
-    # -- operations -----------------------------------------------------------
+    # -- discovery and sessions ------------------------------------------------------
 
     async def discovery(self, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> Discovery:
-        providers = [_provider_info(p) for p in self._providers.values() if principal.may_use(p.id)]
         return Discovery(
             hostId=self.host_id,
             version=__version__,
             subject=principal.subject,
             sessionGrants=[g for g in ("create", "read", "continue", "delete") if g in principal.grants],
-            providers=providers,
+            providers=[views.provider_info(p) for p in self._providers.values() if principal.may_use(p.id)],
             sessions=self._sessions_policy(),
         )
 
     async def create_session(
-        self, request: CreateSessionRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL
+        self,
+        request: CreateSessionRequest,
+        principal: SessionPrincipal = LOCAL_PRINCIPAL,
+        *,
+        idempotency_key: str | None = None,
     ) -> CreateSessionResponse:
+        replay = self._claim(principal, idempotency_key, "createSession", "", request)
+        if replay is not None:
+            result: CreateSessionResponse = self._replay(replay, principal)
+            return result
+        try:
+            response = self._create_session(request, principal)
+        except BaseException:
+            self._release(principal, idempotency_key)
+            raise
+        if idempotency_key is not None:
+            self._idempotency.record(
+                principal.subject,
+                idempotency_key,
+                result=response,
+                session_id=response.session.id,
+                provider=request.provider,
+                grant="create",
+            )
+        return response
+
+    async def read_session(self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> ReadSessionResponse:
+        principal.require_grant("read")
+        return views.read_session_view(self._owned_session(principal, session_id), self.host_id)
+
+    async def delete_session(self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> None:
+        principal.require_grant("delete")
+        record = self._owned_session(principal, session_id)
+        self._require_store().delete(record)
+        run = record.active_run
+        if run is not None:
+            run.cancel("session_deleted")
+            await run.settled()
+
+    # -- runs ------------------------------------------------------------------------
+
+    async def run(
+        self, request: RunRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, idempotency_key: str | None = None
+    ) -> RunResult:
+        replay = self._claim(principal, idempotency_key, "run", "", request)
+        if replay is not None:
+            result: RunResult = self._replay(replay, principal)
+            return result
+        run = self._admitted(principal, idempotency_key, lambda: self._begin_run(request, principal))
+        return await self._answer(run)
+
+    async def stream_run(
+        self, request: RunRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, idempotency_key: str | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        """Admit the run (raising any refusal now), then return its events."""
+        replay = self._claim(principal, idempotency_key, "run", "", request)
+        if replay is not None:
+            return self._replayed_stream(replay, principal)
+        run = self._admitted(principal, idempotency_key, lambda: self._begin_run(request, principal))
+        session = views.session_info(run.session, self.host_id) if run.session is not None else None
+        return self._stream(run, views.started_event(run.id, session))
+
+    async def submit_run_actions(
+        self,
+        run_id: str,
+        request: SubmitRunActionsRequest,
+        principal: SessionPrincipal = LOCAL_PRINCIPAL,
+        *,
+        idempotency_key: str | None = None,
+    ) -> RunResult:
+        replay = self._claim(principal, idempotency_key, "submitRunActions", run_id, request)
+        if replay is not None:
+            result: RunResult = self._replay(replay, principal)
+            return result
+        run = self._admitted(principal, idempotency_key, lambda: self._begin_submit(run_id, request, principal))
+        return await self._answer(run)
+
+    async def stream_run_actions(
+        self,
+        run_id: str,
+        request: SubmitRunActionsRequest,
+        principal: SessionPrincipal = LOCAL_PRINCIPAL,
+        *,
+        idempotency_key: str | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        replay = self._claim(principal, idempotency_key, "submitRunActions", run_id, request)
+        if replay is not None:
+            return self._replayed_stream(replay, principal)
+        run = self._admitted(principal, idempotency_key, lambda: self._begin_submit(run_id, request, principal))
+        return self._stream(run, None)
+
+    async def cancel_run(self, run_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> CancelRunResponse:
+        run = self._active_run(run_id, principal)
+        run.cancel("cancelled")
+        await run.settled()
+        response = CancelRunResponse(id=run.id, status="cancelled", modelWorkStarted=run.model_work_started)
+        if run.session is not None and not run.session.deleted:
+            response.session = views.session_info(run.session, self.host_id)
+        return response
+
+    # -- admission -------------------------------------------------------------------
+
+    def _begin_run(self, request: RunRequest, principal: SessionPrincipal) -> ActiveRun:
+        provider = self._granted_provider(principal, request.provider, request.model)
+        tools = self._tool_specs(request)
+        idle = None if request.idleTimeoutMs is MISSING else request.idleTimeoutMs
+        if request.session is MISSING:
+            self._turns.slots.reserve()
+            run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input)
+            run.describe = lambda action, text, usage: self._describe(run, action, text, usage)
+            self._turns.start(run, provider, _stateless_request(request, tools), None, idle)
+            return run
+        principal.require_grant("continue")
+        store = self._require_store()
+        _refuse_session_overrides(request)
+        record = self._owned_session(principal, request.session.id, provider=provider.id, model=request.model)
+        if record.owner.account != provider.account_id:
+            raise SessionNotFound(
+                f"Session {record.id!r} is bound to an account that provider {provider.id!r} no longer uses; "
+                "it can be read or deleted but not continued."
+            )
+        run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input, session=record)
+        self._turns.admit(store, record, request.session.revision, run)
+        run.describe = lambda action, text, usage: self._describe(run, action, text, usage)
+        model_request = dataclasses.replace(self._turns.session_request(record, request.input), tools=tools)
+        self._turns.start(run, provider, model_request, store, idle)
+        return run
+
+    def _begin_submit(self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal) -> ActiveRun:
+        run = self._active_run(run_id, principal)
+        if run.pending is None:
+            raise RunNotWaiting(f"Run {run.id!r} is not waiting for an action.")
+        answer = _match_answer(run.pending, request)
+        self._turns.answer(run, answer)
+        return run
+
+    def _admitted(self, principal: SessionPrincipal, key: str | None, begin: Any) -> ActiveRun:
+        """Run ``begin``; a refusal forgets the idempotency key, an admission records its outcome."""
+        try:
+            run: ActiveRun = begin()
+        except BaseException:
+            self._release(principal, key)
+            raise
+        if key is not None:
+            subject, session_id = principal.subject, run.session.id if run.session is not None else None
+            grant: SessionGrant | None = "continue" if run.session is not None else None
+
+            def record(outcome: Outcome) -> None:
+                self._idempotency.record(
+                    subject,
+                    key,
+                    result=outcome.result,
+                    error=outcome.error,
+                    session_id=session_id,
+                    provider=run.provider,
+                    grant=grant,
+                    run_id=run.id,
+                )
+
+            run.on_outcome = record
+        return run
+
+    async def _answer(self, run: ActiveRun) -> RunResult:
+        """Wait for the run to pause, finish or fail, and answer the request with that."""
+        try:
+            outcome = await run.outcome()
+        except asyncio.CancelledError as cancelled:  # the request was cancelled: do not leave its turn running
+            run.cancel("disconnected" if "disconnected" in cancelled.args else "cancelled")
+            raise
+        if outcome.error is not None:
+            raise outcome.error
+        result: RunResult = outcome.result
+        return result
+
+    def _stream(self, run: ActiveRun, first: StreamEvent | None) -> RunEvents:
+        return RunEvents(run, first)
+
+    def _describe(self, run: ActiveRun, action: PendingAction | None, text: str, usage: Usage) -> RunResult:
+        record = run.session
+        session = views.session_info(record, self.host_id) if record is not None and not record.deleted else None
+        return views.run_result(run.id, action, text, usage, session)
+
+    # -- idempotency ------------------------------------------------------------------
+
+    def _claim(
+        self, principal: SessionPrincipal, key: str | None, operation: str, target: str, body: BaseModel
+    ) -> Recorded | None:
+        if key is None:
+            return None
+        digest = fingerprint(operation, target, body.model_dump(mode="json"))
+        return self._idempotency.claim(principal.subject, key, digest)
+
+    def _release(self, principal: SessionPrincipal, key: str | None) -> None:
+        if key is not None:
+            self._idempotency.release(principal.subject, key)
+
+    def _replay(self, recorded: Recorded, principal: SessionPrincipal) -> Any:
+        """The recorded outcome, after checking that the caller may still reach it."""
+        if recorded.provider is not None:
+            principal.require_provider(recorded.provider)
+        if recorded.grant is not None:
+            principal.require_grant(recorded.grant)
+        if recorded.session_id is not None:
+            self._owned_session(principal, recorded.session_id)
+        if recorded.error is not None:
+            raise recorded.error
+        return recorded.result
+
+    def _replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> AsyncIterator[StreamEvent]:
+        """One event with the recorded outcome; access is checked now, before any event is sent."""
+        try:
+            result = self._replay(recorded, principal)
+        except DriverError as error:
+            if error is not recorded.error:
+                raise  # a failed access check, not the recorded outcome
+            result = None
+        return _single(views.outcome_event(recorded.run_id or "", result, recorded.error))
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _create_session(self, request: CreateSessionRequest, principal: SessionPrincipal) -> CreateSessionResponse:
         provider = self._granted_provider(principal, request.provider, request.model)
         principal.require_grant("create")
         store = self._require_store()
@@ -144,96 +402,34 @@ class Driver:
             None if request.instructions is MISSING else request.instructions,
             history,
         )
-        return CreateSessionResponse(session=self._session_info(record))
+        return CreateSessionResponse(session=views.session_info(record, self.host_id))
 
-    async def read_session(self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> ReadSessionResponse:
-        principal.require_grant("read")
-        record = self._owned_session(principal, session_id)
-        response = ReadSessionResponse(
-            session=self._session_info(record),
-            instructions=record.instructions,
-            history=[Message(role=m.role, content=m.content) for m in record.history],
-            turns=[
-                Turn(revision=t.revision, runId=t.run_id, start=t.start, end=t.end, at=format_ms(t.at_ms))
-                for t in record.turns
-            ],
-        )
-        if record.interrupted_turn is not None:
-            turn = record.interrupted_turn
-            response.interruptedTurn = InterruptedTurn(
-                runId=turn.run_id, input=turn.input, reason=turn.reason, at=format_ms(turn.at_ms)
-            )
-        return response
-
-    async def delete_session(self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> None:
-        principal.require_grant("delete")
-        record = self._owned_session(principal, session_id)
-        store = self._require_store()
-        store.delete(record)
-        run = record.active_run
-        if run is not None:
-            run.cancel("session_deleted")
-            await run.settled()
-
-    async def run(self, request: RunRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> RunResult:
-        provider = self._granted_provider(principal, request.provider, request.model)
-        if request.session is MISSING:
-            return await self._stateless_run(provider, request, principal)
-        principal.require_grant("continue")
-        store = self._require_store()
-        _refuse_session_overrides(request)
-        record = self._owned_session(principal, request.session.id, provider=provider.id, model=request.model)
-        if record.owner.account != provider.account_id:
-            raise SessionNotFound(
-                f"Session {record.id!r} is bound to an account that provider {provider.id!r} no longer uses; "
-                "it can be read or deleted but not continued."
-            )
-        run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input, session=record)
-        self._turns.admit(store, record, request.session.revision, run)
-        outcome = await self._turns.execute(run, provider, self._turns.session_request(record, request.input), store)
-        return RunResult(
-            id=run.id,
-            status="completed",
-            output=RunOutput(text=outcome.text),
-            usage=UsageModel(inputTokens=outcome.usage.input_tokens, outputTokens=outcome.usage.output_tokens),
-            session=self._session_info(record),
-        )
-
-    async def cancel_run(self, run_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> CancelRunResponse:
+    def _active_run(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:
         run = self._runs.find(run_id, principal.subject)
         if run is None:
             raise RunNotFound(f"No active run {run_id!r} for this caller.")
         principal.require_provider(run.provider)
         if run.session is not None:
             principal.require_grant("continue")
-        run.cancel("cancelled")
-        await run.settled()
-        response = CancelRunResponse(id=run.id, status="cancelled", modelWorkStarted=run.model_work_started)
-        if run.session is not None and not run.session.deleted:
-            response.session = self._session_info(run.session)
-        return response
+        return run
 
-    # -- helpers --------------------------------------------------------------
-
-    async def _stateless_run(self, provider: Provider, request: RunRequest, principal: SessionPrincipal) -> RunResult:
-        model_request = ModelRequest(
-            model=request.model,
-            input=request.input,
-            instructions=None if request.instructions is MISSING else request.instructions,
-            messages=() if request.history is MISSING else [VisibleMessage(m.role, m.content) for m in request.history],
-            attachments=()
-            if request.attachments is MISSING
-            else [(a.name, a.mediaType, a.data) for a in request.attachments],
-            retrieval=() if request.retrieval is MISSING else [(d.id, d.text) for d in request.retrieval.documents],
-        )
-        run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input)
-        outcome = await self._turns.execute(run, provider, model_request, None)
-        return RunResult(
-            id=run.id,
-            status="completed",
-            output=RunOutput(text=outcome.text),
-            usage=UsageModel(inputTokens=outcome.usage.input_tokens, outputTokens=outcome.usage.output_tokens),
-        )
+    def _tool_specs(self, request: RunRequest) -> tuple[ToolSpec, ...]:
+        declared = [] if request.tools is MISSING else request.tools
+        problems = []
+        seen: set[str] = set()
+        for index, tool in enumerate(declared):
+            if tool.name in self._host_tools:
+                problems.append({"location": f"body.tools.{index}.name", "message": f"{tool.name!r} is a host tool"})
+            elif tool.name in seen:
+                problems.append({"location": f"body.tools.{index}.name", "message": f"{tool.name!r} is declared twice"})
+            seen.add(tool.name)
+        if problems:
+            raise ValidationFailed(
+                f"Tool names must be unique and differ from the host's tools: {problems[0]['message']}.",
+                errors=problems,
+            )
+        own = tuple(ToolSpec(t.name, "" if t.description is MISSING else t.description, t.parameters) for t in declared)
+        return own + tuple(tool.spec for tool in self._host_tools.values())
 
     def _provider(self, provider_id: str) -> Provider:
         provider = self._providers.get(provider_id)
@@ -271,22 +467,6 @@ class Driver:
         principal.require_provider(owner.provider)
         return record
 
-    def _session_info(self, record: SessionRecord) -> SessionInfo:
-        return SessionInfo(
-            id=record.id,
-            revision=record.revision,
-            status=record.status,
-            provider=record.owner.provider,
-            model=record.owner.model,
-            mode=record.mode,
-            createdAt=format_ms(record.created_ms),
-            updatedAt=format_ms(record.updated_ms),
-            expiresAt=None if record.expires_ms is None else format_ms(record.expires_ms),
-            messageCount=len(record.history),
-            recordBytes=record.record_bytes,
-            hostId=self.host_id,
-        )
-
     def _sessions_policy(self) -> SessionsPolicy:
         if self._store is None:
             return SessionsPolicy(
@@ -308,19 +488,55 @@ class Driver:
         )
 
 
-def _provider_info(provider: Provider) -> ProviderInfo:
-    capabilities = provider.capabilities
-    return ProviderInfo(
-        id=provider.id,
-        kind=provider.kind,
-        models=list(provider.models),
-        accountBound=provider.account_id is not None,
-        capabilities=ProviderCapabilities(
-            historyContinuation=capabilities.history_continuation,
-            nativeContinuation=capabilities.native_continuation,
-            streaming=capabilities.streaming,
-            applicationFunctions=capabilities.application_functions,
-        ),
+class RunEvents:
+    """A run's events for one reader. Closing it before the last event disconnects the reader,
+    which stops the run (interrupted if model work had started), even if it was never read."""
+
+    def __init__(self, run: ActiveRun, first: StreamEvent | None) -> None:
+        self._run = run
+        self._first = first
+        self._finished = False
+
+    def __aiter__(self) -> RunEvents:
+        return self
+
+    async def __anext__(self) -> StreamEvent:
+        if self._finished:
+            raise StopAsyncIteration
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
+        try:
+            signal = await self._run.next_signal()
+        except asyncio.CancelledError:
+            await self.aclose()
+            raise
+        if isinstance(signal, Delta):
+            return views.delta_event(self._run.id, signal.text)
+        self._finished = True
+        return views.outcome_event(self._run.id, signal.result, signal.error)
+
+    async def aclose(self) -> None:
+        if not self._finished:
+            self._finished = True
+            self._run.cancel("disconnected")
+
+
+async def _single(event: StreamEvent) -> AsyncIterator[StreamEvent]:
+    yield event
+
+
+def _stateless_request(request: RunRequest, tools: tuple[ToolSpec, ...]) -> ModelRequest:
+    return ModelRequest(
+        model=request.model,
+        input=request.input,
+        instructions=None if request.instructions is MISSING else request.instructions,
+        messages=() if request.history is MISSING else [VisibleMessage(m.role, m.content) for m in request.history],
+        attachments=()
+        if request.attachments is MISSING
+        else [(a.name, a.mediaType, a.data) for a in request.attachments],
+        retrieval=() if request.retrieval is MISSING else [(d.id, d.text) for d in request.retrieval.documents],
+        tools=tools,
     )
 
 
@@ -335,3 +551,36 @@ def _refuse_session_overrides(request: RunRequest) -> None:
         raise SessionContextUnsupported(
             f"Sessions accept text input only; {' and '.join(context)} need a stateless run."
         )
+
+
+def _match_answer(pending: PendingAction, request: SubmitRunActionsRequest) -> dict[str, Any]:
+    """The answers keyed by call id, exactly matching what the run asked for."""
+    results, approvals = request.functionResults, request.approvals
+    if (results is MISSING) == (approvals is MISSING):
+        raise ValidationFailed(
+            "Send exactly one of functionResults or approvals.",
+            errors=[{"location": "body", "message": "exactly one of functionResults, approvals"}],
+        )
+    answers: list[tuple[str, Any]]
+    if pending.kind == "function_calls":
+        if results is MISSING:
+            raise ActionMismatch("The run waits for function results, not approvals.")
+        answers = [(r.callId, r.output) for r in results]
+    else:
+        if approvals is MISSING:
+            raise ActionMismatch("The run waits for approvals, not function results.")
+        answers = [(a.callId, (a.approve, None if a.reason is MISSING else a.reason)) for a in approvals]
+    ids = [call_id for call_id, _ in answers]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    missing = sorted(pending.call_ids - set(ids))
+    extra = sorted(set(ids) - pending.call_ids)
+    problems = []
+    if missing:
+        problems.append(f"missing answers for call ids: {', '.join(missing)}")
+    if extra:
+        problems.append(f"answers for call ids not asked for: {', '.join(extra)}")
+    if duplicated:
+        problems.append(f"call ids answered twice: {', '.join(duplicated)}")
+    if problems:
+        raise ActionMismatch("The answers do not match the run's required action: " + "; ".join(problems) + ".")
+    return dict(answers)

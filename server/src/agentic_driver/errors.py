@@ -20,6 +20,8 @@ keeps the two in step).
     ├── SessionInterrupted               409 SESSION_INTERRUPTED
     ├── SessionAccountRequired           409 SESSION_ACCOUNT_REQUIRED
     ├── RunCancelled                     409 RUN_CANCELLED
+    ├── RunNotWaiting                    409 RUN_NOT_WAITING
+    ├── IdempotencyKeyInUse              409 IDEMPOTENCY_KEY_IN_USE
     ├── PayloadTooLarge                  413 PAYLOAD_TOO_LARGE
     ├── UnsupportedMediaType             415 UNSUPPORTED_MEDIA_TYPE
     ├── ValidationFailed                 422 VALIDATION_ERROR
@@ -27,10 +29,14 @@ keeps the two in step).
     ├── SessionContextUnsupported        422 SESSION_CONTEXT_UNSUPPORTED
     ├── SessionOverrideRejected          422 SESSION_OVERRIDE_REJECTED
     ├── SessionLimitExceeded             422 SESSION_LIMIT_EXCEEDED
+    ├── ActionMismatch                   422 ACTION_MISMATCH
+    ├── IdempotencyKeyReused             422 IDEMPOTENCY_KEY_REUSED
     ├── InternalError                    500 INTERNAL_ERROR
     ├── SessionsDisabled                 501 SESSIONS_DISABLED
     ├── ProviderError                    502 PROVIDER_ERROR
-    └── SessionStoreFull                 503 SESSION_STORE_FULL
+    ├── SessionStoreFull                 503 SESSION_STORE_FULL
+    ├── HostBusy                         503 HOST_BUSY
+    └── ProviderTimeout                  504 PROVIDER_TIMEOUT
 """
 
 from __future__ import annotations
@@ -41,9 +47,13 @@ from typing import Any, ClassVar
 
 __all__ = [
     "CATALOGUE",
+    "ActionMismatch",
     "CodeSpec",
     "DriverError",
     "ErrorCode",
+    "HostBusy",
+    "IdempotencyKeyInUse",
+    "IdempotencyKeyReused",
     "InternalError",
     "MethodNotAllowed",
     "ModelNotFound",
@@ -51,9 +61,11 @@ __all__ = [
     "PermissionDenied",
     "ProviderError",
     "ProviderNotFound",
+    "ProviderTimeout",
     "RouteNotFound",
     "RunCancelled",
     "RunNotFound",
+    "RunNotWaiting",
     "SessionAccountRequired",
     "SessionBusy",
     "SessionContextUnsupported",
@@ -85,6 +97,8 @@ class ErrorCode(StrEnum):
     SESSION_INTERRUPTED = "SESSION_INTERRUPTED"
     SESSION_ACCOUNT_REQUIRED = "SESSION_ACCOUNT_REQUIRED"
     RUN_CANCELLED = "RUN_CANCELLED"
+    RUN_NOT_WAITING = "RUN_NOT_WAITING"
+    IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
     UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
     VALIDATION_ERROR = "VALIDATION_ERROR"
@@ -92,10 +106,14 @@ class ErrorCode(StrEnum):
     SESSION_CONTEXT_UNSUPPORTED = "SESSION_CONTEXT_UNSUPPORTED"
     SESSION_OVERRIDE_REJECTED = "SESSION_OVERRIDE_REJECTED"
     SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
+    ACTION_MISMATCH = "ACTION_MISMATCH"
+    IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     SESSIONS_DISABLED = "SESSIONS_DISABLED"
     PROVIDER_ERROR = "PROVIDER_ERROR"
     SESSION_STORE_FULL = "SESSION_STORE_FULL"
+    HOST_BUSY = "HOST_BUSY"
+    PROVIDER_TIMEOUT = "PROVIDER_TIMEOUT"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +138,8 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.SESSION_INTERRUPTED: CodeSpec(409, "Session interrupted"),
     ErrorCode.SESSION_ACCOUNT_REQUIRED: CodeSpec(409, "Session account required"),
     ErrorCode.RUN_CANCELLED: CodeSpec(409, "Run cancelled"),
+    ErrorCode.RUN_NOT_WAITING: CodeSpec(409, "Run not waiting"),
+    ErrorCode.IDEMPOTENCY_KEY_IN_USE: CodeSpec(409, "Idempotency key in use"),
     ErrorCode.PAYLOAD_TOO_LARGE: CodeSpec(413, "Payload too large"),
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: CodeSpec(415, "Unsupported media type"),
     ErrorCode.VALIDATION_ERROR: CodeSpec(422, "Validation error"),
@@ -127,10 +147,14 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.SESSION_CONTEXT_UNSUPPORTED: CodeSpec(422, "Session context unsupported"),
     ErrorCode.SESSION_OVERRIDE_REJECTED: CodeSpec(422, "Session override rejected"),
     ErrorCode.SESSION_LIMIT_EXCEEDED: CodeSpec(422, "Session limit exceeded"),
+    ErrorCode.ACTION_MISMATCH: CodeSpec(422, "Action mismatch"),
+    ErrorCode.IDEMPOTENCY_KEY_REUSED: CodeSpec(422, "Idempotency key reused"),
     ErrorCode.INTERNAL_ERROR: CodeSpec(500, "Internal error"),
     ErrorCode.SESSIONS_DISABLED: CodeSpec(501, "Sessions disabled"),
     ErrorCode.PROVIDER_ERROR: CodeSpec(502, "Provider error"),
     ErrorCode.SESSION_STORE_FULL: CodeSpec(503, "Session store full"),
+    ErrorCode.HOST_BUSY: CodeSpec(503, "Host busy"),
+    ErrorCode.PROVIDER_TIMEOUT: CodeSpec(504, "Provider timeout"),
 }
 
 
@@ -237,6 +261,14 @@ class RunCancelled(DriverError):
         self.reason = reason
 
 
+class RunNotWaiting(DriverError):
+    code = ErrorCode.RUN_NOT_WAITING
+
+
+class IdempotencyKeyInUse(DriverError):
+    code = ErrorCode.IDEMPOTENCY_KEY_IN_USE
+
+
 class PayloadTooLarge(DriverError):
     code = ErrorCode.PAYLOAD_TOO_LARGE
 
@@ -277,6 +309,14 @@ class SessionLimitExceeded(DriverError):
         self.maximum = maximum
 
 
+class ActionMismatch(DriverError):
+    code = ErrorCode.ACTION_MISMATCH
+
+
+class IdempotencyKeyReused(DriverError):
+    code = ErrorCode.IDEMPOTENCY_KEY_REUSED
+
+
 class InternalError(DriverError):
     code = ErrorCode.INTERNAL_ERROR
 
@@ -294,3 +334,14 @@ class SessionStoreFull(DriverError):
 
     def __init__(self, detail: str, *, maximum: int, retry_after_seconds: int) -> None:
         super().__init__(detail, retry_after_seconds=retry_after_seconds, limit="maxEntries", maximum=maximum)
+
+
+class HostBusy(DriverError):
+    code = ErrorCode.HOST_BUSY
+
+    def __init__(self, detail: str, *, maximum: int, retry_after_seconds: int = 1) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds, limit="maxQueuedRuns", maximum=maximum)
+
+
+class ProviderTimeout(DriverError):
+    code = ErrorCode.PROVIDER_TIMEOUT

@@ -12,13 +12,13 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         self.provider_calls = Counter(
             "agentic_driver_provider_calls",
-            "Model calls made, by provider instance and outcome (completed, failed, cancelled).",
+            "Turns that called the model, by provider instance and outcome (completed, failed, cancelled, timeout).",
             ["provider", "outcome"],
             registry=self.registry,
         )
         self.runs = Counter(
             "agentic_driver_runs",
-            "Runs that ended, by outcome (completed, failed, cancelled).",
+            "Runs that ended, by outcome (completed, failed, cancelled, timeout).",
             ["outcome"],
             registry=self.registry,
         )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
-from pydantic import BaseModel, ConfigDict, Field, MISSING
+from typing import Annotated, Any, Literal
+from pydantic import BaseModel, ConfigDict, Field, MISSING, RootModel
 
 
 class Health(BaseModel):
@@ -332,24 +332,142 @@ class Usage(BaseModel):
     """
 
 
-class RunResult(BaseModel):
+class ToolDefinition(BaseModel):
+    """
+    An application-owned function the model may call.
+    """
+
     model_config = ConfigDict(
         extra="forbid",
     )
-    id: str
+    name: Annotated[str, Field(pattern="^[A-Za-z0-9_-]{1,64}$")]
     """
-    The run id.
+    The function's name, unique within the run.
     """
-    status: Literal["completed", "requires_action"]
+    description: str | MISSING = MISSING
     """
-    `completed`: the turn finished and `output` holds the reply.
-    `requires_action` is reserved for runs that wait for the application
-    (functions and approvals); this version of the host does not produce it.
+    What the function does, for the model.
+    """
+    parameters: dict[str, Any]
+    """
+    A JSON Schema for the function's arguments.
+    """
 
+
+class FunctionCall(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    callId: str
     """
-    output: RunOutput
-    usage: Usage
+    The id to answer with.
+    """
+    name: str
+    """
+    The function or host tool the model called.
+    """
+    arguments: dict[str, Any]
+    """
+    The arguments the model gave, as a JSON object.
+    """
+
+
+class FunctionCallsAction(BaseModel):
+    """
+    The model called application-owned functions; submit their results.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Literal["function_calls"]
+    calls: Annotated[list[FunctionCall], Field(min_length=1)]
+
+
+class ApprovalsAction(BaseModel):
+    """
+    The model called host tools that need a person's approval before they act.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Literal["approvals"]
+    approvals: Annotated[list[FunctionCall], Field(min_length=1)]
+
+
+class FunctionResult(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    callId: str
+    """
+    The call this answers.
+    """
+    output: str
+    """
+    The function's result as text (JSON text is fine), given to the model.
+    """
+
+
+class ApprovalDecision(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    callId: str
+    """
+    The call this decides.
+    """
+    approve: bool
+    """
+    Approved, the host runs the tool; denied, the model is told so.
+    """
+    reason: str | MISSING = MISSING
+    """
+    Why, passed to the model with a denial.
+    """
+
+
+class SubmitRunActionsRequest(BaseModel):
+    """
+    Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    functionResults: Annotated[list[FunctionResult] | MISSING, Field(min_length=1)] = (
+        MISSING
+    )
+    approvals: Annotated[list[ApprovalDecision] | MISSING, Field(min_length=1)] = (
+        MISSING
+    )
+
+
+class RunStartedEvent(BaseModel):
+    """
+    The run was admitted; a session run carries the session (status `running`).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Literal["run.started"]
+    runId: str
     session: SessionInfo | MISSING = MISSING
+
+
+class OutputDeltaEvent(BaseModel):
+    """
+    The next piece of the assistant's visible text.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Literal["output.delta"]
+    runId: str
+    text: str
 
 
 class CancelRunResponse(BaseModel):
@@ -418,6 +536,8 @@ class Problem(BaseModel):
         "SESSION_INTERRUPTED",
         "SESSION_ACCOUNT_REQUIRED",
         "RUN_CANCELLED",
+        "RUN_NOT_WAITING",
+        "IDEMPOTENCY_KEY_IN_USE",
         "PAYLOAD_TOO_LARGE",
         "UNSUPPORTED_MEDIA_TYPE",
         "VALIDATION_ERROR",
@@ -425,10 +545,14 @@ class Problem(BaseModel):
         "SESSION_CONTEXT_UNSUPPORTED",
         "SESSION_OVERRIDE_REJECTED",
         "SESSION_LIMIT_EXCEEDED",
+        "ACTION_MISMATCH",
+        "IDEMPOTENCY_KEY_REUSED",
         "INTERNAL_ERROR",
         "SESSIONS_DISABLED",
         "PROVIDER_ERROR",
         "SESSION_STORE_FULL",
+        "HOST_BUSY",
+        "PROVIDER_TIMEOUT",
     ]
     """
     The whole error-code catalogue. Each code has one HTTP status:
@@ -436,12 +560,14 @@ class Problem(BaseModel):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -469,7 +595,7 @@ class Problem(BaseModel):
     """
     limit: str | MISSING = MISSING
     """
-    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`: the bound that was hit, by its host setting name.
+    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
     """
     maximum: int | MISSING = MISSING
     """
@@ -493,12 +619,14 @@ class UnauthenticatedProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -514,33 +642,14 @@ class PermissionDeniedProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation.
-
-    """
-
-
-class ProviderOrModelNotFoundProblem(Problem):
-    code: Literal["PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -556,12 +665,14 @@ class SessionNotFoundProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -577,12 +688,14 @@ class RunTargetNotFoundProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -598,12 +711,14 @@ class RunNotFoundProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -619,12 +734,14 @@ class SessionAccountRequiredProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -638,6 +755,7 @@ class RunConflictProblem(Problem):
         "SESSION_BUSY",
         "SESSION_INTERRUPTED",
         "RUN_CANCELLED",
+        "IDEMPOTENCY_KEY_IN_USE",
     ]
     """
     The whole error-code catalogue. Each code has one HTTP status:
@@ -645,12 +763,14 @@ class RunConflictProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -666,12 +786,14 @@ class PayloadTooLargeProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -687,12 +809,14 @@ class UnsupportedMediaTypeProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -702,7 +826,10 @@ class UnsupportedMediaTypeProblem(Problem):
 
 class CreateSessionInvalidProblem(Problem):
     code: Literal[
-        "VALIDATION_ERROR", "UNSUPPORTED_CONTINUATION", "SESSION_LIMIT_EXCEEDED"
+        "VALIDATION_ERROR",
+        "UNSUPPORTED_CONTINUATION",
+        "SESSION_LIMIT_EXCEEDED",
+        "IDEMPOTENCY_KEY_REUSED",
     ]
     """
     The whole error-code catalogue. Each code has one HTTP status:
@@ -710,12 +837,14 @@ class CreateSessionInvalidProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -729,6 +858,7 @@ class RunInvalidProblem(Problem):
         "SESSION_CONTEXT_UNSUPPORTED",
         "SESSION_OVERRIDE_REJECTED",
         "SESSION_LIMIT_EXCEEDED",
+        "IDEMPOTENCY_KEY_REUSED",
     ]
     """
     The whole error-code catalogue. Each code has one HTTP status:
@@ -736,12 +866,14 @@ class RunInvalidProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -757,12 +889,14 @@ class SessionsDisabledProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -778,12 +912,14 @@ class SessionStoreFullProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -799,12 +935,231 @@ class ProviderErrorProblem(Problem):
     `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-    413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-    `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-    `SESSION_STORE_FULL` 503.
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class CreateSessionNotFoundProblem(Problem):
+    code: Literal["SESSION_NOT_FOUND", "PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class ActionsNotFoundProblem(Problem):
+    code: Literal["SESSION_NOT_FOUND", "RUN_NOT_FOUND"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class ActionsConflictProblem(Problem):
+    code: Literal["RUN_CANCELLED", "RUN_NOT_WAITING", "IDEMPOTENCY_KEY_IN_USE"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class StreamActionsConflictProblem(Problem):
+    code: Literal["RUN_NOT_WAITING", "IDEMPOTENCY_KEY_IN_USE"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class ActionsInvalidProblem(Problem):
+    code: Literal[
+        "VALIDATION_ERROR",
+        "SESSION_LIMIT_EXCEEDED",
+        "ACTION_MISMATCH",
+        "IDEMPOTENCY_KEY_REUSED",
+    ]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class StreamActionsInvalidProblem(Problem):
+    code: Literal["VALIDATION_ERROR", "ACTION_MISMATCH", "IDEMPOTENCY_KEY_REUSED"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class StreamRunConflictProblem(Problem):
+    code: Literal[
+        "SESSION_REVISION_CONFLICT",
+        "SESSION_BUSY",
+        "SESSION_INTERRUPTED",
+        "IDEMPOTENCY_KEY_IN_USE",
+    ]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class HostBusyProblem(Problem):
+    code: Literal["HOST_BUSY"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class ProviderTimeoutProblem(Problem):
+    code: Literal["PROVIDER_TIMEOUT"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
     appear in no operation.
@@ -884,6 +1239,107 @@ class RunRequest(BaseModel):
     """
     retrieval: Retrieval | MISSING = MISSING
     session: SessionHandle | MISSING = MISSING
+    tools: Annotated[list[ToolDefinition] | MISSING, Field(max_length=128)] = MISSING
+    """
+    Application-owned functions the model may call. A call ends the run
+    in `requires_action` until `submitRunActions` brings the results.
+    Names must differ from each other and from the host's own tools.
+
+    """
+    idleTimeoutMs: Annotated[int | MISSING, Field(ge=1)] = MISSING
+    """
+    Opt-in progress timeout: if the provider makes no progress for this
+    long, the run fails with `PROVIDER_TIMEOUT` (a session turn leaves
+    the session interrupted). There is never a total run deadline.
+
+    """
+
+
+class RunResult(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The run id.
+    """
+    status: Literal["completed", "requires_action"]
+    """
+    `completed`: the turn finished and `output` holds the reply.
+    `requires_action`: the turn waits for the application (`requiredAction`
+    says for what); it is still the session's active turn.
+
+    """
+    output: RunOutput
+    usage: Usage
+    requiredAction: Annotated[
+        FunctionCallsAction | ApprovalsAction | MISSING, Field(discriminator="type")
+    ] = MISSING
+    """
+    What a `requires_action` run waits for.
+    """
+    session: SessionInfo | MISSING = MISSING
+
+
+class RunRequiresActionEvent(BaseModel):
+    """
+    The run waits for the application; the stream ends here.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Literal["run.requires_action"]
+    run: RunResult
+
+
+class RunCompletedEvent(BaseModel):
+    """
+    The turn completed; a session run carries the session at its next revision.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Literal["run.completed"]
+    run: RunResult
+
+
+class RunFailedEvent(BaseModel):
+    """
+    The run failed or was cancelled after the stream started; `problem` says why.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Literal["run.failed"]
+    runId: str
+    problem: Problem
+
+
+class RunEvent(
+    RootModel[
+        RunStartedEvent
+        | OutputDeltaEvent
+        | RunRequiresActionEvent
+        | RunCompletedEvent
+        | RunFailedEvent
+    ]
+):
+    root: Annotated[
+        RunStartedEvent
+        | OutputDeltaEvent
+        | RunRequiresActionEvent
+        | RunCompletedEvent
+        | RunFailedEvent,
+        Field(discriminator="type"),
+    ]
+    """
+    One Server-Sent Event of a streamed run. The SSE `event` field equals
+    `type`; clients should ignore event types they do not know.
+
+    """
 
 
 class Discovery(BaseModel):

@@ -92,7 +92,17 @@ def test_the_generated_error_code_type_is_exactly_the_catalogue() -> None:
 def test_the_spec_documents_error_responses_for_every_operation() -> None:
     operations = {operation for operation, _, _ in _narrowed_error_responses()}
 
-    assert operations == {"getDiscovery", "createSession", "readSession", "deleteSession", "run", "cancelRun"}
+    assert operations == {
+        "getDiscovery",
+        "createSession",
+        "readSession",
+        "deleteSession",
+        "run",
+        "streamRun",
+        "submitRunActions",
+        "streamRunActions",
+        "cancelRun",
+    }
 
 
 @pytest.mark.parametrize(

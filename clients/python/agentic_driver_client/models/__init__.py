@@ -1,19 +1,36 @@
 # Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
 """Contains all the data models used in inputs/outputs"""
 
+from .actions_conflict_problem import ActionsConflictProblem
+from .actions_conflict_problem_code import ActionsConflictProblemCode
+from .actions_invalid_problem import ActionsInvalidProblem
+from .actions_invalid_problem_code import ActionsInvalidProblemCode
+from .actions_not_found_problem import ActionsNotFoundProblem
+from .actions_not_found_problem_code import ActionsNotFoundProblemCode
+from .approval_decision import ApprovalDecision
+from .approvals_action import ApprovalsAction
 from .attachment import Attachment
 from .cancel_run_response import CancelRunResponse
 from .create_session_invalid_problem import CreateSessionInvalidProblem
 from .create_session_invalid_problem_code import CreateSessionInvalidProblemCode
+from .create_session_not_found_problem import CreateSessionNotFoundProblem
+from .create_session_not_found_problem_code import CreateSessionNotFoundProblemCode
 from .create_session_request import CreateSessionRequest
 from .create_session_response import CreateSessionResponse
 from .discovery import Discovery
 from .error_code import ErrorCode
+from .function_call import FunctionCall
+from .function_call_arguments import FunctionCallArguments
+from .function_calls_action import FunctionCallsAction
+from .function_result import FunctionResult
 from .health import Health
+from .host_busy_problem import HostBusyProblem
+from .host_busy_problem_code import HostBusyProblemCode
 from .interrupt_reason import InterruptReason
 from .interrupted_turn import InterruptedTurn
 from .message import Message
 from .message_role import MessageRole
+from .output_delta_event import OutputDeltaEvent
 from .payload_too_large_problem import PayloadTooLargeProblem
 from .payload_too_large_problem_code import PayloadTooLargeProblemCode
 from .permission_denied_problem import PermissionDeniedProblem
@@ -23,20 +40,24 @@ from .provider_capabilities import ProviderCapabilities
 from .provider_error_problem import ProviderErrorProblem
 from .provider_error_problem_code import ProviderErrorProblemCode
 from .provider_info import ProviderInfo
-from .provider_or_model_not_found_problem import ProviderOrModelNotFoundProblem
-from .provider_or_model_not_found_problem_code import ProviderOrModelNotFoundProblemCode
+from .provider_timeout_problem import ProviderTimeoutProblem
+from .provider_timeout_problem_code import ProviderTimeoutProblemCode
 from .read_session_response import ReadSessionResponse
 from .retrieval import Retrieval
 from .retrieved_document import RetrievedDocument
+from .run_completed_event import RunCompletedEvent
 from .run_conflict_problem import RunConflictProblem
 from .run_conflict_problem_code import RunConflictProblemCode
+from .run_failed_event import RunFailedEvent
 from .run_invalid_problem import RunInvalidProblem
 from .run_invalid_problem_code import RunInvalidProblemCode
 from .run_not_found_problem import RunNotFoundProblem
 from .run_not_found_problem_code import RunNotFoundProblemCode
 from .run_output import RunOutput
 from .run_request import RunRequest
+from .run_requires_action_event import RunRequiresActionEvent
 from .run_result import RunResult
+from .run_started_event import RunStartedEvent
 from .run_status import RunStatus
 from .run_target_not_found_problem import RunTargetNotFoundProblem
 from .run_target_not_found_problem_code import RunTargetNotFoundProblemCode
@@ -54,6 +75,15 @@ from .session_store_full_problem_code import SessionStoreFullProblemCode
 from .sessions_disabled_problem import SessionsDisabledProblem
 from .sessions_disabled_problem_code import SessionsDisabledProblemCode
 from .sessions_policy import SessionsPolicy
+from .stream_actions_conflict_problem import StreamActionsConflictProblem
+from .stream_actions_conflict_problem_code import StreamActionsConflictProblemCode
+from .stream_actions_invalid_problem import StreamActionsInvalidProblem
+from .stream_actions_invalid_problem_code import StreamActionsInvalidProblemCode
+from .stream_run_conflict_problem import StreamRunConflictProblem
+from .stream_run_conflict_problem_code import StreamRunConflictProblemCode
+from .submit_run_actions_request import SubmitRunActionsRequest
+from .tool_definition import ToolDefinition
+from .tool_definition_parameters import ToolDefinitionParameters
 from .turn import Turn
 from .unauthenticated_problem import UnauthenticatedProblem
 from .unauthenticated_problem_code import UnauthenticatedProblemCode
@@ -63,19 +93,36 @@ from .usage import Usage
 from .validation_issue import ValidationIssue
 
 __all__ = (
+    "ActionsConflictProblem",
+    "ActionsConflictProblemCode",
+    "ActionsInvalidProblem",
+    "ActionsInvalidProblemCode",
+    "ActionsNotFoundProblem",
+    "ActionsNotFoundProblemCode",
+    "ApprovalDecision",
+    "ApprovalsAction",
     "Attachment",
     "CancelRunResponse",
     "CreateSessionInvalidProblem",
     "CreateSessionInvalidProblemCode",
+    "CreateSessionNotFoundProblem",
+    "CreateSessionNotFoundProblemCode",
     "CreateSessionRequest",
     "CreateSessionResponse",
     "Discovery",
     "ErrorCode",
+    "FunctionCall",
+    "FunctionCallArguments",
+    "FunctionCallsAction",
+    "FunctionResult",
     "Health",
+    "HostBusyProblem",
+    "HostBusyProblemCode",
     "InterruptReason",
     "InterruptedTurn",
     "Message",
     "MessageRole",
+    "OutputDeltaEvent",
     "PayloadTooLargeProblem",
     "PayloadTooLargeProblemCode",
     "PermissionDeniedProblem",
@@ -85,20 +132,24 @@ __all__ = (
     "ProviderErrorProblem",
     "ProviderErrorProblemCode",
     "ProviderInfo",
-    "ProviderOrModelNotFoundProblem",
-    "ProviderOrModelNotFoundProblemCode",
+    "ProviderTimeoutProblem",
+    "ProviderTimeoutProblemCode",
     "ReadSessionResponse",
     "Retrieval",
     "RetrievedDocument",
+    "RunCompletedEvent",
     "RunConflictProblem",
     "RunConflictProblemCode",
+    "RunFailedEvent",
     "RunInvalidProblem",
     "RunInvalidProblemCode",
     "RunNotFoundProblem",
     "RunNotFoundProblemCode",
     "RunOutput",
     "RunRequest",
+    "RunRequiresActionEvent",
     "RunResult",
+    "RunStartedEvent",
     "RunStatus",
     "RunTargetNotFoundProblem",
     "RunTargetNotFoundProblemCode",
@@ -116,6 +167,15 @@ __all__ = (
     "SessionsDisabledProblem",
     "SessionsDisabledProblemCode",
     "SessionsPolicy",
+    "StreamActionsConflictProblem",
+    "StreamActionsConflictProblemCode",
+    "StreamActionsInvalidProblem",
+    "StreamActionsInvalidProblemCode",
+    "StreamRunConflictProblem",
+    "StreamRunConflictProblemCode",
+    "SubmitRunActionsRequest",
+    "ToolDefinition",
+    "ToolDefinitionParameters",
     "Turn",
     "UnauthenticatedProblem",
     "UnauthenticatedProblemCode",

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.message import Message
     from ..models.retrieval import Retrieval
     from ..models.session_handle import SessionHandle
+    from ..models.tool_definition import ToolDefinition
 
 
 T = TypeVar("T", bound="RunRequest")
@@ -34,6 +35,12 @@ class RunRequest:
             attachments (list[Attachment] | Unset): Stateless runs only.
             retrieval (Retrieval | Unset): Freshly authorized context for a stateless run.
             session (SessionHandle | Unset): Copy exactly these two fields from the last `SessionInfo` into the next run.
+            tools (list[ToolDefinition] | Unset): Application-owned functions the model may call. A call ends the run
+                in `requires_action` until `submitRunActions` brings the results.
+                Names must differ from each other and from the host's own tools.
+            idle_timeout_ms (int | Unset): Opt-in progress timeout: if the provider makes no progress for this
+                long, the run fails with `PROVIDER_TIMEOUT` (a session turn leaves
+                the session interrupted). There is never a total run deadline.
     """
 
     provider: str
@@ -44,6 +51,8 @@ class RunRequest:
     attachments: list[Attachment] | Unset = UNSET
     retrieval: Retrieval | Unset = UNSET
     session: SessionHandle | Unset = UNSET
+    tools: list[ToolDefinition] | Unset = UNSET
+    idle_timeout_ms: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         provider = self.provider
@@ -76,6 +85,15 @@ class RunRequest:
         if not isinstance(self.session, Unset):
             session = self.session.to_dict()
 
+        tools: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.tools, Unset):
+            tools = []
+            for tools_item_data in self.tools:
+                tools_item = tools_item_data.to_dict()
+                tools.append(tools_item)
+
+        idle_timeout_ms = self.idle_timeout_ms
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -95,6 +113,10 @@ class RunRequest:
             field_dict["retrieval"] = retrieval
         if session is not UNSET:
             field_dict["session"] = session
+        if tools is not UNSET:
+            field_dict["tools"] = tools
+        if idle_timeout_ms is not UNSET:
+            field_dict["idleTimeoutMs"] = idle_timeout_ms
 
         return field_dict
 
@@ -104,6 +126,7 @@ class RunRequest:
         from ..models.message import Message
         from ..models.retrieval import Retrieval
         from ..models.session_handle import SessionHandle
+        from ..models.tool_definition import ToolDefinition
 
         d = dict(src_dict)
         provider = d.pop("provider")
@@ -146,6 +169,17 @@ class RunRequest:
         else:
             session = SessionHandle.from_dict(_session)
 
+        _tools = d.pop("tools", UNSET)
+        tools: list[ToolDefinition] | Unset = UNSET
+        if _tools is not UNSET:
+            tools = []
+            for tools_item_data in _tools:
+                tools_item = ToolDefinition.from_dict(tools_item_data)
+
+                tools.append(tools_item)
+
+        idle_timeout_ms = d.pop("idleTimeoutMs", UNSET)
+
         run_request = cls(
             provider=provider,
             model=model,
@@ -155,6 +189,8 @@ class RunRequest:
             attachments=attachments,
             retrieval=retrieval,
             session=session,
+            tools=tools,
+            idle_timeout_ms=idle_timeout_ms,
         )
 
         return run_request

@@ -10,6 +10,8 @@ from ..models.run_status import RunStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.approvals_action import ApprovalsAction
+    from ..models.function_calls_action import FunctionCallsAction
     from ..models.run_output import RunOutput
     from ..models.session_info import SessionInfo
     from ..models.usage import Usage
@@ -24,10 +26,11 @@ class RunResult:
     Attributes:
         id (str): The run id.
         status (RunStatus): `completed`: the turn finished and `output` holds the reply.
-            `requires_action` is reserved for runs that wait for the application
-            (functions and approvals); this version of the host does not produce it.
+            `requires_action`: the turn waits for the application (`requiredAction`
+            says for what); it is still the session's active turn.
         output (RunOutput):
         usage (Usage):
+        required_action (ApprovalsAction | FunctionCallsAction | Unset): What a `requires_action` run waits for.
         session (SessionInfo | Unset):
     """
 
@@ -35,9 +38,12 @@ class RunResult:
     status: RunStatus
     output: RunOutput
     usage: Usage
+    required_action: ApprovalsAction | FunctionCallsAction | Unset = UNSET
     session: SessionInfo | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.function_calls_action import FunctionCallsAction
+
         id = self.id
 
         status = self.status.value
@@ -45,6 +51,14 @@ class RunResult:
         output = self.output.to_dict()
 
         usage = self.usage.to_dict()
+
+        required_action: dict[str, Any] | Unset
+        if isinstance(self.required_action, Unset):
+            required_action = UNSET
+        elif isinstance(self.required_action, FunctionCallsAction):
+            required_action = self.required_action.to_dict()
+        else:
+            required_action = self.required_action.to_dict()
 
         session: dict[str, Any] | Unset = UNSET
         if not isinstance(self.session, Unset):
@@ -60,6 +74,8 @@ class RunResult:
                 "usage": usage,
             }
         )
+        if required_action is not UNSET:
+            field_dict["requiredAction"] = required_action
         if session is not UNSET:
             field_dict["session"] = session
 
@@ -67,6 +83,8 @@ class RunResult:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.approvals_action import ApprovalsAction
+        from ..models.function_calls_action import FunctionCallsAction
         from ..models.run_output import RunOutput
         from ..models.session_info import SessionInfo
         from ..models.usage import Usage
@@ -80,6 +98,29 @@ class RunResult:
 
         usage = Usage.from_dict(d.pop("usage"))
 
+        def _parse_required_action(
+            data: object,
+        ) -> ApprovalsAction | FunctionCallsAction | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_required_action_type_0 = (
+                    FunctionCallsAction.from_dict(data)
+                )
+
+                return componentsschemas_required_action_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_required_action_type_1 = ApprovalsAction.from_dict(data)
+
+            return componentsschemas_required_action_type_1
+
+        required_action = _parse_required_action(d.pop("requiredAction", UNSET))
+
         _session = d.pop("session", UNSET)
         session: SessionInfo | Unset
         if isinstance(_session, Unset):
@@ -92,6 +133,7 @@ class RunResult:
             status=status,
             output=output,
             usage=usage,
+            required_action=required_action,
             session=session,
         )
 

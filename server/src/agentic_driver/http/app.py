@@ -8,9 +8,12 @@ CDN-backed docs pages are off).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from collections.abc import Awaitable
 from importlib import resources
+from typing import TypeVar
 
 import yaml
 from fastapi import FastAPI
@@ -22,14 +25,26 @@ from starlette.routing import Match, Route
 
 from ..auth import SessionPrincipal, TokenPolicy
 from ..driver import Driver
-from ..errors import DriverError, InternalError, MethodNotAllowed, RouteNotFound, Unauthenticated
-from ..models import CreateSessionRequest, RunRequest
+from ..errors import (
+    DriverError,
+    InternalError,
+    MethodNotAllowed,
+    RouteNotFound,
+    RunCancelled,
+    Unauthenticated,
+    ValidationFailed,
+)
+from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest
 from .body import parse_body
 from .problems import problem_response
+from .sse import EventStreamResponse
 
 __all__ = ["create_app", "openapi_document"]
 
 log = logging.getLogger("agentic_driver.http")
+
+T = TypeVar("T")
+IDEMPOTENCY_KEY_MAX = 255
 
 
 def openapi_document() -> str:
@@ -51,7 +66,43 @@ def _allowed_methods(app: FastAPI, request: Request) -> list[str]:
     return sorted(methods)
 
 
-def create_app(driver: Driver, tokens: TokenPolicy, *, max_body_bytes: int = 4 * 1024 * 1024) -> FastAPI:
+def idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("idempotency-key")
+    if key is not None and not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX:
+        raise ValidationFailed(
+            f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters.",
+            errors=[{"location": "header.Idempotency-Key", "message": "length out of range"}],
+        )
+    return key
+
+
+async def _client_gone(request: Request) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def unless_disconnected(request: Request, work: Awaitable[T]) -> T:
+    """``work``'s result; if the client disconnects first, ``work`` is cancelled as ``disconnected``."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_client_gone(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if not task.done():
+            task.cancel("disconnected")
+            await asyncio.wait({task})
+            raise RunCancelled("The run was stopped because its client disconnected.", reason="disconnected")
+        return task.result()
+    finally:
+        gone.cancel()
+
+
+def create_app(
+    driver: Driver,
+    tokens: TokenPolicy,
+    *,
+    max_body_bytes: int = 4 * 1024 * 1024,
+    heartbeat_ms: int = 15_000,
+) -> FastAPI:
     app = FastAPI(
         title="Agentic Driver", openapi_url=None, docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None
     )
@@ -111,8 +162,9 @@ def create_app(driver: Driver, tokens: TokenPolicy, *, max_body_bytes: int = 4 *
     @app.post("/v1/sessions")
     async def create_session(request: Request) -> Response:
         principal = principal_of(request)
+        key = idempotency_key(request)
         body = await parse_body(request, CreateSessionRequest, max_body_bytes)
-        return _json(await driver.create_session(body, principal), 201)
+        return _json(await driver.create_session(body, principal, idempotency_key=key), 201)
 
     @app.get("/v1/sessions/{session_id}")
     async def read_session(request: Request, session_id: str) -> Response:
@@ -126,8 +178,33 @@ def create_app(driver: Driver, tokens: TokenPolicy, *, max_body_bytes: int = 4 *
     @app.post("/v1/runs")
     async def run(request: Request) -> Response:
         principal = principal_of(request)
+        key = idempotency_key(request)
         body = await parse_body(request, RunRequest, max_body_bytes)
-        return _json(await driver.run(body, principal))
+        return _json(await unless_disconnected(request, driver.run(body, principal, idempotency_key=key)))
+
+    @app.post("/v1/runs/stream")
+    async def stream_run(request: Request) -> EventStreamResponse:
+        principal = principal_of(request)
+        key = idempotency_key(request)
+        body = await parse_body(request, RunRequest, max_body_bytes)
+        events = await driver.stream_run(body, principal, idempotency_key=key)
+        return EventStreamResponse(events, heartbeat_ms / 1000)
+
+    @app.post("/v1/runs/{run_id}/actions")
+    async def submit_run_actions(request: Request, run_id: str) -> Response:
+        principal = principal_of(request)
+        key = idempotency_key(request)
+        body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
+        work = driver.submit_run_actions(run_id, body, principal, idempotency_key=key)
+        return _json(await unless_disconnected(request, work))
+
+    @app.post("/v1/runs/{run_id}/actions/stream")
+    async def stream_run_actions(request: Request, run_id: str) -> EventStreamResponse:
+        principal = principal_of(request)
+        key = idempotency_key(request)
+        body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
+        events = await driver.stream_run_actions(run_id, body, principal, idempotency_key=key)
+        return EventStreamResponse(events, heartbeat_ms / 1000)
 
     @app.post("/v1/runs/{run_id}/cancel")
     async def cancel_run(request: Request, run_id: str) -> Response:

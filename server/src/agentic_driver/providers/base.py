@@ -7,9 +7,9 @@ as opaque JSON text that the host keeps byte for byte.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from collections.abc import AsyncGenerator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
 
 __all__ = [
     "Capabilities",
@@ -18,6 +18,9 @@ __all__ = [
     "Provider",
     "ProviderFailure",
     "TextDelta",
+    "ToolCall",
+    "ToolExchange",
+    "ToolSpec",
     "TurnEvent",
     "Usage",
     "UsageReport",
@@ -40,6 +43,25 @@ class VisibleMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A function the model may call: the application's own, or a host tool."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolExchange:
+    """One completed call within the current turn: what the model asked and what it got back."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    output: str
+
+
+@dataclass(frozen=True, slots=True)
 class ModelRequest:
     model: str
     input: str
@@ -52,6 +74,13 @@ class ModelRequest:
     """Stateless runs: (name, media type, base64 data)."""
     retrieval: Sequence[tuple[str, str]] = ()
     """Stateless runs: (document id, text)."""
+    tools: Sequence[ToolSpec] = ()
+    """Functions the model may call this turn."""
+    exchange: Sequence[ToolExchange] = ()
+    """Calls already answered earlier in this same turn, oldest first."""
+
+    def with_exchange(self, exchange: Sequence[ToolExchange]) -> ModelRequest:
+        return replace(self, exchange=tuple(exchange))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +95,15 @@ class TextDelta:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCall:
+    """The model calls a function; the turn pauses until the call is answered."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class NativeItems:
     """Items the host must keep and replay unchanged in a native session."""
 
@@ -77,7 +115,7 @@ class UsageReport:
     usage: Usage
 
 
-TurnEvent = TextDelta | NativeItems | UsageReport
+TurnEvent = TextDelta | ToolCall | NativeItems | UsageReport
 
 
 class ProviderFailure(Exception):
@@ -93,6 +131,11 @@ class Provider(Protocol):
     @property
     def capabilities(self) -> Capabilities: ...
 
-    def turn(self, request: ModelRequest, *, native: bool) -> AsyncIterator[TurnEvent]:
-        """Run one model turn. Model work starts when iteration starts."""
+    def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
+        """Run one model step. Model work starts when iteration starts.
+
+        The step ends either with the reply (text deltas, then in native mode the
+        turn's native items) or with tool calls; the lifecycle answers those and
+        calls again with ``request.exchange`` extended. Usage is reported per step.
+        """
         ...

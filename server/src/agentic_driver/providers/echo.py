@@ -6,17 +6,23 @@ tokens are the whitespace-separated words of everything sent to the model
 
 Directive lines at the start of the input:
 
-- ``!sleep MS``: model work starts, then waits MS milliseconds (cancellable);
+- ``!sleep MS``: model work starts, then waits MS milliseconds (cancellable)
+  before each piece of the reply;
 - ``!fail``: model work starts, then the call fails like an upstream error;
 - ``!recall``: reply ``recall: <N> messages; last user: <text>``, where N counts
   the earlier visible messages the model received and ``<text>`` is the most
-  recent earlier user message (``(none)`` if there is none).
+  recent earlier user message (``(none)`` if there is none); in native mode,
+  ``; tool exchanges: <K>`` follows when earlier turns kept K tool exchanges;
+- ``!chunks N``: stream the reply in N deltas;
+- ``!call NAME JSON``: call the application function NAME with the JSON
+  object as arguments; once answered the reply is ``echo: <input> | NAME -> <output>``;
+- ``!tool NAME JSON``: the same for a host tool.
 
-Native mode: every turn yields three items (the user message, a private
-reasoning item and the assistant message), each canonical JSON signed with an
-HMAC under a per-instance secret. A later turn verifies that every earlier item
-came back byte-identical and fails otherwise, as a real provider rejects a
-tampered signed block.
+Native mode: every turn yields its items (the user message, a private
+reasoning item, any tool calls and results, and the assistant message), each
+canonical JSON signed with an HMAC under a per-instance secret. A later turn
+verifies that every earlier item came back byte-identical and fails otherwise,
+as a real provider rejects a tampered signed block.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +43,7 @@ from .base import (
     NativeItems,
     ProviderFailure,
     TextDelta,
+    ToolCall,
     TurnEvent,
     Usage,
     UsageReport,
@@ -51,6 +58,8 @@ class Directives:
     sleep_ms: int = 0
     fail: bool = False
     recall: bool = False
+    chunks: int = 1
+    call: tuple[str, dict[str, Any]] | None = None
     text: str = ""
 
 
@@ -67,15 +76,30 @@ def parse_directives(text: str) -> Directives:
 
 def _apply(found: Directives, line: str) -> bool:
     name, _, argument = line.partition(" ")
-    if name == "!sleep" and argument.strip().isdigit():
-        found.sleep_ms += int(argument.strip())
+    argument = argument.strip()
+    if name == "!sleep" and argument.isdigit():
+        found.sleep_ms += int(argument)
     elif name == "!fail" and not argument:
         found.fail = True
     elif name == "!recall" and not argument:
         found.recall = True
+    elif name == "!chunks" and argument.isdigit() and int(argument) > 0:
+        found.chunks = min(int(argument), 10_000)
+    elif name in ("!call", "!tool") and found.call is None:
+        found.call = _call_directive(argument)
+        return found.call is not None
     else:
         return False
     return True
+
+
+def _call_directive(argument: str) -> tuple[str, dict[str, Any]] | None:
+    tool, _, raw = argument.partition(" ")
+    try:
+        arguments = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        return None
+    return (tool, arguments) if tool and isinstance(arguments, dict) else None
 
 
 def _words(text: str | None) -> int:
@@ -107,46 +131,73 @@ class EchoProvider:
         return Capabilities(
             history_continuation=True,
             native_continuation=self.native_supported,
-            streaming=False,
-            application_functions=False,
+            streaming=True,
+            application_functions=True,
         )
 
-    async def turn(self, request: ModelRequest, *, native: bool) -> AsyncIterator[TurnEvent]:
+    async def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         directives = parse_directives(request.input)
         earlier = list(request.messages)
+        kept_exchanges = 0
         if native:
-            earlier += self._verified_messages(request.native or ())
-        delay_ms = self.latency_ms + directives.sleep_ms
-        if delay_ms:
-            await asyncio.sleep(delay_ms / 1000)
+            verified = self._verified_items(request.native or ())
+            earlier += [VisibleMessage(b["role"], b["content"]) for b in verified if b["type"] == "message"]
+            kept_exchanges = sum(1 for b in verified if b["type"] == "function_call_output")
+        sent = (
+            _words(request.instructions)
+            + sum(_words(m.content) for m in earlier)
+            + _words(request.input)
+            + sum(_words(e.output) for e in request.exchange)
+        )
+        await self._pause(self.latency_ms)
         if directives.fail:
+            await self._pause(directives.sleep_ms)
             raise ProviderFailure("injected failure (!fail)")
-        reply = _recall(earlier) if directives.recall else f"echo: {directives.text}"
-        yield TextDelta(reply)
+        if directives.call is not None and not request.exchange:
+            await self._pause(directives.sleep_ms)
+            yield self._tool_call(request, *directives.call)
+            yield UsageReport(Usage(input_tokens=sent, output_tokens=0))
+            return
+        reply = _recall(earlier, kept_exchanges) if directives.recall else f"echo: {directives.text}"
+        reply += "".join(f" | {e.name} -> {e.output}" for e in request.exchange)
+        for piece in _split(reply, directives.chunks):
+            await self._pause(directives.sleep_ms)
+            yield TextDelta(piece)
         if native:
-            yield NativeItems(self._turn_items(request.input, reply, len(earlier)))
-        sent = _words(request.instructions) + sum(_words(m.content) for m in earlier) + _words(request.input)
+            yield NativeItems(self._turn_items(request, reply, len(earlier)))
         yield UsageReport(Usage(input_tokens=sent, output_tokens=_words(reply)))
+
+    async def _pause(self, ms: int) -> None:
+        if ms:
+            await asyncio.sleep(ms / 1000)
+
+    def _tool_call(self, request: ModelRequest, name: str, arguments: dict[str, Any]) -> ToolCall:
+        if name not in {tool.name for tool in request.tools}:
+            raise ProviderFailure(f"the model called {name!r}, which the run does not offer")
+        digest = hashlib.sha256(_canonical({"input": request.input, "name": name}).encode("utf-8")).hexdigest()
+        return ToolCall(call_id=f"call_{digest[:16]}", name=name, arguments=arguments)
 
     def _sign(self, body: dict[str, Any]) -> str:
         canonical = _canonical(body)
         signature = hmac.new(self._secret, canonical.encode("utf-8"), hashlib.sha256).hexdigest()
         return _canonical({**body, "signature": signature})
 
-    def _turn_items(self, user_text: str, reply: str, earlier_count: int) -> tuple[str, ...]:
-        return (
-            self._sign({"type": "message", "role": "user", "content": user_text}),
+    def _turn_items(self, request: ModelRequest, reply: str, earlier_count: int) -> tuple[str, ...]:
+        items = [
+            self._sign({"type": "message", "role": "user", "content": request.input}),
             self._sign({"type": "reasoning", "summary": f"considered {earlier_count} earlier messages"}),
-            self._sign({"type": "message", "role": "assistant", "content": reply}),
-        )
+        ]
+        for exchange in request.exchange:
+            call = {"type": "function_call", "call_id": exchange.call_id, "name": exchange.name}
+            items.append(self._sign({**call, "arguments": exchange.arguments}))
+            items.append(
+                self._sign({"type": "function_call_output", "call_id": exchange.call_id, "output": exchange.output})
+            )
+        items.append(self._sign({"type": "message", "role": "assistant", "content": reply}))
+        return tuple(items)
 
-    def _verified_messages(self, items: Sequence[str]) -> list[VisibleMessage]:
-        messages = []
-        for position, raw in enumerate(items):
-            body = self._verify(raw, position)
-            if body.get("type") == "message":
-                messages.append(VisibleMessage(role=body["role"], content=body["content"]))
-        return messages
+    def _verified_items(self, items: Sequence[str]) -> list[dict[str, Any]]:
+        return [self._verify(raw, position) for position, raw in enumerate(items)]
 
     def _verify(self, raw: str, position: int) -> dict[str, Any]:
         try:
@@ -163,6 +214,19 @@ def _canonical(body: dict[str, Any]) -> str:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _recall(earlier: list[VisibleMessage]) -> str:
+def _recall(earlier: list[VisibleMessage], kept_exchanges: int) -> str:
     last_user = next((m.content for m in reversed(earlier) if m.role == "user"), "(none)")
-    return f"recall: {len(earlier)} messages; last user: {last_user}"
+    text = f"recall: {len(earlier)} messages; last user: {last_user}"
+    return text + (f"; tool exchanges: {kept_exchanges}" if kept_exchanges else "")
+
+
+def _split(text: str, pieces: int) -> list[str]:
+    """``text`` in ``pieces`` near-equal parts (fewer when the text is shorter)."""
+    pieces = max(1, min(pieces, len(text)))
+    size, extra = divmod(len(text), pieces)
+    parts, start = [], 0
+    for index in range(pieces):
+        end = start + size + (1 if index < extra else 0)
+        parts.append(text[start:end])
+        start = end
+    return parts

@@ -1,24 +1,35 @@
-"""The turn lifecycle: admit, wait for a slot, call the provider, commit or stop.
+"""The turn lifecycle: admit, wait for a slot, call the provider, answer tool calls, commit or stop.
 
     ready --admit--> running --completed--> ready (revision + 1)
-                        |--cancel / failure, after model work started--> interrupted
-                        '--cancel before model work started--> ready
+                        |--cancel / disconnect / failure / idle timeout,
+                        |  after model work started--> interrupted
+                        '--cancel or disconnect before model work started--> ready
 
 Admission is synchronous (no await between the checks and marking the session
 active), so of two runs on one revision exactly one is admitted and the other
 gets SESSION_BUSY or SESSION_REVISION_CONFLICT without any model call.
+
+A turn runs in its own task and publishes signals on the run's channel. When
+the model calls functions the turn pauses (still the session's active turn,
+retention still suspended, its run slot given back) until the application
+answers: approvals first for host tools that need them, then the application's
+own function results. The turn then calls the model again with the exchange.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import logging
+from contextlib import aclosing
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..clock import Clock
 from ..errors import (
     DriverError,
+    InternalError,
     ProviderError,
+    ProviderTimeout,
     RunCancelled,
     SessionBusy,
     SessionInterrupted,
@@ -31,37 +42,70 @@ from ..providers.base import (
     Provider,
     ProviderFailure,
     TextDelta,
-    TurnEvent,
+    ToolCall,
+    ToolExchange,
     Usage,
     UsageReport,
     VisibleMessage,
 )
 from ..sessions import InterruptedTurnRecord, SessionRecord, SessionStore, TurnGrowth
-from .runs import ActiveRun, RunRegistry
+from ..tools import HostTool
+from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
-__all__ = ["TurnLifecycle", "TurnOutcome"]
+__all__ = ["TurnLifecycle"]
+
+log = logging.getLogger("agentic_driver.turns")
 
 
-@dataclass(frozen=True, slots=True)
-class TurnOutcome:
-    text: str
-    usage: Usage
+class _IdleTimeout(Exception):
+    """The run's own idleTimeoutMs passed without provider progress."""
 
 
 @dataclass(slots=True)
-class _Reply:
-    text: str = ""
-    usage: Usage = field(default_factory=Usage)
+class _Step:
+    """What one provider call produced."""
+
+    calls: list[ToolCall] = field(default_factory=list)
     native: tuple[str, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+
+
+@dataclass(slots=True)
+class _Progress:
+    """What the turn has produced so far, across provider calls."""
+
+    text: list[str] = field(default_factory=list)
+    native: tuple[str, ...] = ()
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(self.input_tokens, self.output_tokens)
+
+    def add(self, step: _Step) -> None:
+        self.native += step.native
+        self.input_tokens += step.usage.input_tokens
+        self.output_tokens += step.usage.output_tokens
 
 
 class TurnLifecycle:
-    def __init__(self, slots: RunSlots, runs: RunRegistry, metrics: Metrics, clock: Clock) -> None:
-        self._slots = slots
+    def __init__(
+        self,
+        slots: RunSlots,
+        runs: RunRegistry,
+        metrics: Metrics,
+        clock: Clock,
+        host_tools: dict[str, HostTool],
+    ) -> None:
+        self.slots = slots
         self._runs = runs
         self._metrics = metrics
         self._clock = clock
+        self._host_tools = host_tools
+
+    # -- admission --------------------------------------------------------------
 
     def admit(self, store: SessionStore, record: SessionRecord, revision: int, run: ActiveRun) -> None:
         """Make ``run`` the session's active turn, or refuse it without touching anything."""
@@ -80,6 +124,7 @@ class TurnLifecycle:
                 active_run_id=record.active_run.id,
             )
         store.check_growth(record, run.input)
+        self.slots.reserve()
         record.active_run = run
         store.begin_turn(record)
 
@@ -98,104 +143,205 @@ class TurnLifecycle:
             model=record.owner.model, input=input_text, instructions=record.instructions, messages=record.history
         )
 
-    async def execute(
-        self, run: ActiveRun, provider: Provider, request: ModelRequest, store: SessionStore | None
-    ) -> TurnOutcome:
-        """Run the turn in its own task, so cancel and delete can reach it by run id."""
-        self._runs.add(run)
-        task: asyncio.Task[TurnOutcome] = asyncio.create_task(self._drive(run, provider, request, store))
-        task.add_done_callback(lambda done: self._cleanup_if_never_started(done, run, store))
-        run.task = task
-        try:
-            return await task
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if task.cancelled() and run.cancel_reason is not None and current is not None and not current.cancelling():
-                reason = run.cancel_reason  # cancelled from outside before the turn task ever ran
-                raise RunCancelled(_cancel_detail(reason), reason=reason) from None
-            raise
-
-    def _cleanup_if_never_started(
-        self, task: asyncio.Task[TurnOutcome], run: ActiveRun, store: SessionStore | None
+    def start(
+        self,
+        run: ActiveRun,
+        provider: Provider,
+        request: ModelRequest,
+        store: SessionStore | None,
+        idle_timeout_ms: int | None = None,
     ) -> None:
-        """A task cancelled before its first step never entered ``_drive``, so its cleanup is done here."""
-        if task.cancelled():
-            self._stop(run, store, "cancelled")
-            self._runs.remove(run)
+        """Start the admitted run in its own task, so cancel, delete and actions reach it by id."""
+        self._runs.add(run)
+        run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
+        run.task.add_done_callback(lambda task: self._settle_if_never_started(task, run, store))
+
+    # -- answering a paused run ----------------------------------------------------
+
+    def answer(self, run: ActiveRun, answer: dict[str, Any]) -> None:
+        """Resume a paused run with validated answers keyed by call id."""
+        assert run.answer is not None and run.pending is not None
+        run.pending = None  # a second submission now sees RUN_NOT_WAITING
+        run.answer.set_result(answer)
+
+    # -- the turn ------------------------------------------------------------------
 
     async def _drive(
-        self, run: ActiveRun, provider: Provider, request: ModelRequest, store: SessionStore | None
-    ) -> TurnOutcome:
+        self,
+        run: ActiveRun,
+        provider: Provider,
+        request: ModelRequest,
+        store: SessionStore | None,
+        idle_timeout_ms: int | None,
+    ) -> None:
         native = run.session is not None and run.session.mode == "native"
-        try:
-            async with self._slots.hold():
-                reply = await self._call(run, provider, request, native)
-            if run.session is not None and store is not None:
-                store.commit_turn(
-                    run.session,
-                    TurnGrowth(
-                        run_id=run.id,
-                        messages=(VisibleMessage("user", run.input), VisibleMessage("assistant", reply.text)),
-                        native=reply.native,
-                    ),
-                )
-            self._metrics.runs.labels("completed").inc()
-            return TurnOutcome(text=reply.text, usage=reply.usage)
-        except asyncio.CancelledError:
-            reason = run.cancel_reason or "cancelled"
-            self._stop(run, store, "cancelled")
-            raise RunCancelled(_cancel_detail(reason), reason=reason) from None
-        except ProviderFailure as failure:
-            self._stop(run, store, "failed")
-            raise ProviderError(f"Provider {provider.id!r} failed: {failure}") from None
-        except DriverError as error:  # a bound hit at commit time
-            self._stop(run, store, "limit_exceeded")
-            raise error
-        except BaseException:
-            self._stop(run, store, "failed")
-            raise
-        finally:
-            self._runs.remove(run)
-
-    async def _call(self, run: ActiveRun, provider: Provider, request: ModelRequest, native: bool) -> _Reply:
-        run.model_work_started = True
+        progress = _Progress()
+        holding = False
         outcome = "failed"
         try:
-            reply = await _collect(provider.turn(request, native=native))
+            await self.slots.acquire()
+            holding = True
+            exchange: list[ToolExchange] = []
+            while True:
+                step = await self._step(
+                    run, provider, request.with_exchange(exchange), native, idle_timeout_ms, progress
+                )
+                progress.add(step)
+                if not step.calls:
+                    break
+                self.slots.release()
+                holding = False
+                exchange += await self._answer_calls(run, step.calls, progress)
+                await self.slots.acquire(reserved=False)
+                holding = True
+            self._commit(run, store, progress)
             outcome = "completed"
-            return reply
+            self._answer_with(run, Outcome(result=self._describe(run, None, progress)))
         except asyncio.CancelledError:
             outcome = "cancelled"
-            raise
+            reason = run.cancel_reason or "cancelled"
+            self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
+            self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
+        except _IdleTimeout:
+            outcome = "timeout"
+            self._stop(run, store, "idle_timeout")
+            self._fail(run, ProviderTimeout(f"Provider {provider.id!r} made no progress for {idle_timeout_ms} ms."))
+        except ProviderFailure as failure:
+            self._stop(run, store, "failed")
+            self._fail(run, ProviderError(f"Provider {provider.id!r} failed: {failure}"))
+        except DriverError as error:  # a bound hit when the completed turn was committed
+            self._stop(run, store, "limit_exceeded")
+            self._fail(run, error)
+        except Exception:
+            log.exception("run %s failed unexpectedly", run.id)
+            self._stop(run, store, "failed")
+            self._fail(run, InternalError("The run failed unexpectedly."))
         finally:
-            self._metrics.provider_calls.labels(provider.id, outcome).inc()
+            if holding:
+                self.slots.release()
+            if run.model_work_started:
+                self._metrics.provider_calls.labels(provider.id, outcome).inc()
+            self._metrics.runs.labels(outcome).inc()
+            self._runs.remove(run)
 
-    def _stop(self, run: ActiveRun, store: SessionStore | None, outcome: str) -> None:
-        self._metrics.runs.labels("cancelled" if outcome == "cancelled" else "failed").inc()
+    async def _step(
+        self,
+        run: ActiveRun,
+        provider: Provider,
+        request: ModelRequest,
+        native: bool,
+        idle_timeout_ms: int | None,
+        progress: _Progress,
+    ) -> _Step:
+        """One provider call; no progress for ``idle_timeout_ms`` raises TimeoutError."""
+        run.model_work_started = True
+        step = _Step()
+        loop = asyncio.get_running_loop()
+
+        def arm(deadline: asyncio.Timeout) -> None:
+            if idle_timeout_ms is not None:
+                deadline.reschedule(loop.time() + idle_timeout_ms / 1000)
+
+        deadline = asyncio.timeout(None)
+        try:
+            async with deadline, aclosing(provider.turn(request, native=native)) as events:
+                arm(deadline)
+                async for event in events:
+                    if isinstance(event, TextDelta):
+                        progress.text.append(event.text)
+                        deadline.reschedule(None)  # a slow reader is not a stalled provider
+                        await run.publish_delta(event.text)
+                    elif isinstance(event, ToolCall):
+                        step.calls.append(event)
+                    elif isinstance(event, NativeItems):
+                        step.native += event.items
+                    elif isinstance(event, UsageReport):
+                        step.usage = event.usage
+                    arm(deadline)
+        except TimeoutError:
+            if deadline.expired():
+                raise _IdleTimeout from None
+            raise ProviderFailure("the provider call timed out") from None
+        return step
+
+    async def _answer_calls(self, run: ActiveRun, calls: list[ToolCall], progress: _Progress) -> list[ToolExchange]:
+        host_calls = [c for c in calls if c.name in self._host_tools]
+        app_calls = tuple(c for c in calls if c.name not in self._host_tools)
+        needs_approval = tuple(c for c in host_calls if self._host_tools[c.name].approval == "required")
+        decisions: dict[str, Any] = {}
+        if needs_approval:
+            decisions = await self._wait_for(run, PendingAction("approvals", needs_approval), progress)
+        outputs: dict[str, str] = {}
+        for call in host_calls:
+            approve, reason = decisions.get(call.call_id, (True, None))
+            if approve:
+                outputs[call.call_id] = await self._host_tools[call.name].call(call.arguments)
+            else:
+                outputs[call.call_id] = f"denied: {reason or 'a person declined this call'}"
+        if app_calls:
+            outputs.update(await self._wait_for(run, PendingAction("function_calls", app_calls), progress))
+        return [ToolExchange(c.call_id, c.name, c.arguments, outputs[c.call_id]) for c in calls]
+
+    async def _wait_for(self, run: ActiveRun, action: PendingAction, progress: _Progress) -> dict[str, Any]:
+        run.answer = asyncio.get_running_loop().create_future()
+        run.pending = action
+        self._answer_with(run, Outcome(result=self._describe(run, action, progress)))
+        try:
+            return await run.answer
+        finally:
+            run.pending = None
+            run.answer = None
+
+    # -- endings -------------------------------------------------------------------
+
+    def _settle_if_never_started(self, task: asyncio.Task[None], run: ActiveRun, store: SessionStore | None) -> None:
+        """A task cancelled before its first step never entered ``_drive``: settle the run here."""
+        if not task.cancelled():
+            return
+        self.slots.unreserve()
+        reason = run.cancel_reason or "cancelled"
+        self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
+        self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
+        self._metrics.runs.labels("cancelled").inc()
+        self._runs.remove(run)
+
+    def _commit(self, run: ActiveRun, store: SessionStore | None, progress: _Progress) -> None:
+        if run.session is None or store is None:
+            return
+        growth = TurnGrowth(
+            run_id=run.id,
+            messages=(VisibleMessage("user", run.input), VisibleMessage("assistant", "".join(progress.text))),
+            native=progress.native,
+        )
+        store.commit_turn(run.session, growth)
+
+    def _stop(self, run: ActiveRun, store: SessionStore | None, reason: str) -> None:
         record = run.session
         if record is None or store is None or record.deleted:
             return
         interrupted = None
         if run.model_work_started:
-            interrupted = InterruptedTurnRecord(run.id, run.input, outcome, self._clock.now_ms())
+            interrupted = InterruptedTurnRecord(run.id, run.input, reason, self._clock.now_ms())
         store.end_turn_without_commit(record, interrupted)
 
+    def _describe(self, run: ActiveRun, action: PendingAction | None, progress: _Progress) -> Any:
+        assert run.describe is not None, "the driver sets describe before starting a run"
+        return run.describe(action, "".join(progress.text), progress.usage)
 
-async def _collect(events: AsyncIterator[TurnEvent]) -> _Reply:
-    reply = _Reply()
-    parts: list[str] = []
-    async for event in events:
-        if isinstance(event, TextDelta):
-            parts.append(event.text)
-        elif isinstance(event, NativeItems):
-            reply.native += event.items
-        elif isinstance(event, UsageReport):
-            reply.usage = event.usage
-    reply.text = "".join(parts)
-    return reply
+    def _fail(self, run: ActiveRun, error: DriverError) -> None:
+        self._answer_with(run, Outcome(error=error))
+
+    def _answer_with(self, run: ActiveRun, outcome: Outcome) -> None:
+        """Hand the outcome to whoever answers the run now, after every delta before it."""
+        if run.on_outcome is not None:
+            run.on_outcome(outcome)
+            run.on_outcome = None
+        run.publish_outcome(outcome)
 
 
 def _cancel_detail(reason: str) -> str:
     if reason == "session_deleted":
         return "The run was aborted because its session was deleted."
+    if reason == "disconnected":
+        return "The run was stopped because its client disconnected."
     return "The run was cancelled."

@@ -1,18 +1,69 @@
-"""Active runs: what cancel and delete reach, keyed by run id."""
+"""Active runs: what cancel, delete and action submissions reach, keyed by run id.
+
+A run's task publishes ``RunSignal``s on the run's channel; whoever is
+answering the run (a JSON request, a stream, an action submission) reads them
+until the ``Outcome``: the run paused for the application, finished, or failed.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
+from ..errors import DriverError
+from ..providers.base import ToolCall, Usage
 from ..sessions.records import SessionRecord
 
-__all__ = ["ActiveRun", "RunRegistry", "new_run_id"]
+__all__ = [
+    "ActiveRun",
+    "Delta",
+    "Describe",
+    "Outcome",
+    "PendingAction",
+    "RunRegistry",
+    "RunSignal",
+    "new_run_id",
+]
+
+UNREAD_DELTAS = 64
+"""Deltas a slow reader may fall behind before the model's output waits for it (backpressure)."""
 
 
 def new_run_id() -> str:
     return "run_" + secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAction:
+    """What a paused run waits for."""
+
+    kind: Literal["function_calls", "approvals"]
+    calls: tuple[ToolCall, ...]
+
+    @property
+    def call_ids(self) -> set[str]:
+        return {c.call_id for c in self.calls}
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the run answers its current request: a result (paused or finished) or an error."""
+
+    result: Any = None
+    error: DriverError | None = None
+
+
+RunSignal = Delta | Outcome
+Describe = Callable[[PendingAction | None, str, Usage], Any]
+"""Builds the API result of a run that paused (with its action) or finished, from its text and usage."""
 
 
 @dataclass(slots=True, eq=False)
@@ -23,10 +74,20 @@ class ActiveRun:
     session: SessionRecord | None = None
     id: str = field(default_factory=new_run_id)
     model_work_started: bool = False
-    """Set when the provider call begins; decides interrupted versus ready on a stop."""
+    """Set when the first provider call begins; decides interrupted versus ready on a stop."""
     cancel_reason: str | None = None
-    """Why the run was cancelled from outside: ``cancelled`` or ``session_deleted``."""
-    task: asyncio.Task[object] | None = None
+    """Why the run was stopped from outside: ``cancelled``, ``session_deleted`` or ``disconnected``."""
+    task: asyncio.Task[None] | None = None
+    channel: asyncio.Queue[RunSignal] = field(default_factory=asyncio.Queue)
+    """Unbounded, so an outcome never waits and never costs a delta; deltas are bounded by ``unread``."""
+    unread: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(UNREAD_DELTAS))
+    pending: PendingAction | None = None
+    """Set while the run waits for function results or approvals."""
+    answer: asyncio.Future[dict[str, Any]] | None = None
+    describe: Describe | None = None
+    """Set by the driver: turns a pause or finish into the API result."""
+    on_outcome: Callable[[Outcome], None] | None = None
+    """Called once with the outcome of the request being answered now (idempotency records it)."""
 
     def cancel(self, reason: str) -> None:
         if self.cancel_reason is None:
@@ -38,6 +99,28 @@ class ActiveRun:
         """Wait until the run's task has finished, without cancelling it if this waiter is."""
         if self.task is not None:
             await asyncio.wait([self.task])
+
+    async def publish_delta(self, text: str) -> None:
+        """Hand a delta to the reader, waiting while it is ``UNREAD_DELTAS`` behind."""
+        await self.unread.acquire()
+        self.channel.put_nowait(Delta(text))
+
+    def publish_outcome(self, outcome: Outcome) -> None:
+        self.channel.put_nowait(outcome)
+
+    async def next_signal(self) -> RunSignal:
+        """The next delta or the outcome, in order."""
+        signal = await self.channel.get()
+        if isinstance(signal, Delta):
+            self.unread.release()
+        return signal
+
+    async def outcome(self) -> Outcome:
+        """Skip deltas until the run pauses, finishes or fails."""
+        while True:
+            signal = await self.next_signal()
+            if isinstance(signal, Outcome):
+                return signal
 
 
 class RunRegistry:

@@ -6,9 +6,11 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.host_busy_problem import HostBusyProblem
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
 from ...models.provider_error_problem import ProviderErrorProblem
+from ...models.provider_timeout_problem import ProviderTimeoutProblem
 from ...models.run_conflict_problem import RunConflictProblem
 from ...models.run_invalid_problem import RunInvalidProblem
 from ...models.run_request import RunRequest
@@ -17,14 +19,17 @@ from ...models.run_target_not_found_problem import RunTargetNotFoundProblem
 from ...models.sessions_disabled_problem import SessionsDisabledProblem
 from ...models.unauthenticated_problem import UnauthenticatedProblem
 from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -42,9 +47,11 @@ def _get_kwargs(
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> (
-    PayloadTooLargeProblem
+    HostBusyProblem
+    | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -104,6 +111,16 @@ def _parse_response(
 
         return response_502
 
+    if response.status_code == 503:
+        response_503 = HostBusyProblem.from_dict(response.json())
+
+        return response_503
+
+    if response.status_code == 504:
+        response_504 = ProviderTimeoutProblem.from_dict(response.json())
+
+        return response_504
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -113,9 +130,11 @@ def _parse_response(
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
-    PayloadTooLargeProblem
+    HostBusyProblem
+    | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -136,10 +155,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    PayloadTooLargeProblem
+    HostBusyProblem
+    | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -160,6 +182,7 @@ def sync_detailed(
     turn is `SESSION_BUSY`, and neither starts a model call.
 
     Args:
+        idempotency_key (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -170,11 +193,12 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[HostBusyProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -188,10 +212,13 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
-    PayloadTooLargeProblem
+    HostBusyProblem
+    | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -213,6 +240,7 @@ def sync(
     turn is `SESSION_BUSY`, and neither starts a model call.
 
     Args:
+        idempotency_key (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -223,12 +251,13 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        HostBusyProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -236,10 +265,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    PayloadTooLargeProblem
+    HostBusyProblem
+    | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -260,6 +292,7 @@ async def asyncio_detailed(
     turn is `SESSION_BUSY`, and neither starts a model call.
 
     Args:
+        idempotency_key (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -270,11 +303,12 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[HostBusyProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -286,10 +320,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
-    PayloadTooLargeProblem
+    HostBusyProblem
+    | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -311,6 +348,7 @@ async def asyncio(
     turn is `SESSION_BUSY`, and neither starts a model call.
 
     Args:
+        idempotency_key (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -321,12 +359,13 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        HostBusyProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

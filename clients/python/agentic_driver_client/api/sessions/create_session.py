@@ -7,24 +7,27 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.create_session_invalid_problem import CreateSessionInvalidProblem
+from ...models.create_session_not_found_problem import CreateSessionNotFoundProblem
 from ...models.create_session_request import CreateSessionRequest
 from ...models.create_session_response import CreateSessionResponse
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.provider_or_model_not_found_problem import ProviderOrModelNotFoundProblem
 from ...models.session_account_required_problem import SessionAccountRequiredProblem
 from ...models.session_store_full_problem import SessionStoreFullProblem
 from ...models.sessions_disabled_problem import SessionsDisabledProblem
 from ...models.unauthenticated_problem import UnauthenticatedProblem
 from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: CreateSessionRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -43,10 +46,10 @@ def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> (
     CreateSessionInvalidProblem
+    | CreateSessionNotFoundProblem
     | CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
-    | ProviderOrModelNotFoundProblem
     | SessionAccountRequiredProblem
     | SessionStoreFullProblem
     | SessionsDisabledProblem
@@ -70,7 +73,7 @@ def _parse_response(
         return response_403
 
     if response.status_code == 404:
-        response_404 = ProviderOrModelNotFoundProblem.from_dict(response.json())
+        response_404 = CreateSessionNotFoundProblem.from_dict(response.json())
 
         return response_404
 
@@ -114,10 +117,10 @@ def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
     CreateSessionInvalidProblem
+    | CreateSessionNotFoundProblem
     | CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
-    | ProviderOrModelNotFoundProblem
     | SessionAccountRequiredProblem
     | SessionStoreFullProblem
     | SessionsDisabledProblem
@@ -136,12 +139,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: CreateSessionRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
     CreateSessionInvalidProblem
+    | CreateSessionNotFoundProblem
     | CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
-    | ProviderOrModelNotFoundProblem
     | SessionAccountRequiredProblem
     | SessionStoreFullProblem
     | SessionsDisabledProblem
@@ -157,6 +161,7 @@ def sync_detailed(
     `maxMessages` and `maxRecordBytes`.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateSessionRequest):
 
     Raises:
@@ -164,11 +169,12 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionInvalidProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderOrModelNotFoundProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -182,12 +188,13 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: CreateSessionRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     CreateSessionInvalidProblem
+    | CreateSessionNotFoundProblem
     | CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
-    | ProviderOrModelNotFoundProblem
     | SessionAccountRequiredProblem
     | SessionStoreFullProblem
     | SessionsDisabledProblem
@@ -204,6 +211,7 @@ def sync(
     `maxMessages` and `maxRecordBytes`.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateSessionRequest):
 
     Raises:
@@ -211,12 +219,13 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionInvalidProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderOrModelNotFoundProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -224,12 +233,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: CreateSessionRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[
     CreateSessionInvalidProblem
+    | CreateSessionNotFoundProblem
     | CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
-    | ProviderOrModelNotFoundProblem
     | SessionAccountRequiredProblem
     | SessionStoreFullProblem
     | SessionsDisabledProblem
@@ -245,6 +255,7 @@ async def asyncio_detailed(
     `maxMessages` and `maxRecordBytes`.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateSessionRequest):
 
     Raises:
@@ -252,11 +263,12 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionInvalidProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderOrModelNotFoundProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -268,12 +280,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: CreateSessionRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> (
     CreateSessionInvalidProblem
+    | CreateSessionNotFoundProblem
     | CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
-    | ProviderOrModelNotFoundProblem
     | SessionAccountRequiredProblem
     | SessionStoreFullProblem
     | SessionsDisabledProblem
@@ -290,6 +303,7 @@ async def asyncio(
     `maxMessages` and `maxRecordBytes`.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateSessionRequest):
 
     Raises:
@@ -297,12 +311,13 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionInvalidProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderOrModelNotFoundProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (
         await asyncio_detailed(
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -7,36 +7,36 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.provider_or_model_not_found_problem_code import (
-    ProviderOrModelNotFoundProblemCode,
-)
+from ..models.actions_conflict_problem_code import ActionsConflictProblemCode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.validation_issue import ValidationIssue
 
 
-T = TypeVar("T", bound="ProviderOrModelNotFoundProblem")
+T = TypeVar("T", bound="ActionsConflictProblem")
 
 
 @_attrs_define
-class ProviderOrModelNotFoundProblem:
+class ActionsConflictProblem:
     """
     Attributes:
         type_ (str): A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
         title (str): A short summary of the problem type.
         status (int): The HTTP status code.
-        code (ProviderOrModelNotFoundProblemCode): The whole error-code catalogue. Each code has one HTTP status:
+        code (ActionsConflictProblemCode): The whole error-code catalogue. Each code has one HTTP status:
             `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
             `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
             `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
             `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-            `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED` 409; `PAYLOAD_TOO_LARGE`
-            413; `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+            `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+            `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+            `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
             `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-            `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED` 422;
-            `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
-            `SESSION_STORE_FULL` 503.
+            `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+            `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+            `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+            `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
             `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
             requests outside the documented operations (or a host defect) and
             appear in no operation.
@@ -45,8 +45,8 @@ class ProviderOrModelNotFoundProblem:
         current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.
         active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
         retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
-        limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`: the bound that was
-            hit, by its host setting name.
+        limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound
+            that was hit, by its host setting name.
         maximum (int | Unset): The value of that bound.
         reason (str | Unset): `RUN_CANCELLED`: `cancelled` or `session_deleted`.
         errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
@@ -55,7 +55,7 @@ class ProviderOrModelNotFoundProblem:
     type_: str
     title: str
     status: int
-    code: ProviderOrModelNotFoundProblemCode
+    code: ActionsConflictProblemCode
     detail: str
     instance: str | Unset = UNSET
     current_revision: int | Unset = UNSET
@@ -140,7 +140,7 @@ class ProviderOrModelNotFoundProblem:
 
         status = d.pop("status")
 
-        code = ProviderOrModelNotFoundProblemCode(d.pop("code"))
+        code = ActionsConflictProblemCode(d.pop("code"))
 
         detail = d.pop("detail")
 
@@ -167,7 +167,7 @@ class ProviderOrModelNotFoundProblem:
 
                 errors.append(errors_item)
 
-        provider_or_model_not_found_problem = cls(
+        actions_conflict_problem = cls(
             type_=type_,
             title=title,
             status=status,
@@ -183,8 +183,8 @@ class ProviderOrModelNotFoundProblem:
             errors=errors,
         )
 
-        provider_or_model_not_found_problem.additional_properties = d
-        return provider_or_model_not_found_problem
+        actions_conflict_problem.additional_properties = d
+        return actions_conflict_problem
 
     @property
     def additional_keys(self) -> list[str]:

@@ -2,9 +2,9 @@
 from enum import StrEnum
 
 
-class ProviderOrModelNotFoundProblemCode(StrEnum):
-    MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
-    PROVIDER_NOT_FOUND = "PROVIDER_NOT_FOUND"
+class StreamActionsConflictProblemCode(StrEnum):
+    IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
+    RUN_NOT_WAITING = "RUN_NOT_WAITING"
 
     def __str__(self) -> str:
         return str(self.value)

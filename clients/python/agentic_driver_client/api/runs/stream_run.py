@@ -1,0 +1,433 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.host_busy_problem import HostBusyProblem
+from ...models.output_delta_event import OutputDeltaEvent
+from ...models.payload_too_large_problem import PayloadTooLargeProblem
+from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.run_completed_event import RunCompletedEvent
+from ...models.run_failed_event import RunFailedEvent
+from ...models.run_invalid_problem import RunInvalidProblem
+from ...models.run_request import RunRequest
+from ...models.run_requires_action_event import RunRequiresActionEvent
+from ...models.run_started_event import RunStartedEvent
+from ...models.run_target_not_found_problem import RunTargetNotFoundProblem
+from ...models.sessions_disabled_problem import SessionsDisabledProblem
+from ...models.stream_run_conflict_problem import StreamRunConflictProblem
+from ...models.unauthenticated_problem import UnauthenticatedProblem
+from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/runs/stream",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    HostBusyProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | RunInvalidProblem
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | StreamRunConflictProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    if response.status_code == 200:
+
+        def _parse_response_200(
+            data: object,
+        ) -> (
+            OutputDeltaEvent
+            | RunCompletedEvent
+            | RunFailedEvent
+            | RunRequiresActionEvent
+            | RunStartedEvent
+        ):
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_run_event_type_0 = RunStartedEvent.from_dict(data)
+
+                return componentsschemas_run_event_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_run_event_type_1 = OutputDeltaEvent.from_dict(data)
+
+                return componentsschemas_run_event_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_run_event_type_2 = RunRequiresActionEvent.from_dict(
+                    data
+                )
+
+                return componentsschemas_run_event_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_run_event_type_3 = RunCompletedEvent.from_dict(data)
+
+                return componentsschemas_run_event_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_run_event_type_4 = RunFailedEvent.from_dict(data)
+
+            return componentsschemas_run_event_type_4
+
+        response_200 = _parse_response_200(response.text)
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = UnauthenticatedProblem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PermissionDeniedProblem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = RunTargetNotFoundProblem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = StreamRunConflictProblem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = RunInvalidProblem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 501:
+        response_501 = SessionsDisabledProblem.from_dict(response.json())
+
+        return response_501
+
+    if response.status_code == 503:
+        response_503 = HostBusyProblem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    HostBusyProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | RunInvalidProblem
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | StreamRunConflictProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[
+    HostBusyProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | RunInvalidProblem
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | StreamRunConflictProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    """Run one model turn and stream its events (Server-Sent Events).
+
+     The same request and the same session rules as `run`. Refusals known
+    before the stream starts (401, 403, 404, 409, 413, 415, 422, 501, 503)
+    are ordinary problem responses. Once the run is admitted the answer is
+    `text/event-stream`: each SSE message has an `id`, an `event` equal to
+    the event's `type`, and `data` holding one `RunEvent` as JSON. The
+    stream ends after `run.completed`, `run.requires_action` or
+    `run.failed`. During long silences the host sends SSE comment lines
+    (`: keep-alive`). A client that disconnects after model work started
+    leaves the session `interrupted` (reason `disconnected`); before, the
+    session stays `ready`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
+            neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+            no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+            `dependentSchemas` below state exactly that.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[HostBusyProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RunInvalidProblem | RunTargetNotFoundProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> (
+    HostBusyProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | RunInvalidProblem
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | StreamRunConflictProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    """Run one model turn and stream its events (Server-Sent Events).
+
+     The same request and the same session rules as `run`. Refusals known
+    before the stream starts (401, 403, 404, 409, 413, 415, 422, 501, 503)
+    are ordinary problem responses. Once the run is admitted the answer is
+    `text/event-stream`: each SSE message has an `id`, an `event` equal to
+    the event's `type`, and `data` holding one `RunEvent` as JSON. The
+    stream ends after `run.completed`, `run.requires_action` or
+    `run.failed`. During long silences the host sends SSE comment lines
+    (`: keep-alive`). A client that disconnects after model work started
+    leaves the session `interrupted` (reason `disconnected`); before, the
+    session stays `ready`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
+            neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+            no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+            `dependentSchemas` below state exactly that.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        HostBusyProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RunInvalidProblem | RunTargetNotFoundProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[
+    HostBusyProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | RunInvalidProblem
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | StreamRunConflictProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    """Run one model turn and stream its events (Server-Sent Events).
+
+     The same request and the same session rules as `run`. Refusals known
+    before the stream starts (401, 403, 404, 409, 413, 415, 422, 501, 503)
+    are ordinary problem responses. Once the run is admitted the answer is
+    `text/event-stream`: each SSE message has an `id`, an `event` equal to
+    the event's `type`, and `data` holding one `RunEvent` as JSON. The
+    stream ends after `run.completed`, `run.requires_action` or
+    `run.failed`. During long silences the host sends SSE comment lines
+    (`: keep-alive`). A client that disconnects after model work started
+    leaves the session `interrupted` (reason `disconnected`); before, the
+    session stays `ready`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
+            neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+            no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+            `dependentSchemas` below state exactly that.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[HostBusyProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RunInvalidProblem | RunTargetNotFoundProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RunRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> (
+    HostBusyProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | RunInvalidProblem
+    | RunTargetNotFoundProblem
+    | SessionsDisabledProblem
+    | StreamRunConflictProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    """Run one model turn and stream its events (Server-Sent Events).
+
+     The same request and the same session rules as `run`. Refusals known
+    before the stream starts (401, 403, 404, 409, 413, 415, 422, 501, 503)
+    are ordinary problem responses. Once the run is admitted the answer is
+    `text/event-stream`: each SSE message has an `id`, an `event` equal to
+    the event's `type`, and `data` holding one `RunEvent` as JSON. The
+    stream ends after `run.completed`, `run.requires_action` or
+    `run.failed`. During long silences the host sends SSE comment lines
+    (`: keep-alive`). A client that disconnects after model work started
+    leaves the session `interrupted` (reason `disconnected`); before, the
+    session stays `ready`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
+            neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+            no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+            `dependentSchemas` below state exactly that.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        HostBusyProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RunInvalidProblem | RunTargetNotFoundProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,385 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.actions_not_found_problem import ActionsNotFoundProblem
+from ...models.output_delta_event import OutputDeltaEvent
+from ...models.payload_too_large_problem import PayloadTooLargeProblem
+from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.run_completed_event import RunCompletedEvent
+from ...models.run_failed_event import RunFailedEvent
+from ...models.run_requires_action_event import RunRequiresActionEvent
+from ...models.run_started_event import RunStartedEvent
+from ...models.stream_actions_conflict_problem import StreamActionsConflictProblem
+from ...models.stream_actions_invalid_problem import StreamActionsInvalidProblem
+from ...models.submit_run_actions_request import SubmitRunActionsRequest
+from ...models.unauthenticated_problem import UnauthenticatedProblem
+from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    run_id: str,
+    *,
+    body: SubmitRunActionsRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/runs/{run_id}/actions/stream".format(
+            run_id=quote(str(run_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    ActionsNotFoundProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | StreamActionsConflictProblem
+    | StreamActionsInvalidProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    if response.status_code == 200:
+
+        def _parse_response_200(
+            data: object,
+        ) -> (
+            OutputDeltaEvent
+            | RunCompletedEvent
+            | RunFailedEvent
+            | RunRequiresActionEvent
+            | RunStartedEvent
+        ):
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_run_event_type_0 = RunStartedEvent.from_dict(data)
+
+                return componentsschemas_run_event_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_run_event_type_1 = OutputDeltaEvent.from_dict(data)
+
+                return componentsschemas_run_event_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_run_event_type_2 = RunRequiresActionEvent.from_dict(
+                    data
+                )
+
+                return componentsschemas_run_event_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_run_event_type_3 = RunCompletedEvent.from_dict(data)
+
+                return componentsschemas_run_event_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_run_event_type_4 = RunFailedEvent.from_dict(data)
+
+            return componentsschemas_run_event_type_4
+
+        response_200 = _parse_response_200(response.text)
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = UnauthenticatedProblem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = PermissionDeniedProblem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ActionsNotFoundProblem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = StreamActionsConflictProblem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = StreamActionsInvalidProblem.from_dict(response.json())
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    ActionsNotFoundProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | StreamActionsConflictProblem
+    | StreamActionsInvalidProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    run_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: SubmitRunActionsRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[
+    ActionsNotFoundProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | StreamActionsConflictProblem
+    | StreamActionsInvalidProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    """Continue a waiting run and stream the rest of its events.
+
+     `submitRunActions` with a streamed answer, exactly as `streamRun`
+    streams: refusals before the stream starts are problem responses.
+
+    Args:
+        run_id (str):
+        idempotency_key (str | Unset):
+        body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
+            the run's `requiredAction`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+    """
+
+    kwargs = _get_kwargs(
+        run_id=run_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    run_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: SubmitRunActionsRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> (
+    ActionsNotFoundProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | StreamActionsConflictProblem
+    | StreamActionsInvalidProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    """Continue a waiting run and stream the rest of its events.
+
+     `submitRunActions` with a streamed answer, exactly as `streamRun`
+    streams: refusals before the stream starts are problem responses.
+
+    Args:
+        run_id (str):
+        idempotency_key (str | Unset):
+        body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
+            the run's `requiredAction`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+    """
+
+    return sync_detailed(
+        run_id=run_id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    run_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: SubmitRunActionsRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[
+    ActionsNotFoundProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | StreamActionsConflictProblem
+    | StreamActionsInvalidProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+]:
+    """Continue a waiting run and stream the rest of its events.
+
+     `submitRunActions` with a streamed answer, exactly as `streamRun`
+    streams: refusals before the stream starts are problem responses.
+
+    Args:
+        run_id (str):
+        idempotency_key (str | Unset):
+        body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
+            the run's `requiredAction`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+    """
+
+    kwargs = _get_kwargs(
+        run_id=run_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    run_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: SubmitRunActionsRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> (
+    ActionsNotFoundProblem
+    | OutputDeltaEvent
+    | RunCompletedEvent
+    | RunFailedEvent
+    | RunRequiresActionEvent
+    | RunStartedEvent
+    | PayloadTooLargeProblem
+    | PermissionDeniedProblem
+    | StreamActionsConflictProblem
+    | StreamActionsInvalidProblem
+    | UnauthenticatedProblem
+    | UnsupportedMediaTypeProblem
+    | None
+):
+    """Continue a waiting run and stream the rest of its events.
+
+     `submitRunActions` with a streamed answer, exactly as `streamRun`
+    streams: refusals before the stream starts are problem responses.
+
+    Args:
+        run_id (str):
+        idempotency_key (str | Unset):
+        body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
+            the run's `requiredAction`.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+    """
+
+    return (
+        await asyncio_detailed(
+            run_id=run_id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

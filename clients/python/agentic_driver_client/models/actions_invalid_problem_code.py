@@ -1,0 +1,12 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from enum import StrEnum
+
+
+class ActionsInvalidProblemCode(StrEnum):
+    ACTION_MISMATCH = "ACTION_MISMATCH"
+    IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
+    SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
+    VALIDATION_ERROR = "VALIDATION_ERROR"
+
+    def __str__(self) -> str:
+        return str(self.value)

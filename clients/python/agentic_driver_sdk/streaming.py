@@ -1,0 +1,160 @@
+"""Streamed runs as typed events, for the generated client (openapi-python-client does not stream).
+
+    from agentic_driver_client import AuthenticatedClient
+    from agentic_driver_client.models import RunRequest, OutputDeltaEvent
+    from agentic_driver_sdk import stream_run
+
+    client = AuthenticatedClient(base_url="http://127.0.0.1:8080", token="...")
+    with stream_run(client, RunRequest(provider="echo", model="echo-1", input_="Hi")) as events:
+        for event in events:
+            if isinstance(event, OutputDeltaEvent):
+                print(event.text, end="", flush=True)
+
+Leaving the ``with`` block closes the connection; leaving it before the run's
+last event is a disconnect (the host interrupts a session turn whose model work
+had started). An error answer raises ``ProblemError`` carrying the parsed
+problem. Event types this client does not know arrive as ``UnknownEvent``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from httpx_sse import EventSource, ServerSentEvent, aconnect_sse, connect_sse
+
+from agentic_driver_client import AuthenticatedClient
+from agentic_driver_client.models import (
+    OutputDeltaEvent,
+    Problem,
+    RunCompletedEvent,
+    RunFailedEvent,
+    RunRequest,
+    RunRequiresActionEvent,
+    RunStartedEvent,
+    SubmitRunActionsRequest,
+)
+
+__all__ = [
+    "Event",
+    "ProblemError",
+    "UnknownEvent",
+    "astream_run",
+    "astream_run_actions",
+    "stream_run",
+    "stream_run_actions",
+]
+
+
+@dataclass(frozen=True)
+class UnknownEvent:
+    """An event type newer than this client; kept, not dropped, so nothing is lost."""
+
+    type: str
+    data: dict[str, Any]
+
+
+Event = RunStartedEvent | OutputDeltaEvent | RunRequiresActionEvent | RunCompletedEvent | RunFailedEvent | UnknownEvent
+
+_EVENT_TYPES: dict[str, Any] = {
+    "run.started": RunStartedEvent,
+    "output.delta": OutputDeltaEvent,
+    "run.requires_action": RunRequiresActionEvent,
+    "run.completed": RunCompletedEvent,
+    "run.failed": RunFailedEvent,
+}
+
+
+class ProblemError(Exception):
+    """The host refused the request with a problem response (before any event was sent)."""
+
+    def __init__(self, status: int, problem: Problem | None, body: str) -> None:
+        self.status = status
+        self.problem = problem
+        self.code = str(problem.code) if problem is not None else None
+        detail = problem.detail if problem is not None else body[:200]
+        super().__init__(f"{status} {self.code or 'error'}: {detail}")
+
+
+def parse_event(sse: ServerSentEvent) -> Event:
+    data = json.loads(sse.data)
+    kind = data.get("type", sse.event)
+    model = _EVENT_TYPES.get(kind)
+    return model.from_dict(data) if model is not None else UnknownEvent(type=kind, data=data)
+
+
+def _problem(response: httpx.Response, body: bytes) -> ProblemError:
+    text = body.decode("utf-8", "replace")
+    try:
+        problem = Problem.from_dict(json.loads(text))
+    except (ValueError, KeyError, TypeError):
+        problem = None
+    return ProblemError(response.status_code, problem, text)
+
+
+def _headers(idempotency_key: str | None) -> dict[str, str]:
+    headers = {"Accept": "text/event-stream"}
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    return headers
+
+
+def _events(source: EventSource) -> Iterator[Event]:
+    for sse in source.iter_sse():
+        if sse.data:  # keep-alive comments can surface as data-less events; they carry nothing
+            yield parse_event(sse)
+
+
+async def _aevents(source: EventSource) -> AsyncIterator[Event]:
+    async for sse in source.aiter_sse():
+        if sse.data:
+            yield parse_event(sse)
+
+
+@contextmanager
+def _stream(client: AuthenticatedClient, path: str, body: dict[str, Any], key: str | None) -> Iterator[Iterator[Event]]:
+    http = client.get_httpx_client()
+    with connect_sse(http, "POST", path, json=body, headers=_headers(key)) as source:
+        if source.response.status_code != 200:
+            raise _problem(source.response, source.response.read())
+        yield _events(source)
+
+
+@asynccontextmanager
+async def _astream(
+    client: AuthenticatedClient, path: str, body: dict[str, Any], key: str | None
+) -> AsyncIterator[AsyncIterator[Event]]:
+    http = client.get_async_httpx_client()
+    async with aconnect_sse(http, "POST", path, json=body, headers=_headers(key)) as source:
+        if source.response.status_code != 200:
+            raise _problem(source.response, await source.response.aread())
+        yield _aevents(source)
+
+
+def stream_run(
+    client: AuthenticatedClient, body: RunRequest, *, idempotency_key: str | None = None
+) -> Any:  # a context manager of Iterator[Event]
+    """``POST /v1/runs/stream`` as a context manager yielding typed events."""
+    return _stream(client, "/v1/runs/stream", body.to_dict(), idempotency_key)
+
+
+def stream_run_actions(
+    client: AuthenticatedClient, run_id: str, body: SubmitRunActionsRequest, *, idempotency_key: str | None = None
+) -> Any:
+    """``POST /v1/runs/{runId}/actions/stream`` as a context manager yielding typed events."""
+    return _stream(client, f"/v1/runs/{run_id}/actions/stream", body.to_dict(), idempotency_key)
+
+
+def astream_run(client: AuthenticatedClient, body: RunRequest, *, idempotency_key: str | None = None) -> Any:
+    """The async form of ``stream_run``: ``async with astream_run(...) as events: async for ...``."""
+    return _astream(client, "/v1/runs/stream", body.to_dict(), idempotency_key)
+
+
+def astream_run_actions(
+    client: AuthenticatedClient, run_id: str, body: SubmitRunActionsRequest, *, idempotency_key: str | None = None
+) -> Any:
+    return _astream(client, f"/v1/runs/{run_id}/actions/stream", body.to_dict(), idempotency_key)

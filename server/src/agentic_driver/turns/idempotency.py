@@ -1,0 +1,117 @@
+"""Idempotency keys: a retried request replays the recorded outcome instead of running again.
+
+Keys are per subject, bounded in number (oldest finished key forgotten first)
+and in time (counted from the outcome); a key whose request is still running
+is never forgotten, so a retry during a long turn cannot run it again.
+A key is bound to a fingerprint of the operation and its request; only an
+accepted request records an outcome (a refusal before acceptance forgets the
+key, so a retry is evaluated afresh).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ..auth import SessionGrant
+from ..clock import Clock
+from ..errors import DriverError, IdempotencyKeyInUse, IdempotencyKeyReused
+
+__all__ = ["IdempotencyStore", "Recorded", "fingerprint"]
+
+
+def fingerprint(operation: str, target: str, body: Any) -> str:
+    """A digest of what the request asks for: operation, path target and canonical body."""
+    canonical = orjson.dumps([operation, target, body], option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(canonical).hexdigest()
+
+
+@dataclass(slots=True)
+class Recorded:
+    fingerprint: str
+    expires_ms: int
+    done: bool = False
+    result: Any = None
+    """The response model of an accepted request, or None when it ended in ``error``."""
+    error: DriverError | None = None
+    session_id: str | None = None
+    """The session the outcome belongs to; a replay checks it still exists for the caller."""
+    provider: str | None = None
+    """The provider instance the replaying caller must still be granted."""
+    grant: SessionGrant | None = None
+    """The session grant the replaying caller must still hold."""
+    run_id: str | None = None
+
+
+class IdempotencyStore:
+    def __init__(self, max_keys: int, ttl_ms: int, clock: Clock) -> None:
+        self._max_keys = max_keys
+        self._ttl_ms = ttl_ms
+        self._clock = clock
+        self._by_subject: dict[str, OrderedDict[str, Recorded]] = {}
+
+    def claim(self, subject: str, key: str, digest: str) -> Recorded | None:
+        """The finished record to replay, or None after claiming the key for a new request."""
+        keys = self._by_subject.setdefault(subject, OrderedDict())
+        now = self._clock.now_ms()
+        record = keys.get(key)
+        if record is not None and record.done and record.expires_ms <= now:
+            del keys[key]
+            record = None
+        if record is not None:
+            if record.fingerprint != digest:
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was first used with a different request; use a new key for a new request."
+                )
+            if not record.done:
+                raise IdempotencyKeyInUse(
+                    "The first request with this Idempotency-Key is still running; retry when it has finished.",
+                    retry_after_seconds=1,
+                )
+            return record
+        keys[key] = Recorded(fingerprint=digest, expires_ms=now + self._ttl_ms)
+        self._evict(keys)
+        return None
+
+    def _evict(self, keys: OrderedDict[str, Recorded]) -> None:
+        """Forget the oldest finished keys beyond the bound; a key whose request still runs is kept."""
+        excess = len(keys) - self._max_keys
+        for key in [k for k, r in keys.items() if r.done][: max(excess, 0)]:
+            del keys[key]
+
+    def release(self, subject: str, key: str) -> None:
+        """Forget a claimed key whose request was refused before it was accepted."""
+        keys = self._by_subject.get(subject)
+        if keys is not None:
+            record = keys.get(key)
+            if record is not None and not record.done:
+                del keys[key]
+                if not keys:
+                    del self._by_subject[subject]
+
+    def record(
+        self,
+        subject: str,
+        key: str,
+        *,
+        result: Any = None,
+        error: DriverError | None = None,
+        session_id: str | None = None,
+        provider: str | None = None,
+        grant: SessionGrant | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        record = self._by_subject.get(subject, OrderedDict()).get(key)
+        if record is not None:
+            record.expires_ms = self._clock.now_ms() + self._ttl_ms  # kept for ttl after the outcome
+            record.done = True
+            record.result = result
+            record.error = error
+            record.session_id = session_id
+            record.provider = provider
+            record.grant = grant
+            record.run_id = run_id

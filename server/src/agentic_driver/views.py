@@ -1,0 +1,150 @@
+"""Stored state -> the response models generated from ``openapi.yaml``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .clock import format_ms
+from .errors import DriverError
+from .models import (
+    ApprovalsAction,
+    FunctionCall,
+    FunctionCallsAction,
+    InterruptedTurn,
+    Message,
+    OutputDeltaEvent,
+    Problem,
+    ProviderCapabilities,
+    ProviderInfo,
+    ReadSessionResponse,
+    RunCompletedEvent,
+    RunFailedEvent,
+    RunOutput,
+    RunRequiresActionEvent,
+    RunResult,
+    RunStartedEvent,
+    SessionInfo,
+    Turn,
+    Usage,
+)
+from .providers.base import Provider
+from .providers.base import Usage as UsageFigures
+from .sessions import SessionRecord
+from .turns.runs import PendingAction
+
+__all__ = [
+    "delta_event",
+    "failed_event",
+    "outcome_event",
+    "provider_info",
+    "read_session_view",
+    "run_result",
+    "session_info",
+    "started_event",
+]
+
+StreamEvent = RunStartedEvent | OutputDeltaEvent | RunRequiresActionEvent | RunCompletedEvent | RunFailedEvent
+
+
+def session_info(record: SessionRecord, host_id: str) -> SessionInfo:
+    return SessionInfo(
+        id=record.id,
+        revision=record.revision,
+        status=record.status,
+        provider=record.owner.provider,
+        model=record.owner.model,
+        mode=record.mode,
+        createdAt=format_ms(record.created_ms),
+        updatedAt=format_ms(record.updated_ms),
+        expiresAt=None if record.expires_ms is None else format_ms(record.expires_ms),
+        messageCount=len(record.history),
+        recordBytes=record.record_bytes,
+        hostId=host_id,
+    )
+
+
+def read_session_view(record: SessionRecord, host_id: str) -> ReadSessionResponse:
+    response = ReadSessionResponse(
+        session=session_info(record, host_id),
+        instructions=record.instructions,
+        history=[Message(role=m.role, content=m.content) for m in record.history],
+        turns=[
+            Turn(revision=t.revision, runId=t.run_id, start=t.start, end=t.end, at=format_ms(t.at_ms))
+            for t in record.turns
+        ],
+    )
+    if record.interrupted_turn is not None:
+        turn = record.interrupted_turn
+        response.interruptedTurn = InterruptedTurn(
+            runId=turn.run_id,
+            input=turn.input,
+            reason=turn.reason,
+            at=format_ms(turn.at_ms),
+        )
+    return response
+
+
+def provider_info(provider: Provider) -> ProviderInfo:
+    capabilities = provider.capabilities
+    return ProviderInfo(
+        id=provider.id,
+        kind=provider.kind,
+        models=list(provider.models),
+        accountBound=provider.account_id is not None,
+        capabilities=ProviderCapabilities(
+            historyContinuation=capabilities.history_continuation,
+            nativeContinuation=capabilities.native_continuation,
+            streaming=capabilities.streaming,
+            applicationFunctions=capabilities.application_functions,
+        ),
+    )
+
+
+def run_result(
+    run_id: str,
+    action: PendingAction | None,
+    text: str,
+    usage: UsageFigures,
+    session: SessionInfo | None,
+) -> RunResult:
+    result = RunResult(
+        id=run_id,
+        status="completed" if action is None else "requires_action",
+        output=RunOutput(text=text),
+        usage=Usage(inputTokens=usage.input_tokens, outputTokens=usage.output_tokens),
+    )
+    if action is not None:
+        calls = [FunctionCall(callId=c.call_id, name=c.name, arguments=c.arguments) for c in action.calls]
+        result.requiredAction = (
+            FunctionCallsAction(type="function_calls", calls=calls)
+            if action.kind == "function_calls"
+            else ApprovalsAction(type="approvals", approvals=calls)
+        )
+    if session is not None:
+        result.session = session
+    return result
+
+
+def started_event(run_id: str, session: SessionInfo | None) -> RunStartedEvent:
+    event = RunStartedEvent(type="run.started", runId=run_id)
+    if session is not None:
+        event.session = session
+    return event
+
+
+def delta_event(run_id: str, text: str) -> OutputDeltaEvent:
+    return OutputDeltaEvent(type="output.delta", runId=run_id, text=text)
+
+
+def failed_event(run_id: str, error: DriverError) -> RunFailedEvent:
+    return RunFailedEvent(type="run.failed", runId=run_id, problem=Problem.model_validate(error.problem()))
+
+
+def outcome_event(run_id: str, result: Any, error: DriverError | None) -> StreamEvent:
+    """The event that ends a stream: the run paused, completed or failed."""
+    if error is not None:
+        return failed_event(run_id, error)
+    assert isinstance(result, RunResult)
+    if result.status == "requires_action":
+        return RunRequiresActionEvent(type="run.requires_action", run=result)
+    return RunCompletedEvent(type="run.completed", run=result)
