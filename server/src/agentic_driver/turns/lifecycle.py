@@ -77,17 +77,11 @@ class _Progress:
 
     text: list[str] = field(default_factory=list)
     native: tuple[str, ...] = ()
-    input_tokens: int = 0
-    output_tokens: int = 0
-
-    @property
-    def usage(self) -> Usage:
-        return Usage(self.input_tokens, self.output_tokens)
+    usage: Usage = field(default_factory=Usage)
 
     def add(self, step: _Step) -> None:
         self.native += step.native
-        self.input_tokens += step.usage.input_tokens
-        self.output_tokens += step.usage.output_tokens
+        self.usage += step.usage
 
 
 class TurnLifecycle:
