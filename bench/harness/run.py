@@ -418,7 +418,11 @@ async def _alternate(runners: Sequence[Runner], streaming: Sequence[bool], probe
 
 
 def measure(
-    plans: Sequence[Planned], *, server_cpus: set[int] | None, log: Callable[[str], None] = print
+    plans: Sequence[Planned],
+    *,
+    server_cpus: set[int] | None,
+    priority: bool = False,
+    log: Callable[[str], None] = print,
 ) -> dict[str, dict[str, Any]]:
     """Start the targets together (each start timed, alternating), run their phases alternately, stop them.
 
@@ -436,7 +440,7 @@ def measure(
                 if name in out:
                     continue
                 try:
-                    target = targets.start(plan.spec, logs, server_cpus)
+                    target = targets.start(plan.spec, logs, server_cpus, priority=priority)
                 except TargetUnavailable as error:
                     log(f"  {name} unavailable: {error}")
                     out[name] = {"available": False, "reason": str(error)}
@@ -485,11 +489,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     server_cpus, client_cpus = targets.server_cpus()
     if client_cpus:
         os.sched_setaffinity(0, client_cpus)
+    shell_autogroup = targets.autogroup_nice()
+    priority = targets.raise_priority()
+    try:
+        return _run(options, names, server_cpus, client_cpus, priority)
+    finally:
+        targets.restore_autogroup(shell_autogroup)
+
+
+def _run(
+    options: Any, names: list[str], server_cpus: set[int] | None, client_cpus: set[int] | None, priority: bool
+) -> int:
     started = time.time()
     results: dict[str, Any] = {
         "meta": {
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
             "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+            "priority": f"nice {targets.NICE} for servers and client" if priority else "default (not permitted)",
             "pinning": {
                 "server_cpus": sorted(server_cpus) if server_cpus else None,
                 "client_cpus": sorted(client_cpus) if client_cpus else None,
@@ -524,7 +540,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if plans:
             log(" + ".join(p.spec.name for p in plans) + ":")
-            results["targets"].update(measure(plans, server_cpus=server_cpus, log=log))
+            results["targets"].update(measure(plans, server_cpus=server_cpus, priority=priority, log=log))
     results["meta"]["duration_s"] = time.time() - started
     results["ratios"] = report.ratios(results)
     results["goals"] = report.goals(results)
