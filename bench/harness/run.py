@@ -483,7 +483,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--targets", default="host,floor,peer", help="comma-separated subset of host,floor,peer")
     parser.add_argument("--out", default=str(RESULTS / "latest.json"))
     parser.add_argument("--no-probe", action="store_true", help="skip the raw-vs-httpx client probe")
+    parser.add_argument(
+        "--report", metavar="FILE", help="run nothing: recompute ratios and targets of a results file, print them"
+    )
     options = parser.parse_args(argv)
+    if options.report:
+        return rereport(Path(options.report))
     names = [n.strip() for n in options.targets.split(",") if n.strip()]
 
     server_cpus, client_cpus = targets.server_cpus()
@@ -546,19 +551,38 @@ def _run(
     results["goals"] = report.goals(results)
     results["bottleneck"] = report.bottleneck(results)
     out = Path(options.out)
+    _write(out, results)
+    _print(results)
+    with contextlib.suppress(ValueError):
+        print(f"\nresults: {out.relative_to(Path.cwd())}")
+    return 0
+
+
+def rereport(path: Path) -> int:
+    """Recompute the derived sections of a results file from its measurements, rewrite it, print the tables."""
+    results = json.loads(path.read_text())
+    results["ratios"] = report.ratios(results)
+    results["goals"] = report.goals(results)
+    results["bottleneck"] = report.bottleneck(results)
+    _write(path, results)
+    _print(results)
+    return 0
+
+
+def _write(out: Path, results: dict[str, Any]) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(results, indent=1, sort_keys=False) + "\n")
     tmp.replace(out)
+
+
+def _print(results: dict[str, Any]) -> None:
     print()
     print(report.table(results))
     print()
     print(report.bottleneck_table(results))
     print()
     print(report.goals_table(results))
-    with contextlib.suppress(ValueError):
-        print(f"\nresults: {out.relative_to(Path.cwd())}")
-    return 0
 
 
 def _has_uvloop() -> bool:
