@@ -9,8 +9,9 @@ phases use ``PEER_COUNTS``, see bench/README.md):
 4. ``turn.c1``, ``turn.c8``, ``turn.c32``: one turn per request, lanes own disjoint sessions;
 5. ``stream.c1``: a streamed turn (time to first event, time to last event), where served;
 6. ``read``, ``delete`` (concurrency 1): the store is empty again;
-7. ``fill.create`` + ``fill.turns``: 1,000 sessions x 10 turns (250 lanes, round by round,
-   within ``FILL_BUDGET_S``), RSS before, between and after;
+7. ``fill.create`` + ``fill.turns``: 1,000 sessions x 10 turns (250 lanes, round by round, stopping
+   before a round that would end past ``Counts.fill_budget_s``), RSS before, between and after,
+   then one second idle again;
 8. ``full.turn.c1/c8/c32``, ``full.stream.c1``, ``full.read``: the same measurements on the full store;
 9. host and floor only: the client probe, the same 1,024 turns at concurrency 32 through the raw
    client and through httpx, to see which side saturates first.
