@@ -11,7 +11,7 @@ PORT ?= 8080
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python setup clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-bench bench setup clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -41,8 +41,8 @@ check-generated: $(VENV_STAMP) ## Fail if any generated tree differs from a fres
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python
-	$(BIN)/ruff check server clients/python/examples generator
-	$(BIN)/ruff format --check server clients/python/examples generator
+	$(BIN)/ruff check server clients/python/examples generator bench
+	$(BIN)/ruff format --check server clients/python/examples generator bench
 
 typecheck: $(VENV_STAMP) ## mypy (strict) on the host
 	cd server && ../$(BIN)/mypy
@@ -53,7 +53,13 @@ lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q
 
-test: check-generated lint typecheck lint-spec test-python ## Set up and run every check and test
+test-bench: $(VENV_STAMP) ## Smoke test of the benchmark harness (seconds; runs no benchmark)
+	cd bench && ../$(BIN)/pytest -q
+
+test: check-generated lint typecheck lint-spec test-python test-bench ## Set up and run every check and test
+
+bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
+	cd bench && ../$(BIN)/python -m harness
 
 clean: ## Remove installed tools and caches
-	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
+	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs
