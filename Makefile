@@ -10,8 +10,10 @@ PORT ?= 8080
 
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
+CONTRACT_STAMP := $(VENV)/.contract-installed
+CONTRACT_NODE_STAMP := contract-tests/node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-bench bench setup clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-bench contract bench setup clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -50,13 +52,24 @@ typecheck: $(VENV_STAMP) ## mypy (strict) on the host
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 	npx --no-install redocly lint openapi.yaml
 
+$(CONTRACT_STAMP): $(VENV_STAMP) contract-tests/requirements.txt
+	$(BIN)/python -m pip install --quiet -r contract-tests/requirements.txt
+	touch $@
+
+$(CONTRACT_NODE_STAMP): contract-tests/package.json contract-tests/package-lock.json
+	cd contract-tests && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the live host against openapi.yaml (schemathesis, scenarios, spec rules)
+	$(BIN)/python contract-tests/run.py
+
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q
 
 test-bench: $(VENV_STAMP) ## Smoke test of the benchmark harness (seconds; runs no benchmark)
 	cd bench && ../$(BIN)/pytest -q
 
-test: check-generated lint typecheck lint-spec test-python test-bench ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec test-python test-bench contract ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness

@@ -50,6 +50,7 @@ from .errors import (
     SessionNotFound,
     SessionOverrideRejected,
     SessionsDisabled,
+    ToolNameConflict,
     UnsupportedContinuation,
     ValidationFailed,
 )
@@ -424,7 +425,7 @@ class Driver:
                 problems.append({"location": f"body.tools.{index}.name", "message": f"{tool.name!r} is declared twice"})
             seen.add(tool.name)
         if problems:
-            raise ValidationFailed(
+            raise ToolNameConflict(
                 f"Tool names must be unique and differ from the host's tools: {problems[0]['message']}.",
                 errors=problems,
             )

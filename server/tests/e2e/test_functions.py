@@ -145,10 +145,10 @@ def test_stateless_function_call_and_declaration_errors(actions_host: Host) -> N
         assert_problem(
             run.sync_detailed(client=alice, body=run_request(ASK, tools=[function_tool("write_note")])),
             422,
-            "VALIDATION_ERROR",
+            "TOOL_NAME_CONFLICT",
         )
         twice = [function_tool("get_weather"), function_tool("get_weather")]
-        assert_problem(run.sync_detailed(client=alice, body=run_request(ASK, tools=twice)), 422, "VALIDATION_ERROR")
+        assert_problem(run.sync_detailed(client=alice, body=run_request(ASK, tools=twice)), 422, "TOOL_NAME_CONFLICT")
         # a model that calls a function the run does not offer is an upstream failure
         assert_problem(run.sync_detailed(client=alice, body=run_request(ASK)), 502, "PROVIDER_ERROR")
 

@@ -23,7 +23,7 @@ from agentic_driver.errors import (
     RunCancelled,
     SessionBusy,
     SessionRevisionConflict,
-    ValidationFailed,
+    ToolNameConflict,
 )
 from agentic_driver.models import (
     ApprovalDecision,
@@ -147,7 +147,7 @@ async def test_refusals_are_raised_by_stream_run_itself_before_any_event() -> No
 
     with pytest.raises(SessionRevisionConflict):
         await driver.stream_run(session_run(session_id, 0, "stale"))
-    with pytest.raises(ValidationFailed):
+    with pytest.raises(ToolNameConflict):
         await driver.stream_run(
             RunRequest(
                 provider="echo",

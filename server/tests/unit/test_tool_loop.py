@@ -27,6 +27,7 @@ from agentic_driver.errors import (
     SessionBusy,
     SessionLimitExceeded,
     SessionNotFound,
+    ToolNameConflict,
     ValidationFailed,
 )
 from agentic_driver.models import (
@@ -668,10 +669,11 @@ async def test_declared_tools_that_collide_with_host_tools_or_each_other_are_ref
         else session_run(session_id, 0, "hi", tools=tools)
     )
 
-    with pytest.raises(ValidationFailed) as caught:
+    with pytest.raises(ToolNameConflict) as caught:
         await driver.run(request)
 
     assert caught.value.status == 422
+    assert caught.value.code.value == "TOOL_NAME_CONFLICT"
     assert caught.value.errors == [
         {"location": "body.tools.0.name", "message": "'clock' is a host tool"},
         {"location": "body.tools.2.name", "message": "'lookup' is declared twice"},

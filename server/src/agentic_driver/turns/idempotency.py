@@ -11,11 +11,10 @@ key, so a retry is evaluated afresh).
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
-
-import orjson
 
 from ..auth import SessionGrant
 from ..clock import Clock
@@ -25,9 +24,12 @@ __all__ = ["IdempotencyStore", "Recorded", "fingerprint"]
 
 
 def fingerprint(operation: str, target: str, body: Any) -> str:
-    """A digest of what the request asks for: operation, path target and canonical body."""
-    canonical = orjson.dumps([operation, target, body], option=orjson.OPT_SORT_KEYS)
-    return hashlib.sha256(canonical).hexdigest()
+    """A digest of what the request asks for: operation, path target and canonical body.
+
+    The standard library encodes integers of any size (JSON Schema sets no 64-bit limit).
+    """
+    canonical = json.dumps([operation, target, body], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 @dataclass(slots=True)
