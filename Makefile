@@ -43,8 +43,8 @@ check-generated: $(VENV_STAMP) ## Fail if any generated tree differs from a fres
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python
-	$(BIN)/ruff check server clients/python/examples generator bench
-	$(BIN)/ruff format --check server clients/python/examples generator bench
+	$(BIN)/ruff check server clients/python/examples generator bench contract-tests
+	$(BIN)/ruff format --check server clients/python/examples generator bench contract-tests
 
 typecheck: $(VENV_STAMP) ## mypy (strict) on the host
 	cd server && ../$(BIN)/mypy
