@@ -34,7 +34,7 @@ from ..errors import (
     Unauthenticated,
     ValidationFailed,
 )
-from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest
+from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest, TruncateSessionRequest
 from .body import parse_body
 from .problems import problem_response
 from .sse import EventStreamResponse
@@ -169,6 +169,12 @@ def create_app(
     @app.get("/v1/sessions/{session_id}")
     async def read_session(request: Request, session_id: str) -> Response:
         return _json(await driver.read_session(session_id, principal_of(request)))
+
+    @app.post("/v1/sessions/{session_id}/truncate")
+    async def truncate_session(request: Request, session_id: str) -> Response:
+        principal = principal_of(request)
+        body = await parse_body(request, TruncateSessionRequest, max_body_bytes)
+        return _json(await driver.truncate_session(session_id, body, principal))
 
     @app.delete("/v1/sessions/{session_id}")
     async def delete_session(request: Request, session_id: str) -> Response:
