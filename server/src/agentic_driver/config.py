@@ -165,10 +165,10 @@ class HostConfig(_Closed):
 
 def _path(location: tuple[int | str, ...]) -> str:
     text = ""
-    for part in location:
+    for position, part in enumerate(location):
         if isinstance(part, int):
             text += f"[{part}]"
-        elif part in ("echo",):  # pydantic's discriminator tag, not a JSON key
+        elif position == 2 and location[0] == "providers" and part in ("echo",):  # the discriminator tag
             continue
         else:
             text += f".{part}" if text else str(part)

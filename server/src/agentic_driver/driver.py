@@ -257,6 +257,10 @@ class Driver:
         """
         principal.require_grant("create")
         parsed = envelope.parse(data)
+        if parsed.provider not in self._providers:
+            raise envelope.ImportRejected(
+                f"The session belongs to provider {parsed.provider!r}, which this host does not configure."
+            )
         provider = self._granted_provider(principal, parsed.provider, parsed.model)
         if provider.account_id is None or provider.account_id != parsed.account:
             raise envelope.ImportRejected(

@@ -145,7 +145,7 @@ def parse(data: Mapping[str, Any]) -> Parsed:
 
 
 def _ms(stamp: str) -> int:
-    return int(datetime.fromisoformat(stamp).timestamp() * 1000)
+    return round(datetime.fromisoformat(stamp).timestamp() * 1000)  # the float product may fall just short
 
 
 def _usage_of(data: Mapping[str, Any]) -> Usage:
