@@ -70,7 +70,7 @@ from .models import (
 )
 from .pricing import Prices
 from .providers import ModelRequest, Provider, VisibleMessage, build_provider
-from .providers.base import ToolSpec
+from .providers.base import NativeFiltering, ToolSpec
 from .sessions import Owner, RunFigures, SessionRecord, SessionStore
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
@@ -239,7 +239,8 @@ class Driver:
     ) -> dict[str, Any]:
         """A versioned, JSON-clean envelope of the session (embedded use only; the host stores nothing)."""
         principal.require_grant("read")
-        return envelope.export_record(self._owned_session(principal, session_id), include_instructions)
+        record = self._owned_session(principal, session_id)
+        return envelope.export_record(record, include_instructions, self._provider(record.owner.provider).kind)
 
     def import_session(
         self,
@@ -262,6 +263,10 @@ class Driver:
                 f"The session belongs to provider {parsed.provider!r}, which this host does not configure."
             )
         provider = self._granted_provider(principal, parsed.provider, parsed.model)
+        if parsed.provider_kind is not None and parsed.provider_kind != provider.kind:
+            raise envelope.ImportRejected(
+                f"The session was kept by a {parsed.provider_kind!r} provider; {provider.id!r} is {provider.kind!r}."
+            )
         if provider.account_id is None or provider.account_id != parsed.account:
             raise envelope.ImportRejected(
                 f"The session belongs to account {parsed.account!r}; provider {provider.id!r} is bound to "
@@ -631,7 +636,7 @@ def _check_native_filter(provider: Provider, mode: str, native_filter: str) -> N
             "nativeHistory filters apply to native sessions only.",
             errors=[{"location": "body.nativeHistory", "message": "requires mode native"}],
         )
-    if native_filter not in provider.capabilities.native_filters:
+    if native_filter not in provider.capabilities.native_filters or not isinstance(provider, NativeFiltering):
         raise UnsupportedContinuation(f"Provider {provider.id!r} does not support the {native_filter} native history.")
 
 

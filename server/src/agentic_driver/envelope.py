@@ -60,7 +60,7 @@ def _usage(usage: Usage) -> dict[str, int]:
     }
 
 
-def export_record(record: SessionRecord, include_instructions: bool) -> dict[str, Any]:
+def export_record(record: SessionRecord, include_instructions: bool, provider_kind: str) -> dict[str, Any]:
     owner, accounting = record.owner, record.accounting
     data: dict[str, Any] = {
         "schemaVersion": SCHEMA_VERSION,
@@ -68,6 +68,7 @@ def export_record(record: SessionRecord, include_instructions: bool) -> dict[str
         "session": {
             "id": record.id,
             "provider": owner.provider,
+            "providerKind": provider_kind,
             "account": owner.account,
             "model": owner.model,
             "mode": record.mode,
@@ -125,6 +126,7 @@ class Parsed:
     account: str
     model: str
     warnings: list[str]
+    provider_kind: str | None = None
 
 
 def parse(data: Mapping[str, Any]) -> Parsed:
@@ -139,7 +141,15 @@ def parse(data: Mapping[str, Any]) -> Parsed:
         warnings.warn(notes[-1], UserWarning, stacklevel=3)
     try:
         session = data["session"]
-        return Parsed(data, str(session["provider"]), str(session["account"]), str(session["model"]), notes)
+        kind = session.get("providerKind")
+        return Parsed(
+            data,
+            str(session["provider"]),
+            str(session["account"]),
+            str(session["model"]),
+            notes,
+            kind if isinstance(kind, str) else None,
+        )
     except (KeyError, TypeError) as error:
         raise ImportRejected(f"The envelope misses {error}.") from None
 
@@ -177,6 +187,22 @@ def _interrupted(data: Mapping[str, Any] | None) -> InterruptedTurnRecord | None
     return InterruptedTurnRecord(data["runId"], data["input"], data["reason"], _ms(data["at"]))
 
 
+def _inconsistency(record: SessionRecord) -> str | None:
+    """What makes a restored record unusable, checked before anything is stored."""
+    if record.mode not in ("history", "native"):
+        return f"mode {record.mode!r}"
+    if record.native_filter not in ("full", "no_reasoning", "no_tool_results", "compact_tool_results"):
+        return f"nativeHistory {record.native_filter!r}"
+    if record.revision < 0 or any(m.role not in ("user", "assistant") for m in record.history):
+        return "a negative revision or a message role other than user or assistant"
+    if not 0 <= record.imported <= len(record.history):
+        return "imported count outside the history"
+    bounds = [(t.start, t.end, t.native_end) for t in record.turns]
+    if any(not (0 <= s <= e <= len(record.history) and 0 <= n <= len(record.native)) for s, e, n in bounds):
+        return "a turn outside the history or native state"
+    return None
+
+
 def restore(
     store: SessionStore,
     parsed: Parsed,
@@ -187,7 +213,8 @@ def restore(
     data = parsed.data
     try:
         session = data["session"]
-        kept_instructions = data.get("instructions", instructions)
+        # Instructions given now win over the envelope's copy; either way a change is reported.
+        kept_instructions = instructions if instructions is not None else data.get("instructions")
         interrupted = data.get("interruptedTurn")
         record = SessionRecord(
             id=str(session["id"]),
@@ -217,6 +244,9 @@ def restore(
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ImportRejected(f"The envelope is malformed: {error!r}.") from None
+    problem = _inconsistency(record)
+    if problem is not None:
+        raise ImportRejected(f"The envelope is malformed: {problem}.")
     store.adopt(record)
     report = ImportReport(
         session=None,

@@ -102,6 +102,7 @@ async def test_the_envelope_carries_everything_but_the_instructions_text_and_is_
     assert envelope["session"] == {
         "id": info.id,
         "provider": "echo",
+        "providerKind": "echo",
         "account": "acct-1",
         "model": "echo-1",
         "mode": "native",
@@ -584,11 +585,6 @@ async def test_timestamps_survive_the_round_trip_to_the_millisecond(start_ms: in
     assert restored.turns == before.turns  # each turn's "at" too
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="envelope.restore adopts a record whose mode/nativeHistory/revision/roles are invalid; import then raises "
-    "pydantic's ValidationError (not ImportRejected) and leaves a record every read fails on",
-)
 @pytest.mark.parametrize(
     ("key", "value"), [("mode", "bogus"), ("nativeHistory", "bogus"), ("revision", -3)], ids=["mode", "filter", "rev"]
 )

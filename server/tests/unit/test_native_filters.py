@@ -65,6 +65,9 @@ class NarrowProvider:
         if native:
             yield NativeItems(('{"type":"message"}',))
 
+    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+        return tuple(items)  # it keeps no reasoning items, so no_reasoning keeps everything
+
 
 @dataclass
 class Recording:

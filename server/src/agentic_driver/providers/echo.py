@@ -139,7 +139,9 @@ class EchoProvider:
             native_continuation=self.native_supported,
             streaming=True,
             application_functions=True,
-            native_filters=("full", "no_reasoning", "no_tool_results", "compact_tool_results"),
+            native_filters=("full", "no_reasoning", "no_tool_results", "compact_tool_results")
+            if self.native_supported
+            else ("full",),
         )
 
     async def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:

@@ -85,6 +85,7 @@ class _Progress:
 
     provider: Provider
     model: str
+    tools: Sequence[ToolSpec] = ()
     text: list[str] = field(default_factory=list)
     native: tuple[str, ...] = ()
     usage: Usage = field(default_factory=Usage)
@@ -185,9 +186,7 @@ class TurnLifecycle:
         idle_timeout_ms: int | None,
     ) -> None:
         native = run.session is not None and run.session.mode == "native"
-        progress = _Progress(provider=provider, model=request.model)
-        if run.session is not None and run.session.tools_fingerprint is None:
-            run.session.tools_fingerprint = tools_fingerprint(request.tools)
+        progress = _Progress(provider=provider, model=request.model, tools=request.tools)
         holding = False
         outcome = "failed"
         try:
@@ -329,6 +328,8 @@ class TurnLifecycle:
         native = progress.native
         if record.native_filter != "full" and isinstance(provider, NativeFiltering):
             native = provider.filter_native(native, record.native_filter, self._compact_max_chars)
+        if record.tools_fingerprint is None:  # the tool surface of the session's first completed turn
+            record.tools_fingerprint = tools_fingerprint(progress.tools)
         growth = TurnGrowth(
             run_id=run.id,
             messages=(VisibleMessage("user", run.input), VisibleMessage("assistant", "".join(progress.text))),
