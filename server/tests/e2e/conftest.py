@@ -28,13 +28,15 @@ import httpx
 import pytest
 from agentic_driver_client import AuthenticatedClient, Client
 from agentic_driver_client.api.runs import run, submit_run_actions
-from agentic_driver_client.api.sessions import create_session, delete_session, read_session
+from agentic_driver_client.api.sessions import create_session, delete_session, read_session, truncate_session
 from agentic_driver_client.models import (
     ApprovalDecision,
     CreateSessionRequest,
+    CreateSessionResponse,
     FunctionResult,
     Message,
     MessageRole,
+    NativeHistoryFilter,
     ReadSessionResponse,
     RunRequest,
     RunResult,
@@ -44,6 +46,7 @@ from agentic_driver_client.models import (
     SubmitRunActionsRequest,
     ToolDefinition,
     ToolDefinitionParameters,
+    TruncateSessionRequest,
 )
 from agentic_driver_client.types import UNSET
 
@@ -462,6 +465,29 @@ def heartbeat_host(launch: Callable[..., Host]) -> Host:
     return launch("heartbeat", config)
 
 
+# -- accounting and native history filters ----------------------------------------
+
+LEDGER_INPUT_PER_MILLION = 3.0
+LEDGER_OUTPUT_PER_MILLION = 15.0
+LEDGER_COMPACT_MAX_CHARS = 12
+
+
+@pytest.fixture(scope="session")
+def ledger_host(launch: Callable[..., Host]) -> Host:
+    """``echo`` prices echo-1 (not echo-2); ``echo-free`` has no prices; native filters keep 12 characters."""
+    priced = echo_provider("echo", models=("echo-1", "echo-2"))
+    priced["prices"] = {
+        "echo-1": {"inputPerMillion": LEDGER_INPUT_PER_MILLION, "outputPerMillion": LEDGER_OUTPUT_PER_MILLION}
+    }
+    config = {
+        "hostId": "e2e-ledger",
+        "providers": [priced, echo_provider("echo-free"), echo_provider("echo-history", native=False)],
+        "sessions": {"retentionMs": RETENTION_MS, "compactToolResultsMaxChars": LEDGER_COMPACT_MAX_CHARS},
+        "tokens": [token_entry("alice", ALICE, ["*"], ALL_GRANTS)],
+    }
+    return launch("ledger", config)
+
+
 # -- request builders -------------------------------------------------------------
 
 
@@ -478,6 +504,7 @@ def create_request(
     *,
     instructions: str | None = None,
     history: list[Message] | None = None,
+    native_history: str | None = None,
 ) -> CreateSessionRequest:
     return CreateSessionRequest(
         provider=provider,
@@ -485,6 +512,7 @@ def create_request(
         mode=SessionMode(mode),
         instructions=UNSET if instructions is None else instructions,
         history=UNSET if history is None else history,
+        native_history=UNSET if native_history is None else NativeHistoryFilter(native_history),
     )
 
 
@@ -553,6 +581,31 @@ async def aread_ok(client: AuthenticatedClient, session_id: str) -> ReadSessionR
     assert response.status_code == 200, response.content
     assert isinstance(response.parsed, ReadSessionResponse)
     return response.parsed
+
+
+def truncate(client: AuthenticatedClient, session_id: str, revision: int, keep_turns: int) -> Any:
+    """truncateSession through the generated client (the detailed response, whatever its status)."""
+    body = TruncateSessionRequest(revision=revision, keep_turns=keep_turns)
+    return truncate_session.sync_detailed(session_id, client=client, body=body)
+
+
+def truncate_ok(client: AuthenticatedClient, session_id: str, revision: int, keep_turns: int) -> SessionInfo:
+    response = truncate(client, session_id, revision, keep_turns)
+    assert response.status_code == 200, response.content
+    assert isinstance(response.parsed, CreateSessionResponse)
+    return response.parsed.session
+
+
+async def atruncate(client: AuthenticatedClient, session_id: str, revision: int, keep_turns: int) -> Any:
+    body = TruncateSessionRequest(revision=revision, keep_turns=keep_turns)
+    return await truncate_session.asyncio_detailed(session_id, client=client, body=body)
+
+
+async def atruncate_ok(client: AuthenticatedClient, session_id: str, revision: int, keep_turns: int) -> SessionInfo:
+    response = await atruncate(client, session_id, revision, keep_turns)
+    assert response.status_code == 200, response.content
+    assert isinstance(response.parsed, CreateSessionResponse)
+    return response.parsed.session
 
 
 async def wait_for_status(

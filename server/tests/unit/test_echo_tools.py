@@ -86,7 +86,7 @@ async def test_chunks_split_the_reply_into_near_equal_deltas_in_order() -> None:
 
     deltas = [e.text for e in events if isinstance(e, TextDelta)]
     assert deltas == ["echo", ": he", "llo"]  # "echo: hello": 11 characters as 4 + 4 + 3
-    assert events[-1] == UsageReport(Usage(input_tokens=3, output_tokens=2))
+    assert events[-1] == UsageReport(Usage(input_tokens=3, output_tokens=2), model="echo-1")
 
 
 async def test_more_chunks_than_characters_gives_one_delta_per_character() -> None:
@@ -122,7 +122,9 @@ async def test_a_call_step_yields_the_tool_call_and_its_usage_but_no_text() -> N
     assert isinstance(call, ToolCall)
     assert (call.name, call.arguments) == ("lookup", {"q": "x"})
     assert re.fullmatch(r"call_[0-9a-f]{16}", call.call_id)
-    assert usage == UsageReport(Usage(input_tokens=5, output_tokens=0))  # every word sent, directives too
+    assert usage == UsageReport(
+        Usage(input_tokens=5, output_tokens=0), model="echo-1"
+    )  # every word sent, directives too
 
 
 async def test_the_call_id_is_stable_for_the_same_input_and_name() -> None:
@@ -154,7 +156,10 @@ async def test_once_answered_the_reply_names_each_exchange_and_counts_its_output
     events = [e async for e in echo().turn(request, native=False)]
 
     reply = "echo: what | lookup -> forty two | clock -> noon"
-    assert events == [TextDelta(reply), UsageReport(Usage(input_tokens=3 + 3, output_tokens=len(reply.split())))]
+    assert events == [
+        TextDelta(reply),
+        UsageReport(Usage(input_tokens=3 + 3, output_tokens=len(reply.split())), model="echo-1"),
+    ]
 
 
 async def test_fail_wins_over_a_call() -> None:
@@ -214,16 +219,16 @@ async def test_history_mode_recall_never_counts_exchanges() -> None:
     assert events[0] == TextDelta("recall: 2 messages; last user: q")
 
 
-async def test_a_modified_exchange_item_is_refused_on_the_next_native_turn() -> None:
+async def test_a_modified_function_call_item_is_refused_on_the_next_native_turn() -> None:
     provider = echo()
     exchange = (ToolExchange("call_1", "lookup", {}, "42"),)
     request = ModelRequest("echo-1", "!call lookup\nwhat", tools=(LOOKUP,), exchange=exchange)
     items = list(
         next(e for e in [e async for e in provider.turn(request, native=True)] if isinstance(e, NativeItems)).items
     )
-    items[3] = items[3].replace('"42"', '"43"')
+    items[2] = items[2].replace('"lookup"', '"lookuP"')  # the model's own (signed) call
 
-    with pytest.raises(ProviderFailure, match="native item 3 was modified"):
+    with pytest.raises(ProviderFailure, match="native item 2 was modified"):
         [e async for e in provider.turn(ModelRequest("echo-1", "!recall", native=items), native=True)]
 
 

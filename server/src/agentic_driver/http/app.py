@@ -35,7 +35,7 @@ from ..errors import (
     Unauthenticated,
     ValidationFailed,
 )
-from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest
+from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest, TruncateSessionRequest
 from .body import parse_body
 from .problems import problem_response
 from .sse import EventStreamResponse
@@ -66,7 +66,15 @@ class _AnyText(Convertor[str]):
         return value
 
 
+class _SessionId(_AnyText):
+    """Any text, except a path that names a session's sub-resource (``/truncate``), so other methods
+    there still get METHOD_NOT_ALLOWED rather than reaching readSession or deleteSession."""
+
+    regex = r"(?![\s\S]*/truncate$)[\s\S]*"
+
+
 register_url_convertor("any", _AnyText())
+register_url_convertor("session_id", _SessionId())
 
 
 def _instance(request: Request) -> str:
@@ -189,11 +197,17 @@ def create_app(
         body = await parse_body(request, CreateSessionRequest, max_body_bytes)
         return _json(await driver.create_session(body, principal, idempotency_key=key), 201)
 
-    @app.get("/v1/sessions/{session_id:any}")
+    @app.get("/v1/sessions/{session_id:session_id}")
     async def read_session(request: Request, session_id: str) -> Response:
         return _json(await driver.read_session(session_id, principal_of(request)))
 
-    @app.delete("/v1/sessions/{session_id:any}")
+    @app.post("/v1/sessions/{session_id:any}/truncate")
+    async def truncate_session(request: Request, session_id: str) -> Response:
+        principal = principal_of(request)
+        body = await parse_body(request, TruncateSessionRequest, max_body_bytes)
+        return _json(await driver.truncate_session(session_id, body, principal))
+
+    @app.delete("/v1/sessions/{session_id:session_id}")
     async def delete_session(request: Request, session_id: str) -> Response:
         await driver.delete_session(session_id, principal_of(request))
         return Response(status_code=204)

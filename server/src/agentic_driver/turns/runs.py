@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import DriverError
-from ..providers.base import ToolCall, Usage
-from ..sessions.records import SessionRecord
+from ..providers.base import ToolCall
+from ..sessions.records import RunFigures, SessionRecord
 
 __all__ = [
     "ActiveRun",
@@ -62,8 +62,8 @@ class Outcome:
 
 
 RunSignal = Delta | Outcome
-Describe = Callable[[PendingAction | None, str, Usage], Any]
-"""Builds the API result of a run that paused (with its action) or finished, from its text and usage."""
+Describe = Callable[[PendingAction | None, str, RunFigures], Any]
+"""Builds the API result of a run that paused (with its action) or finished, from its text and figures."""
 
 
 @dataclass(slots=True, eq=False)
