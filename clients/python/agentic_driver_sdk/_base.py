@@ -1,0 +1,275 @@
+"""What the sync and async clients share: options, request plans, retry policy, parsing."""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, TypeVar
+
+import httpx
+
+from agentic_driver_client.models import (
+    CancelRunResponse,
+    CreateSessionRequest,
+    CreateSessionResponse,
+    Discovery,
+    Message,
+    ReadSessionResponse,
+    RunRequest,
+    RunResult,
+    SessionHandle,
+    SessionInfo,
+    SubmitRunActionsRequest,
+    ToolDefinition,
+)
+
+from ._exceptions import (
+    AgenticDriverError,
+    APIConnectionError,
+    APIStatusError,
+    IdempotencyKeyInUseError,
+    SessionBusyError,
+)
+
+__all__ = ["DEFAULT_TIMEOUT", "Call", "Options", "plans", "retry_delay"]
+
+T = TypeVar("T")
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=600.0, write=30.0, pool=30.0)
+"""A turn may take minutes; connecting should not."""
+DEFAULT_MAX_RETRIES = 2
+INITIAL_RETRY_DELAY = 0.5
+MAX_RETRY_DELAY = 8.0
+RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class Options:
+    base_url: str
+    token: str | None
+    timeout: httpx.Timeout
+    max_retries: int
+    default_headers: Mapping[str, str] = field(default_factory=dict)
+    retry_busy: bool = False
+    """Retry SESSION_BUSY (honouring Retry-After); off by default, since waiting on another turn is a choice."""
+
+    @classmethod
+    def resolve(
+        cls,
+        base_url: str | None,
+        token: str | None,
+        timeout: float | httpx.Timeout | None,
+        max_retries: int,
+        default_headers: Mapping[str, str] | None,
+        retry_busy: bool,
+    ) -> Options:
+        """Arguments first, then ``AGENTIC_DRIVER_URL`` / ``AGENTIC_DRIVER_TOKEN``, then defaults."""
+        if max_retries < 0:
+            raise ValueError("max_retries must be 0 or more")
+        return cls(
+            base_url=(base_url or os.environ.get("AGENTIC_DRIVER_URL") or DEFAULT_BASE_URL).rstrip("/"),
+            token=token if token is not None else os.environ.get("AGENTIC_DRIVER_TOKEN"),
+            timeout=timeout if isinstance(timeout, httpx.Timeout) else _timeout(timeout),
+            max_retries=max_retries,
+            default_headers=dict(default_headers or {}),
+            retry_busy=retry_busy,
+        )
+
+    def headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json", **self.default_headers}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        return headers
+
+    def evolve(self, **changes: Any) -> Options:
+        if isinstance(changes.get("timeout"), (int, float)):
+            changes["timeout"] = _timeout(changes["timeout"])
+        return replace(self, **changes)
+
+
+def _timeout(seconds: float | None) -> httpx.Timeout:
+    return DEFAULT_TIMEOUT if seconds is None else httpx.Timeout(seconds, connect=min(seconds, 5.0))
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One logical API call: what to send and how to read a success."""
+
+    method: str
+    path: str
+    parse: Callable[[Any], T]
+    body: Mapping[str, Any] | None = None
+    idempotency_key: str | None = None
+    """Sent on every attempt of a POST, so a retry can never run a turn twice."""
+    missing_means_done: bool = False
+    """A DELETE retried after a lost answer finds nothing: the first attempt did the work."""
+
+    def headers(self) -> dict[str, str]:
+        return {"Idempotency-Key": self.idempotency_key} if self.idempotency_key else {}
+
+
+def retry_delay(error: AgenticDriverError, attempt: int, options: Options) -> float | None:
+    """Seconds to wait before the next attempt, or None when this error must not be retried."""
+    if attempt >= options.max_retries:
+        return None
+    if isinstance(error, APIConnectionError):
+        retryable = True
+    elif isinstance(error, SessionBusyError):
+        retryable = options.retry_busy
+    elif isinstance(error, IdempotencyKeyInUseError):
+        retryable = True  # our own earlier attempt is still running: its outcome will be replayed
+    elif isinstance(error, APIStatusError):
+        retryable = error.status_code in RETRYABLE_STATUSES
+    else:
+        retryable = False
+    if not retryable:
+        return None
+    asked = error.retry_after if isinstance(error, APIStatusError) else None
+    if asked is not None:
+        return min(max(asked, 0.0), MAX_RETRY_DELAY)
+    backoff = min(INITIAL_RETRY_DELAY * (1 << attempt), MAX_RETRY_DELAY)
+    return backoff * random.uniform(0.75, 1.0)
+
+
+def _model(value: Any, model: Any) -> Any:
+    """A generated model from itself or from a plain dict."""
+    return model.from_dict(value) if isinstance(value, Mapping) else value
+
+
+def session_handle(session: SessionHandle | SessionInfo | Mapping[str, Any]) -> SessionHandle:
+    """``{id, revision}`` from a handle, a ``SessionInfo`` or a dict with those keys."""
+    if isinstance(session, SessionHandle):
+        return session
+    if isinstance(session, SessionInfo):
+        return SessionHandle(id=session.id, revision=session.revision)
+    return SessionHandle(id=str(session["id"]), revision=int(session["revision"]))
+
+
+def new_key() -> str:
+    return str(uuid.uuid4())
+
+
+class plans:
+    """Request plans for every operation; the clients only execute them."""
+
+    @staticmethod
+    def discovery() -> Call[Discovery]:
+        return Call("GET", "/v1/discovery", Discovery.from_dict)
+
+    @staticmethod
+    def create_session(
+        *,
+        provider: str,
+        model: str,
+        mode: str,
+        instructions: str | None,
+        history: Sequence[Message | Mapping[str, Any]] | None,
+        idempotency_key: str | None,
+    ) -> Call[SessionInfo]:
+        request = CreateSessionRequest.from_dict(
+            _without_none(
+                {
+                    "provider": provider,
+                    "model": model,
+                    "mode": mode,
+                    "instructions": instructions,
+                    "history": None if history is None else [_model(m, Message).to_dict() for m in history],
+                }
+            )
+        )
+        return Call(
+            "POST",
+            "/v1/sessions",
+            lambda data: CreateSessionResponse.from_dict(data).session,
+            body=request.to_dict(),
+            idempotency_key=idempotency_key or new_key(),
+        )
+
+    @staticmethod
+    def read_session(session_id: str) -> Call[ReadSessionResponse]:
+        return Call("GET", f"/v1/sessions/{_segment(session_id)}", ReadSessionResponse.from_dict)
+
+    @staticmethod
+    def delete_session(session_id: str) -> Call[None]:
+        return Call("DELETE", f"/v1/sessions/{_segment(session_id)}", lambda _: None, missing_means_done=True)
+
+    @staticmethod
+    def run_body(
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: SessionHandle | SessionInfo | Mapping[str, Any] | None,
+        instructions: str | None,
+        history: Sequence[Message | Mapping[str, Any]] | None,
+        attachments: Sequence[Mapping[str, Any]] | None,
+        retrieval: Mapping[str, Any] | None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
+        idle_timeout_ms: int | None,
+    ) -> dict[str, Any]:
+        body = {
+            "provider": provider,
+            "model": model,
+            "input": input,
+            "session": None if session is None else session_handle(session).to_dict(),
+            "instructions": instructions,
+            "history": None if history is None else [_model(m, Message).to_dict() for m in history],
+            "attachments": None if attachments is None else [dict(a) for a in attachments],
+            "retrieval": None if retrieval is None else dict(retrieval),
+            "tools": None if tools is None else [_model(t, ToolDefinition).to_dict() for t in tools],
+            "idleTimeoutMs": idle_timeout_ms,
+        }
+        return RunRequest.from_dict(_without_none(body)).to_dict()
+
+    @staticmethod
+    def run(body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
+        return Call("POST", "/v1/runs", RunResult.from_dict, body=body, idempotency_key=idempotency_key or new_key())
+
+    @staticmethod
+    def actions_body(
+        function_results: Sequence[Mapping[str, Any]] | Mapping[str, str] | None,
+        approvals: Sequence[Mapping[str, Any]] | Mapping[str, bool] | None,
+    ) -> dict[str, Any]:
+        """Answers as lists of dicts, or as ``{call_id: output}`` / ``{call_id: approve}`` shortcuts."""
+        body: dict[str, Any] = {}
+        if function_results is not None:
+            body["functionResults"] = (
+                [{"callId": k, "output": v} for k, v in function_results.items()]
+                if isinstance(function_results, Mapping)
+                else [dict(r) for r in function_results]
+            )
+        if approvals is not None:
+            body["approvals"] = (
+                [{"callId": k, "approve": v} for k, v in approvals.items()]
+                if isinstance(approvals, Mapping)
+                else [dict(a) for a in approvals]
+            )
+        return SubmitRunActionsRequest.from_dict(body).to_dict()
+
+    @staticmethod
+    def submit_actions(run_id: str, body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
+        return Call(
+            "POST",
+            f"/v1/runs/{_segment(run_id)}/actions",
+            RunResult.from_dict,
+            body=body,
+            idempotency_key=idempotency_key or new_key(),
+        )
+
+    @staticmethod
+    def cancel(run_id: str) -> Call[CancelRunResponse]:
+        return Call("POST", f"/v1/runs/{_segment(run_id)}/cancel", CancelRunResponse.from_dict, body=None)
+
+
+def _without_none(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _segment(value: str) -> str:
+    from urllib.parse import quote
+
+    return quote(value, safe="")

@@ -1,0 +1,367 @@
+"""Every error the client raises, one class per HTTP status class and one per catalogue code.
+
+    AgenticDriverError
+    ├── APIConnectionError                      the request did not get an answer
+    │   └── APITimeoutError
+    └── APIStatusError                          the host answered with a problem (status, code, detail)
+        ├── AuthenticationError                 401
+        │   └── UnauthenticatedError                UNAUTHENTICATED
+        ├── PermissionDeniedError               403 PERMISSION_DENIED
+        ├── NotFoundError                       404
+        │   ├── SessionNotFoundError                SESSION_NOT_FOUND
+        │   ├── RunNotFoundError                    RUN_NOT_FOUND
+        │   ├── ProviderNotFoundError               PROVIDER_NOT_FOUND
+        │   ├── ModelNotFoundError                  MODEL_NOT_FOUND
+        │   └── RouteNotFoundError                  ROUTE_NOT_FOUND
+        ├── MethodNotAllowedError               405 METHOD_NOT_ALLOWED
+        ├── ConflictError                       409
+        │   ├── SessionRevisionConflictError        SESSION_REVISION_CONFLICT (.current_revision)
+        │   ├── SessionBusyError                    SESSION_BUSY (.active_run_id, .retry_after)
+        │   ├── SessionInterruptedError             SESSION_INTERRUPTED
+        │   ├── SessionAccountRequiredError         SESSION_ACCOUNT_REQUIRED
+        │   ├── RunCancelledError                   RUN_CANCELLED (.reason)
+        │   ├── RunNotWaitingError                  RUN_NOT_WAITING
+        │   └── IdempotencyKeyInUseError            IDEMPOTENCY_KEY_IN_USE
+        ├── PayloadTooLargeError                413 PAYLOAD_TOO_LARGE
+        ├── UnsupportedMediaTypeError           415 UNSUPPORTED_MEDIA_TYPE
+        ├── UnprocessableEntityError            422
+        │   ├── ValidationError                     VALIDATION_ERROR (.errors)
+        │   ├── UnsupportedContinuationError        UNSUPPORTED_CONTINUATION
+        │   ├── SessionContextUnsupportedError      SESSION_CONTEXT_UNSUPPORTED
+        │   ├── SessionOverrideRejectedError        SESSION_OVERRIDE_REJECTED
+        │   ├── SessionLimitExceededError           SESSION_LIMIT_EXCEEDED (.limit, .maximum)
+        │   ├── ActionMismatchError                 ACTION_MISMATCH
+        │   └── IdempotencyKeyReusedError           IDEMPOTENCY_KEY_REUSED
+        ├── RateLimitError                      429
+        └── InternalServerError                 5xx
+            ├── InternalError                       INTERNAL_ERROR
+            ├── SessionsDisabledError               SESSIONS_DISABLED
+            ├── ProviderError                       PROVIDER_ERROR
+            ├── SessionStoreFullError               SESSION_STORE_FULL (.retry_after)
+            ├── HostBusyError                       HOST_BUSY (.retry_after)
+            └── ProviderTimeoutError                PROVIDER_TIMEOUT
+
+A problem with a code this client does not know (from a newer host) raises
+the class of its status, with ``.code`` still set: branching on ``code`` alone
+always works.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+__all__ = [
+    "CODE_ERRORS",
+    "APIConnectionError",
+    "APIStatusError",
+    "APITimeoutError",
+    "ActionMismatchError",
+    "AgenticDriverError",
+    "AuthenticationError",
+    "ConflictError",
+    "HostBusyError",
+    "IdempotencyKeyInUseError",
+    "IdempotencyKeyReusedError",
+    "InternalError",
+    "InternalServerError",
+    "MethodNotAllowedError",
+    "ModelNotFoundError",
+    "NotFoundError",
+    "PayloadTooLargeError",
+    "PermissionDeniedError",
+    "ProviderError",
+    "ProviderNotFoundError",
+    "ProviderTimeoutError",
+    "RateLimitError",
+    "RouteNotFoundError",
+    "RunCancelledError",
+    "RunNotFoundError",
+    "RunNotWaitingError",
+    "SessionAccountRequiredError",
+    "SessionBusyError",
+    "SessionContextUnsupportedError",
+    "SessionInterruptedError",
+    "SessionLimitExceededError",
+    "SessionNotFoundError",
+    "SessionOverrideRejectedError",
+    "SessionRevisionConflictError",
+    "SessionStoreFullError",
+    "SessionsDisabledError",
+    "UnauthenticatedError",
+    "UnprocessableEntityError",
+    "UnsupportedContinuationError",
+    "UnsupportedMediaTypeError",
+    "ValidationError",
+    "error_from_response",
+]
+
+
+class AgenticDriverError(Exception):
+    """The root of every error this client raises."""
+
+
+class APIConnectionError(AgenticDriverError):
+    """No answer: the connection failed or broke before a response arrived."""
+
+    def __init__(self, message: str, *, request: httpx.Request | None = None) -> None:
+        super().__init__(message)
+        self.request = request
+
+
+class APITimeoutError(APIConnectionError):
+    """No answer within the configured timeout."""
+
+
+class APIStatusError(AgenticDriverError):
+    """The host answered with an error status and (normally) a problem document."""
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
+        self.response = response
+        self.status_code = response.status_code
+        self.problem = problem
+        self.code: str | None = problem.get("code") if isinstance(problem.get("code"), str) else None
+        self.detail: str = str(problem.get("detail", response.reason_phrase))
+        self.request_id: str | None = response.headers.get("x-request-id")
+        super().__init__(f"{self.status_code} {self.code or response.reason_phrase}: {self.detail}")
+
+    @property
+    def retry_after(self) -> float | None:
+        """Seconds the host asks to wait (``Retry-After``), when it says so."""
+        header = self.response.headers.get("retry-after")
+        try:
+            return float(header) if header is not None else None
+        except ValueError:
+            return None
+
+
+class AuthenticationError(APIStatusError):
+    pass
+
+
+class UnauthenticatedError(AuthenticationError):
+    pass
+
+
+class PermissionDeniedError(APIStatusError):
+    pass
+
+
+class NotFoundError(APIStatusError):
+    pass
+
+
+class SessionNotFoundError(NotFoundError):
+    pass
+
+
+class RunNotFoundError(NotFoundError):
+    pass
+
+
+class ProviderNotFoundError(NotFoundError):
+    pass
+
+
+class ModelNotFoundError(NotFoundError):
+    pass
+
+
+class RouteNotFoundError(NotFoundError):
+    pass
+
+
+class MethodNotAllowedError(APIStatusError):
+    pass
+
+
+class ConflictError(APIStatusError):
+    pass
+
+
+class SessionRevisionConflictError(ConflictError):
+    @property
+    def current_revision(self) -> int | None:
+        value = self.problem.get("currentRevision")
+        return value if isinstance(value, int) else None
+
+
+class SessionBusyError(ConflictError):
+    @property
+    def active_run_id(self) -> str | None:
+        value = self.problem.get("activeRunId")
+        return value if isinstance(value, str) else None
+
+
+class SessionInterruptedError(ConflictError):
+    pass
+
+
+class SessionAccountRequiredError(ConflictError):
+    pass
+
+
+class RunCancelledError(ConflictError):
+    @property
+    def reason(self) -> str | None:
+        value = self.problem.get("reason")
+        return value if isinstance(value, str) else None
+
+
+class RunNotWaitingError(ConflictError):
+    pass
+
+
+class IdempotencyKeyInUseError(ConflictError):
+    pass
+
+
+class PayloadTooLargeError(APIStatusError):
+    pass
+
+
+class UnsupportedMediaTypeError(APIStatusError):
+    pass
+
+
+class UnprocessableEntityError(APIStatusError):
+    pass
+
+
+class ValidationError(UnprocessableEntityError):
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        value = self.problem.get("errors")
+        return value if isinstance(value, list) else []
+
+
+class UnsupportedContinuationError(UnprocessableEntityError):
+    pass
+
+
+class SessionContextUnsupportedError(UnprocessableEntityError):
+    pass
+
+
+class SessionOverrideRejectedError(UnprocessableEntityError):
+    pass
+
+
+class SessionLimitExceededError(UnprocessableEntityError):
+    @property
+    def limit(self) -> str | None:
+        value = self.problem.get("limit")
+        return value if isinstance(value, str) else None
+
+    @property
+    def maximum(self) -> int | None:
+        value = self.problem.get("maximum")
+        return value if isinstance(value, int) else None
+
+
+class ActionMismatchError(UnprocessableEntityError):
+    pass
+
+
+class IdempotencyKeyReusedError(UnprocessableEntityError):
+    pass
+
+
+class RateLimitError(APIStatusError):
+    pass
+
+
+class InternalServerError(APIStatusError):
+    pass
+
+
+class InternalError(InternalServerError):
+    pass
+
+
+class SessionsDisabledError(InternalServerError):
+    pass
+
+
+class ProviderError(InternalServerError):
+    pass
+
+
+class SessionStoreFullError(InternalServerError):
+    pass
+
+
+class HostBusyError(InternalServerError):
+    pass
+
+
+class ProviderTimeoutError(InternalServerError):
+    pass
+
+
+CODE_ERRORS: dict[str, type[APIStatusError]] = {
+    "UNAUTHENTICATED": UnauthenticatedError,
+    "PERMISSION_DENIED": PermissionDeniedError,
+    "SESSION_NOT_FOUND": SessionNotFoundError,
+    "RUN_NOT_FOUND": RunNotFoundError,
+    "PROVIDER_NOT_FOUND": ProviderNotFoundError,
+    "MODEL_NOT_FOUND": ModelNotFoundError,
+    "ROUTE_NOT_FOUND": RouteNotFoundError,
+    "METHOD_NOT_ALLOWED": MethodNotAllowedError,
+    "SESSION_REVISION_CONFLICT": SessionRevisionConflictError,
+    "SESSION_BUSY": SessionBusyError,
+    "SESSION_INTERRUPTED": SessionInterruptedError,
+    "SESSION_ACCOUNT_REQUIRED": SessionAccountRequiredError,
+    "RUN_CANCELLED": RunCancelledError,
+    "RUN_NOT_WAITING": RunNotWaitingError,
+    "IDEMPOTENCY_KEY_IN_USE": IdempotencyKeyInUseError,
+    "PAYLOAD_TOO_LARGE": PayloadTooLargeError,
+    "UNSUPPORTED_MEDIA_TYPE": UnsupportedMediaTypeError,
+    "VALIDATION_ERROR": ValidationError,
+    "UNSUPPORTED_CONTINUATION": UnsupportedContinuationError,
+    "SESSION_CONTEXT_UNSUPPORTED": SessionContextUnsupportedError,
+    "SESSION_OVERRIDE_REJECTED": SessionOverrideRejectedError,
+    "SESSION_LIMIT_EXCEEDED": SessionLimitExceededError,
+    "ACTION_MISMATCH": ActionMismatchError,
+    "IDEMPOTENCY_KEY_REUSED": IdempotencyKeyReusedError,
+    "INTERNAL_ERROR": InternalError,
+    "SESSIONS_DISABLED": SessionsDisabledError,
+    "PROVIDER_ERROR": ProviderError,
+    "SESSION_STORE_FULL": SessionStoreFullError,
+    "HOST_BUSY": HostBusyError,
+    "PROVIDER_TIMEOUT": ProviderTimeoutError,
+}
+"""Each catalogue code's class (a test keeps this in step with openapi.yaml's ErrorCode)."""
+
+_STATUS_ERRORS: dict[int, type[APIStatusError]] = {
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    405: MethodNotAllowedError,
+    409: ConflictError,
+    413: PayloadTooLargeError,
+    415: UnsupportedMediaTypeError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
+}
+
+
+def error_from_response(response: httpx.Response, body: bytes) -> APIStatusError:
+    """The most specific error for an error response: by code, else by status."""
+    problem = _problem_of(body)
+    code = problem.get("code")
+    cls = CODE_ERRORS.get(code) if isinstance(code, str) else None
+    if cls is None:
+        cls = InternalServerError if response.status_code >= 500 else _STATUS_ERRORS.get(response.status_code)
+    return (cls or APIStatusError)(response, problem)
+
+
+def _problem_of(body: bytes) -> dict[str, Any]:
+    import json
+
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return {"detail": body[:500].decode("utf-8", "replace")}
+    return parsed if isinstance(parsed, dict) else {"detail": str(parsed)[:500]}
