@@ -11,41 +11,32 @@
   methods returning the generated models, with safe retries (one idempotency key
   per logical call), typed exceptions, streaming and the recovery helpers
   ``reconcile`` and ``fork``.
-- The exception tree is drawn in ``agentic_driver_sdk._exceptions``.
+- The exception tree is drawn in ``agentic_driver_sdk._exceptions`` (and in the
+  API reference of ``AgenticDriverError``'s module).
 - ``stream_run`` and friends stream through a plain generated ``AuthenticatedClient``.
 
-Importing this package gives the generated ``SessionInfo`` a ``handle`` property
-(``SessionHandle(id, revision)``); ``session=`` also accepts a ``SessionInfo`` directly.
+Every ``SessionInfo`` the SDK returns has a ``handle`` property
+(``SessionHandle(id, revision)``); ``session=`` also accepts a ``SessionInfo``
+directly. The generated models are imported on first use, not with this package,
+which keeps ``import agentic_driver_sdk`` about as fast as ``import httpx``.
 """
 
-from agentic_driver_client.models import SessionHandle, SessionInfo
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ._base import Options
 from ._client import AgenticDriver, AsyncAgenticDriver
+from ._events import UnknownEvent
 from ._exceptions import *  # noqa: F403 - the exception tree is public API
 from ._exceptions import __all__ as _exception_names
 from ._recovery import UNCHANGED, Reconciliation
-from .streaming import (
-    Event,
-    ProblemError,
-    UnknownEvent,
-    astream_run,
-    astream_run_actions,
-    stream_run,
-    stream_run_actions,
-)
 
+if TYPE_CHECKING:
+    from agentic_driver_client.models import SessionHandle, SessionInfo
 
-def _handle(session: SessionInfo) -> SessionHandle:
-    return SessionHandle(id=session.id, revision=session.revision)
-
-
-def handle(session: SessionInfo) -> SessionHandle:
-    """``{id, revision}`` of a session, to pass to the next run."""
-    return _handle(session)
-
-
-SessionInfo.handle = property(_handle)  # type: ignore[attr-defined]
+    from ._events import Event
+    from .streaming import ProblemError, astream_run, astream_run_actions, stream_run, stream_run_actions
 
 __all__ = [
     "UNCHANGED",
@@ -63,3 +54,29 @@ __all__ = [
     "stream_run_actions",
     *_exception_names,
 ]
+
+_STREAMING = frozenset({"ProblemError", "astream_run", "astream_run_actions", "stream_run", "stream_run_actions"})
+
+
+def handle(session: SessionInfo) -> SessionHandle:
+    """``{id, revision}`` of a session, to pass to the next run (the same as ``session.handle``)."""
+    from ._models import handle as _handle
+
+    return _handle(session)
+
+
+def __getattr__(name: str) -> Any:
+    # Names that need the generated models load them on first access (PEP 562).
+    if name in _STREAMING:
+        from . import streaming
+
+        return getattr(streaming, name)
+    if name == "Event":
+        from . import _events
+
+        return _events.Event
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

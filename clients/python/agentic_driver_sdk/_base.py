@@ -7,36 +7,40 @@ import random
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
+from urllib.parse import quote
 
 import httpx
-
-from agentic_driver_client.models import (
-    CancelRunResponse,
-    CreateSessionRequest,
-    CreateSessionResponse,
-    Discovery,
-    Message,
-    ReadSessionResponse,
-    RunRequest,
-    RunResult,
-    SessionHandle,
-    SessionInfo,
-    SubmitRunActionsRequest,
-    ToolDefinition,
-)
 
 from ._exceptions import (
     AgenticDriverError,
     APIConnectionError,
     APIStatusError,
     IdempotencyKeyInUseError,
+    ProviderError,
+    ProviderTimeoutError,
     SessionBusyError,
 )
 
-__all__ = ["DEFAULT_TIMEOUT", "Call", "Options", "plans", "retry_delay"]
+if TYPE_CHECKING:
+    from agentic_driver_client.models import (
+        CancelRunResponse,
+        Discovery,
+        Message,
+        ReadSessionResponse,
+        RunResult,
+        SessionHandle,
+        SessionInfo,
+        ToolDefinition,
+    )
+
+__all__ = ["DEFAULT_TIMEOUT", "Call", "Handle", "Options", "plans", "retry_delay"]
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any]
+    """What ``session=`` accepts: a ``SessionHandle``, a ``SessionInfo`` or ``{"id": ..., "revision": ...}``."""
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=600.0, write=30.0, pool=30.0)
@@ -44,16 +48,29 @@ DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=600.0, write=30.0, pool=30.0)
 DEFAULT_MAX_RETRIES = 2
 INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
+"""The longest backoff between attempts when the host does not say how long to wait."""
+MAX_RETRY_AFTER = 60.0
+"""The longest ``Retry-After`` the client waits out by itself; a longer ask is raised to the caller."""
 RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
+NOT_RETRYABLE_CODES = (ProviderError, ProviderTimeoutError)
+"""5xx answers for a run the host had accepted: its outcome is recorded under the request's
+Idempotency-Key, so another attempt would only replay the same failure."""
 
 
 @dataclass(frozen=True)
 class Options:
+    """A client's configuration; ``with_options(...)`` copies it with some fields changed."""
+
     base_url: str
+    """The host's base URL, without a trailing slash."""
     token: str | None
+    """The bearer token, or None to send no ``Authorization`` header."""
     timeout: httpx.Timeout
+    """Connect, read, write and pool timeouts (``httpx.Timeout(10, connect=2)`` sets them apart)."""
     max_retries: int
+    """Attempts after the first, for failures that are safe to retry."""
     default_headers: Mapping[str, str] = field(default_factory=dict)
+    """Sent with every request."""
     retry_busy: bool = False
     """Retry SESSION_BUSY (honouring Retry-After); off by default, since waiting on another turn is a choice."""
 
@@ -86,8 +103,15 @@ class Options:
         return headers
 
     def evolve(self, **changes: Any) -> Options:
-        if isinstance(changes.get("timeout"), (int, float)):
+        unknown = set(changes) - {f for f in self.__dataclass_fields__}
+        if unknown:
+            raise TypeError(f"unknown options: {', '.join(sorted(unknown))}")
+        if "timeout" in changes and not isinstance(changes["timeout"], httpx.Timeout):
             changes["timeout"] = _timeout(changes["timeout"])
+        if "base_url" in changes:
+            changes["base_url"] = str(changes["base_url"]).rstrip("/")
+        if changes.get("max_retries", 0) < 0:
+            raise ValueError("max_retries must be 0 or more")
         return replace(self, **changes)
 
 
@@ -112,25 +136,52 @@ class Call(Generic[T]):
         return {"Idempotency-Key": self.idempotency_key} if self.idempotency_key else {}
 
 
-def retry_delay(error: AgenticDriverError, attempt: int, options: Options) -> float | None:
+def connection_error(error: httpx.TransportError) -> APIConnectionError:
+    """The SDK's error for an httpx transport failure (the httpx error is its ``__cause__``)."""
+    from ._exceptions import APITimeoutError
+
+    try:
+        request: httpx.Request | None = error.request
+    except RuntimeError:  # httpx raises when the error was made without a request
+        request = None
+    if isinstance(error, httpx.TimeoutException):
+        failure: APIConnectionError = APITimeoutError(f"timed out: {error!r}", request=request)
+    else:
+        failure = APIConnectionError(f"connection failed: {error!r}", request=request)
+    failure.__cause__ = error
+    # A read timeout means we hung up on a request the host may have accepted: the host
+    # stops (and records) a run whose client went away, so another attempt could only
+    # replay that cancellation. Other transport errors either never delivered the request
+    # or lost an answer that a replay with the same Idempotency-Key brings back.
+    failure.hung_up = isinstance(error, httpx.ReadTimeout)
+    return failure
+
+
+def retry_delay(error: AgenticDriverError, attempt: int, options: Options, method: str = "POST") -> float | None:
     """Seconds to wait before the next attempt, or None when this error must not be retried."""
     if attempt >= options.max_retries:
         return None
     if isinstance(error, APIConnectionError):
-        retryable = True
-    elif isinstance(error, SessionBusyError):
-        retryable = options.retry_busy
-    elif isinstance(error, IdempotencyKeyInUseError):
-        retryable = True  # our own earlier attempt is still running: its outcome will be replayed
+        retryable = not (error.hung_up and method == "POST")
     elif isinstance(error, APIStatusError):
-        retryable = error.status_code in RETRYABLE_STATUSES
+        should_retry = error.response.headers.get("x-should-retry")
+        if should_retry == "false":
+            retryable = False
+        elif isinstance(error, SessionBusyError):
+            retryable = options.retry_busy
+        elif isinstance(error, IdempotencyKeyInUseError):
+            retryable = True  # our own earlier attempt is still running: its outcome will be replayed
+        elif isinstance(error, NOT_RETRYABLE_CODES):
+            retryable = False
+        else:
+            retryable = should_retry == "true" or error.status_code in RETRYABLE_STATUSES
     else:
         retryable = False
     if not retryable:
         return None
     asked = error.retry_after if isinstance(error, APIStatusError) else None
     if asked is not None:
-        return min(max(asked, 0.0), MAX_RETRY_DELAY)
+        return max(asked, 0.0) if asked <= MAX_RETRY_AFTER else None
     backoff = min(INITIAL_RETRY_DELAY * (1 << attempt), MAX_RETRY_DELAY)
     return backoff * random.uniform(0.75, 1.0)
 
@@ -140,8 +191,10 @@ def _model(value: Any, model: Any) -> Any:
     return model.from_dict(value) if isinstance(value, Mapping) else value
 
 
-def session_handle(session: SessionHandle | SessionInfo | Mapping[str, Any]) -> SessionHandle:
+def session_handle(session: Handle) -> SessionHandle:
     """``{id, revision}`` from a handle, a ``SessionInfo`` or a dict with those keys."""
+    from ._models import SessionHandle, SessionInfo
+
     if isinstance(session, SessionHandle):
         return session
     if isinstance(session, SessionInfo):
@@ -150,7 +203,24 @@ def session_handle(session: SessionHandle | SessionInfo | Mapping[str, Any]) -> 
 
 
 def new_key() -> str:
+    """A fresh Idempotency-Key for one logical call."""
     return str(uuid.uuid4())
+
+
+def parse_run_result(data: Any) -> RunResult:
+    """A ``RunResult``; a ``requiredAction`` of a type newer than this client stays as its dict.
+
+    The generated parser tries each known action type and fails the whole result
+    when none fits; the SDK keeps the run (its id and status) readable instead.
+    """
+    from ._models import RunResult
+
+    action = data.get("requiredAction") if isinstance(data, Mapping) else None
+    if isinstance(action, Mapping) and action.get("type") not in ("function_calls", "approvals"):
+        result = RunResult.from_dict({k: v for k, v in data.items() if k != "requiredAction"})
+        result.required_action = dict(action)  # type: ignore[assignment]
+        return result
+    return RunResult.from_dict(data)
 
 
 class plans:
@@ -158,6 +228,8 @@ class plans:
 
     @staticmethod
     def discovery() -> Call[Discovery]:
+        from ._models import Discovery
+
         return Call("GET", "/v1/discovery", Discovery.from_dict)
 
     @staticmethod
@@ -170,32 +242,37 @@ class plans:
         history: Sequence[Message | Mapping[str, Any]] | None,
         idempotency_key: str | None,
     ) -> Call[SessionInfo]:
-        request = CreateSessionRequest.from_dict(
+        from ._models import CreateSessionRequest, CreateSessionResponse, Message
+
+        body = CreateSessionRequest.from_dict(
             _without_none(
                 {
                     "provider": provider,
                     "model": model,
-                    "mode": mode,
+                    "mode": str(mode),
                     "instructions": instructions,
                     "history": None if history is None else [_model(m, Message).to_dict() for m in history],
                 }
             )
-        )
+        ).to_dict()
         return Call(
             "POST",
             "/v1/sessions",
             lambda data: CreateSessionResponse.from_dict(data).session,
-            body=request.to_dict(),
+            body=body,
             idempotency_key=idempotency_key or new_key(),
         )
 
     @staticmethod
     def read_session(session_id: str) -> Call[ReadSessionResponse]:
-        return Call("GET", f"/v1/sessions/{_segment(session_id)}", ReadSessionResponse.from_dict)
+        from ._models import ReadSessionResponse
+
+        return Call("GET", f"/v1/sessions/{_segment(session_id, 'session_id')}", ReadSessionResponse.from_dict)
 
     @staticmethod
     def delete_session(session_id: str) -> Call[None]:
-        return Call("DELETE", f"/v1/sessions/{_segment(session_id)}", lambda _: None, missing_means_done=True)
+        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
+        return Call("DELETE", path, lambda _: None, missing_means_done=True)
 
     @staticmethod
     def run_body(
@@ -203,7 +280,7 @@ class plans:
         provider: str,
         model: str,
         input: str,
-        session: SessionHandle | SessionInfo | Mapping[str, Any] | None,
+        session: Handle | None,
         instructions: str | None,
         history: Sequence[Message | Mapping[str, Any]] | None,
         attachments: Sequence[Mapping[str, Any]] | None,
@@ -211,6 +288,8 @@ class plans:
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
         idle_timeout_ms: int | None,
     ) -> dict[str, Any]:
+        from ._models import Message, RunRequest, ToolDefinition
+
         body = {
             "provider": provider,
             "model": model,
@@ -227,7 +306,7 @@ class plans:
 
     @staticmethod
     def run(body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
-        return Call("POST", "/v1/runs", RunResult.from_dict, body=body, idempotency_key=idempotency_key or new_key())
+        return Call("POST", "/v1/runs", parse_run_result, body=body, idempotency_key=idempotency_key or new_key())
 
     @staticmethod
     def actions_body(
@@ -235,6 +314,8 @@ class plans:
         approvals: Sequence[Mapping[str, Any]] | Mapping[str, bool] | None,
     ) -> dict[str, Any]:
         """Answers as lists of dicts, or as ``{call_id: output}`` / ``{call_id: approve}`` shortcuts."""
+        from ._models import SubmitRunActionsRequest
+
         body: dict[str, Any] = {}
         if function_results is not None:
             body["functionResults"] = (
@@ -254,22 +335,29 @@ class plans:
     def submit_actions(run_id: str, body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
         return Call(
             "POST",
-            f"/v1/runs/{_segment(run_id)}/actions",
-            RunResult.from_dict,
+            f"/v1/runs/{_segment(run_id, 'run_id')}/actions",
+            parse_run_result,
             body=body,
             idempotency_key=idempotency_key or new_key(),
         )
 
     @staticmethod
+    def actions_stream_path(run_id: str) -> str:
+        return f"/v1/runs/{_segment(run_id, 'run_id')}/actions/stream"
+
+    @staticmethod
     def cancel(run_id: str) -> Call[CancelRunResponse]:
-        return Call("POST", f"/v1/runs/{_segment(run_id)}/cancel", CancelRunResponse.from_dict, body=None)
+        from ._models import CancelRunResponse
+
+        path = f"/v1/runs/{_segment(run_id, 'run_id')}/cancel"
+        return Call("POST", path, CancelRunResponse.from_dict, body=None)
 
 
 def _without_none(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
-def _segment(value: str) -> str:
-    from urllib.parse import quote
-
+def _segment(value: str, name: str) -> str:
+    if not value:
+        raise ValueError(f"{name} must not be empty")
     return quote(value, safe="")

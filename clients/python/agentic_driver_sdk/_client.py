@@ -4,14 +4,15 @@
 
     with AgenticDriver() as client:  # AGENTIC_DRIVER_URL and AGENTIC_DRIVER_TOKEN from the environment
         session = client.sessions.create(provider="echo", model="echo-1", mode="history")
-        result = client.run(provider="echo", model="echo-1", input="Hello", session=session.handle)
-        result = client.run(provider="echo", model="echo-1", input="Again", session=result.session.handle)
+        result = client.run(provider="echo", model="echo-1", input="Hello", session=session)
+        result = client.run(provider="echo", model="echo-1", input="Again", session=result.session)
 
 Every POST carries one ``Idempotency-Key`` per logical call, reused on each
 retry, so a retried run can never run a turn twice. Connection failures,
-timeouts, 429 and 502/503/504 are retried (``max_retries``, exponential backoff
-with jitter, honouring ``Retry-After``); revision conflicts, interruptions and
-other 4xx never are, and ``SESSION_BUSY`` only with ``retry_busy=True``.
+connect timeouts, 429 and 502/503/504 are retried (``max_retries``, exponential
+backoff with jitter, honouring ``Retry-After``); revision conflicts,
+interruptions, failures of an accepted run and other 4xx never are, and
+``SESSION_BUSY`` only with ``retry_busy=True``.
 """
 
 from __future__ import annotations
@@ -19,46 +20,80 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from contextlib import asynccontextmanager, contextmanager
-from typing import Any, Self, TypeVar
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import httpx
 from httpx_sse import EventSource
 
-from agentic_driver_client.models import (
-    CancelRunResponse,
-    Discovery,
-    Message,
-    ReadSessionResponse,
-    RunResult,
-    SessionHandle,
-    SessionInfo,
-    ToolDefinition,
+from ._base import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    Call,
+    Options,
+    connection_error,
+    new_key,
+    plans,
+    retry_delay,
 )
-
-from ._base import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, Call, Options, new_key, plans, retry_delay
-from ._exceptions import APIConnectionError, APITimeoutError, NotFoundError, error_from_response
+from ._exceptions import AgenticDriverError, NotFoundError, error_from_response
 from ._recovery import UNCHANGED, Keep, Reconciliation, _fork_arguments, _Unchanged, reconciliation_of
-from .streaming import Event, parse_event
 
-__all__ = ["AgenticDriver", "AsyncAgenticDriver"]
+if TYPE_CHECKING:
+    from agentic_driver_client.models import (
+        CancelRunResponse,
+        Discovery,
+        Message,
+        ReadSessionResponse,
+        RunResult,
+        SessionInfo,
+        ToolDefinition,
+    )
+
+    from ._base import Handle
+    from ._events import Event
+
+__all__ = ["AgenticDriver", "AsyncAgenticDriver", "AsyncRuns", "AsyncSessions", "Runs", "Sessions"]
 
 T = TypeVar("T")
-Handle = SessionHandle | SessionInfo | Mapping[str, Any]
 
+# Indirections so tests can observe backoff without waiting it out.
+_sleep = time.sleep
+_asleep = asyncio.sleep
 
-def _send_error(error: httpx.TransportError, request: httpx.Request | None) -> APIConnectionError:
-    if isinstance(error, httpx.TimeoutException):
-        return APITimeoutError(f"timed out: {error}", request=request)
-    return APIConnectionError(f"connection failed: {error}", request=request)
+Results = Sequence[Mapping[str, Any]] | Mapping[str, str]
+Approvals = Sequence[Mapping[str, Any]] | Mapping[str, bool]
 
 
 def _parse(call: Call[T], response: httpx.Response) -> T:
     return call.parse(response.json() if response.content else None)
 
 
+def _stream_headers(key: str) -> dict[str, str]:
+    return {"Accept": "text/event-stream", "Idempotency-Key": key}
+
+
 class AgenticDriver:
-    """A synchronous client. Use as a context manager, or call ``close()``."""
+    """A synchronous client. Use it as a context manager, or call ``close()``.
+
+    Arguments come first, then the environment (``AGENTIC_DRIVER_URL``,
+    ``AGENTIC_DRIVER_TOKEN``), then defaults (``http://127.0.0.1:8080``, no token).
+
+        import httpx
+        from agentic_driver_sdk import AgenticDriver
+
+        client = AgenticDriver(
+            base_url="http://127.0.0.1:8080",
+            token="my-token-of-16-chars-or-more",
+            timeout=httpx.Timeout(120.0, connect=2.0),  # read and connect timeouts apart
+            max_retries=3,
+        )
+        with client:
+            print(client.discovery().providers)
+
+    ``transport`` replaces httpx's network transport (an ``httpx.MockTransport``
+    in tests, or a transport with your own proxies and certificates).
+    """
 
     def __init__(
         self,
@@ -80,14 +115,25 @@ class AgenticDriver:
             transport=transport,
         )
         self.sessions = Sessions(self)
+        """Create, read and delete sessions."""
         self.runs = Runs(self)
+        """Run turns, stream them, answer required actions, cancel."""
 
     @property
     def options(self) -> Options:
+        """This client's configuration."""
         return self._options
 
     def with_options(self, **changes: Any) -> AgenticDriver:
-        """A new client with some options changed (``timeout``, ``max_retries``, ``token``, ...)."""
+        """A new client with some options changed; this one is left as it was.
+
+        Accepts ``base_url``, ``token``, ``timeout``, ``max_retries``,
+        ``default_headers`` and ``retry_busy``. The copy has its own connection
+        pool (close it too) and shares this client's transport.
+
+            patient = client.with_options(timeout=600, max_retries=5)
+            result = patient.run(provider="echo", model="echo-1", input="a long task")
+        """
         options = self._options.evolve(**changes)
         return AgenticDriver(
             base_url=options.base_url,
@@ -100,17 +146,64 @@ class AgenticDriver:
         )
 
     def discovery(self) -> Discovery:
-        """What this token may use on the host (``getDiscovery``)."""
+        """What this token may use on the host (``getDiscovery``).
+
+        for provider in client.discovery().providers:
+            print(provider.id, provider.models)
+        """
         return self._call(plans.discovery())
 
-    def run(self, **arguments: Any) -> RunResult:
-        """Shortcut for ``runs.create(...)``."""
-        return self.runs.create(**arguments)
+    def run(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle | None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> RunResult:
+        """Run one turn; the same as ``runs.create(...)``.
+
+        result = client.run(provider="echo", model="echo-1", input="Hello", session=session)
+        print(result.output.text)
+        session = result.session  # the next revision
+        """
+        return self.runs.create(
+            provider=provider,
+            model=model,
+            input=input,
+            session=session,
+            instructions=instructions,
+            history=history,
+            attachments=attachments,
+            retrieval=retrieval,
+            tools=tools,
+            idle_timeout_ms=idle_timeout_ms,
+            idempotency_key=idempotency_key,
+        )
 
     def reconcile(self, session_id: str, sent: Handle) -> Reconciliation:
         """After a lost answer: did the turn sent with handle ``sent`` land, and what did it reply?
 
-        Reads the session (which does not extend retention) and compares revisions.
+        Reads the session (which does not extend its retention) and compares
+        revisions. Nothing is retried or created for you.
+
+            try:
+                result = client.run(provider="echo", model="echo-1", input=text, session=handle)
+            except APIConnectionError:
+                state = client.reconcile(handle.id, handle)
+                if state.landed:
+                    print("it landed:", state.reply)
+                elif state.interrupted is not None:
+                    print("interrupted; fork to go on")
+                else:
+                    print("not landed; send it again with", state.session.handle)
         """
         return reconciliation_of(self.sessions.read(session_id), sent)
 
@@ -123,16 +216,26 @@ class AgenticDriver:
         mode: str | None = None,
         instructions: str | _Unchanged | None = UNCHANGED,
         keep: Keep = None,
+        idempotency_key: str | None = None,
     ) -> SessionInfo:
         """Create a new session from a chosen part of this one's visible history.
 
-        Explicit by design: the host never converts or falls back on its own. ``keep``
-        is the number of last messages, a slice, or a function of the history.
+        Explicit by design: the host never converts or falls back on its own.
+        ``keep`` is None (all), the number of last messages, a slice, or a
+        function of the history returning the messages to keep. Provider, model
+        and mode default to the original's; instructions too, unless given
+        (``None`` drops them).
+
+            fresh = client.fork(interrupted_id, keep=4)
+            other = client.fork(session_id, provider="echo", model="echo-2", keep=slice(0, 2))
+            users = client.fork(session_id, keep=lambda h: [m for m in h if m.role == "user"])
         """
         read = self.sessions.read(session_id)
-        return self.sessions.create(**_fork_arguments(read, provider, model, mode, instructions, keep))
+        arguments = _fork_arguments(read, provider, model, mode, instructions, keep)
+        return self.sessions.create(**arguments, idempotency_key=idempotency_key)
 
     def close(self) -> None:
+        """Close the connection pool."""
         self._http.close()
 
     def __enter__(self) -> Self:
@@ -144,52 +247,66 @@ class AgenticDriver:
     def _call(self, call: Call[T]) -> T:
         attempt = 0
         while True:
+            failure: AgenticDriverError
             try:
                 response = self._http.request(call.method, call.path, json=call.body, headers=call.headers())
             except httpx.TransportError as error:
-                failure: Exception = _send_error(error, getattr(error, "request", None))
+                failure = connection_error(error)
             else:
                 if response.is_success:
                     return _parse(call, response)
                 failure = error_from_response(response, response.content)
                 if call.missing_means_done and attempt > 0 and isinstance(failure, NotFoundError):
                     return call.parse(None)
-            delay = retry_delay(failure, attempt, self._options)  # type: ignore[arg-type]
+            delay = retry_delay(failure, attempt, self._options, call.method)
             if delay is None:
                 raise failure
-            time.sleep(delay)
+            _sleep(delay)
             attempt += 1
 
     @contextmanager
     def _stream(self, path: str, body: dict[str, Any], key: str) -> Iterator[Iterator[Event]]:
-        headers = {"Accept": "text/event-stream", "Idempotency-Key": key}
         attempt = 0
         while True:
+            failure: AgenticDriverError
+            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key))
             try:
-                with self._http.stream("POST", path, json=body, headers=headers) as response:
-                    if not response.is_success:
-                        failure: Exception = error_from_response(response, response.read())
-                    else:
-                        yield _iter_events(EventSource(response))
-                        return
+                response = self._http.send(request, stream=True)
             except httpx.TransportError as error:
-                failure = _send_error(error, getattr(error, "request", None))
-            delay = retry_delay(failure, attempt, self._options)  # type: ignore[arg-type]
+                failure = connection_error(error)
+            else:
+                if response.is_success:
+                    try:
+                        yield _iter_events(EventSource(response))
+                    finally:
+                        response.close()  # before the last event, this is a disconnect
+                    return
+                try:
+                    failure = error_from_response(response, response.read())
+                except httpx.TransportError as error:
+                    failure = connection_error(error)
+                finally:
+                    response.close()
+            delay = retry_delay(failure, attempt, self._options)
             if delay is None:
                 raise failure
-            time.sleep(delay)
+            _sleep(delay)
             attempt += 1
 
 
 def _iter_events(source: EventSource) -> Iterator[Event]:
+    from ._events import parse_event
+
     try:
         for sse in source.iter_sse():
             yield parse_event(sse)
     except httpx.TransportError as error:
-        raise _send_error(error, None) from error
+        raise connection_error(error) from error
 
 
 class Sessions:
+    """``client.sessions``: create, read and delete sessions."""
+
     def __init__(self, client: AgenticDriver) -> None:
         self._client = client
 
@@ -203,7 +320,20 @@ class Sessions:
         history: Sequence[Message | Mapping[str, Any]] | None = None,
         idempotency_key: str | None = None,
     ) -> SessionInfo:
-        """Create a session (``createSession``); returns its ``SessionInfo`` at revision 0."""
+        """Create a session (``createSession``); returns its ``SessionInfo`` at revision 0.
+
+        ``mode`` is ``"history"`` (user text and final assistant text) or
+        ``"native"`` (also the provider's own state, kept inside the host).
+        ``history`` imports earlier messages as generated ``Message`` models or
+        ``{"role": ..., "content": ...}`` dicts.
+
+            session = client.sessions.create(
+                provider="echo", model="echo-1", mode="history",
+                instructions="Answer briefly.",
+                history=[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}],
+            )
+            print(session.id, session.revision)  # ses_..., 0
+        """
         return self._client._call(
             plans.create_session(
                 provider=provider,
@@ -216,15 +346,27 @@ class Sessions:
         )
 
     def read(self, session_id: str) -> ReadSessionResponse:
-        """Metadata, instructions, visible history and turns (``readSession``); does not extend retention."""
+        """Metadata, instructions, visible history and turns (``readSession``); does not extend retention.
+
+        read = client.sessions.read(session.id)
+        for message in read.history:
+            print(message.role, message.content)
+        """
         return self._client._call(plans.read_session(session_id))
 
     def delete(self, session_id: str) -> None:
-        """Delete the session and abort its active turn (``deleteSession``)."""
+        """Delete the session and abort its active turn (``deleteSession``).
+
+        A retry after a lost answer that finds the session gone counts as done.
+
+            client.sessions.delete(session.id)
+        """
         self._client._call(plans.delete_session(session_id))
 
 
 class Runs:
+    """``client.runs``: run turns (plain or streamed), answer required actions, cancel."""
+
     def __init__(self, client: AgenticDriver) -> None:
         self._client = client
 
@@ -243,7 +385,18 @@ class Runs:
         idle_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
-        """Run one turn (``run``): stateless, or continuing ``session`` (a handle or a ``SessionInfo``)."""
+        """Run one turn (``run``): stateless, or continuing ``session``.
+
+        ``session`` is a ``SessionInfo`` (from ``sessions.create`` or a result's
+        ``.session``), a ``SessionHandle`` or ``{"id": ..., "revision": ...}``.
+        Stateless runs may send ``instructions``, ``history``, ``attachments``
+        and ``retrieval``; ``tools`` declares functions the application runs
+        itself (the result then has ``status == "requires_action"``).
+
+            result = client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
+            print(result.output.text, result.usage.output_tokens)
+            session = result.session  # revision + 1
+        """
         body = plans.run_body(
             provider=provider,
             model=model,
@@ -258,24 +411,72 @@ class Runs:
         )
         return self._client._call(plans.run(body, idempotency_key))
 
-    def stream(self, *, idempotency_key: str | None = None, **arguments: Any) -> Any:
+    def stream(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle | None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> AbstractContextManager[Iterator[Event]]:
         """``streamRun`` as a context manager yielding typed events; the same arguments as ``create``.
 
+        A refusal before the stream starts raises the same errors as ``create``.
         Leaving the block before the last event disconnects, which interrupts a
-        session turn whose model work had started.
+        session turn whose model work had started. Event types newer than this
+        client arrive as ``UnknownEvent``.
+
+            from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent
+
+            with client.runs.stream(provider="echo", model="echo-1", input="Hi", session=session) as events:
+                for event in events:
+                    if isinstance(event, OutputDeltaEvent):
+                        print(event.text, end="", flush=True)
+                    elif isinstance(event, RunCompletedEvent):
+                        session = event.run.session
         """
-        body = plans.run_body(**_run_arguments(arguments))
+        body = plans.run_body(
+            provider=provider,
+            model=model,
+            input=input,
+            session=session,
+            instructions=instructions,
+            history=history,
+            attachments=attachments,
+            retrieval=retrieval,
+            tools=tools,
+            idle_timeout_ms=idle_timeout_ms,
+        )
         return self._client._stream("/v1/runs/stream", body, idempotency_key or new_key())
 
     def submit_actions(
         self,
         run_id: str,
         *,
-        function_results: Sequence[Mapping[str, Any]] | Mapping[str, str] | None = None,
-        approvals: Sequence[Mapping[str, Any]] | Mapping[str, bool] | None = None,
+        function_results: Results | None = None,
+        approvals: Approvals | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
-        """Answer a run waiting in ``requires_action`` (``submitRunActions``)."""
+        """Answer a run waiting in ``requires_action`` (``submitRunActions``).
+
+        ``function_results`` answers function calls (``{call_id: output}`` or
+        ``[{"callId": ..., "output": ...}]``); ``approvals`` answers host-tool
+        approvals (``{call_id: True}`` or ``[{"callId": ..., "approve": False, "reason": ...}]``).
+
+            result = client.run(provider="echo", model="echo-1", input=text, tools=tools)
+            while result.status == "requires_action":
+                calls = result.required_action.calls
+                result = client.runs.submit_actions(
+                    result.id, function_results={c.call_id: my_function(c) for c in calls}
+                )
+        """
         body = plans.actions_body(function_results, approvals)
         return self._client._call(plans.submit_actions(run_id, body, idempotency_key))
 
@@ -283,37 +484,44 @@ class Runs:
         self,
         run_id: str,
         *,
-        function_results: Sequence[Mapping[str, Any]] | Mapping[str, str] | None = None,
-        approvals: Sequence[Mapping[str, Any]] | Mapping[str, bool] | None = None,
+        function_results: Results | None = None,
+        approvals: Approvals | None = None,
         idempotency_key: str | None = None,
-    ) -> Any:
-        """``streamRunActions`` as a context manager yielding typed events."""
+    ) -> AbstractContextManager[Iterator[Event]]:
+        """``streamRunActions``: answer a waiting run and stream the rest of its turn.
+
+        with client.runs.stream_actions(run_id, function_results={call_id: "42"}) as events:
+            for event in events:
+                ...
+        """
         body = plans.actions_body(function_results, approvals)
-        return self._client._stream(f"/v1/runs/{run_id}/actions/stream", body, idempotency_key or new_key())
+        return self._client._stream(plans.actions_stream_path(run_id), body, idempotency_key or new_key())
 
     def cancel(self, run_id: str) -> CancelRunResponse:
-        """Cancel an active run of yours (``cancelRun``)."""
+        """Cancel an active run of yours (``cancelRun``).
+
+        Before model work started the session stays ``ready``; after, it is
+        ``interrupted``. The run's own request gets ``RunCancelledError``.
+
+            cancelled = client.runs.cancel(run_id)
+            print(cancelled.model_work_started)
+        """
         return self._client._call(plans.cancel(run_id))
 
 
-def _run_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
-    defaults = {
-        "session": None,
-        "instructions": None,
-        "history": None,
-        "attachments": None,
-        "retrieval": None,
-        "tools": None,
-        "idle_timeout_ms": None,
-    }
-    unknown = set(arguments) - set(defaults) - {"provider", "model", "input"}
-    if unknown:
-        raise TypeError(f"unexpected arguments: {', '.join(sorted(unknown))}")
-    return {**defaults, **arguments}
-
-
 class AsyncAgenticDriver:
-    """The asynchronous client; the same methods as ``AgenticDriver``, awaited."""
+    """The asynchronous client: the same methods as ``AgenticDriver``, awaited.
+
+    from agentic_driver_sdk import AsyncAgenticDriver
+
+    async with AsyncAgenticDriver() as client:
+        session = await client.sessions.create(provider="echo", model="echo-1")
+        result = await client.run(provider="echo", model="echo-1", input="Hi", session=session)
+        async with client.runs.stream(provider="echo", model="echo-1", input="More",
+                                      session=result.session) as events:
+            async for event in events:
+                print(event)
+    """
 
     def __init__(
         self,
@@ -335,13 +543,17 @@ class AsyncAgenticDriver:
             transport=transport,
         )
         self.sessions = AsyncSessions(self)
+        """Create, read and delete sessions."""
         self.runs = AsyncRuns(self)
+        """Run turns, stream them, answer required actions, cancel."""
 
     @property
     def options(self) -> Options:
+        """This client's configuration."""
         return self._options
 
     def with_options(self, **changes: Any) -> AsyncAgenticDriver:
+        """A new client with some options changed (see ``AgenticDriver.with_options``)."""
         options = self._options.evolve(**changes)
         return AsyncAgenticDriver(
             base_url=options.base_url,
@@ -354,12 +566,47 @@ class AsyncAgenticDriver:
         )
 
     async def discovery(self) -> Discovery:
+        """What this token may use on the host (``getDiscovery``)."""
         return await self._call(plans.discovery())
 
-    async def run(self, **arguments: Any) -> RunResult:
-        return await self.runs.create(**arguments)
+    async def run(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle | None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> RunResult:
+        """Run one turn; the same as ``runs.create(...)``.
+
+        result = await client.run(provider="echo", model="echo-1", input="Hi", session=session)
+        """
+        return await self.runs.create(
+            provider=provider,
+            model=model,
+            input=input,
+            session=session,
+            instructions=instructions,
+            history=history,
+            attachments=attachments,
+            retrieval=retrieval,
+            tools=tools,
+            idle_timeout_ms=idle_timeout_ms,
+            idempotency_key=idempotency_key,
+        )
 
     async def reconcile(self, session_id: str, sent: Handle) -> Reconciliation:
+        """After a lost answer: did the turn sent with handle ``sent`` land (see ``AgenticDriver.reconcile``)?
+
+        state = await client.reconcile(handle.id, handle)
+        """
         return reconciliation_of(await self.sessions.read(session_id), sent)
 
     async def fork(
@@ -371,11 +618,18 @@ class AsyncAgenticDriver:
         mode: str | None = None,
         instructions: str | _Unchanged | None = UNCHANGED,
         keep: Keep = None,
+        idempotency_key: str | None = None,
     ) -> SessionInfo:
+        """A new session from a chosen part of this one's history (see ``AgenticDriver.fork``).
+
+        fresh = await client.fork(session_id, keep=4)
+        """
         read = await self.sessions.read(session_id)
-        return await self.sessions.create(**_fork_arguments(read, provider, model, mode, instructions, keep))
+        arguments = _fork_arguments(read, provider, model, mode, instructions, keep)
+        return await self.sessions.create(**arguments, idempotency_key=idempotency_key)
 
     async def close(self) -> None:
+        """Close the connection pool."""
         await self._http.aclose()
 
     async def __aenter__(self) -> Self:
@@ -387,52 +641,66 @@ class AsyncAgenticDriver:
     async def _call(self, call: Call[T]) -> T:
         attempt = 0
         while True:
+            failure: AgenticDriverError
             try:
                 response = await self._http.request(call.method, call.path, json=call.body, headers=call.headers())
             except httpx.TransportError as error:
-                failure: Exception = _send_error(error, getattr(error, "request", None))
+                failure = connection_error(error)
             else:
                 if response.is_success:
                     return _parse(call, response)
                 failure = error_from_response(response, response.content)
                 if call.missing_means_done and attempt > 0 and isinstance(failure, NotFoundError):
                     return call.parse(None)
-            delay = retry_delay(failure, attempt, self._options)  # type: ignore[arg-type]
+            delay = retry_delay(failure, attempt, self._options, call.method)
             if delay is None:
                 raise failure
-            await asyncio.sleep(delay)
+            await _asleep(delay)
             attempt += 1
 
     @asynccontextmanager
     async def _stream(self, path: str, body: dict[str, Any], key: str) -> AsyncIterator[AsyncIterator[Event]]:
-        headers = {"Accept": "text/event-stream", "Idempotency-Key": key}
         attempt = 0
         while True:
+            failure: AgenticDriverError
+            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key))
             try:
-                async with self._http.stream("POST", path, json=body, headers=headers) as response:
-                    if not response.is_success:
-                        failure: Exception = error_from_response(response, await response.aread())
-                    else:
-                        yield _aiter_events(EventSource(response))
-                        return
+                response = await self._http.send(request, stream=True)
             except httpx.TransportError as error:
-                failure = _send_error(error, getattr(error, "request", None))
-            delay = retry_delay(failure, attempt, self._options)  # type: ignore[arg-type]
+                failure = connection_error(error)
+            else:
+                if response.is_success:
+                    try:
+                        yield _aiter_events(EventSource(response))
+                    finally:
+                        await response.aclose()  # before the last event, this is a disconnect
+                    return
+                try:
+                    failure = error_from_response(response, await response.aread())
+                except httpx.TransportError as error:
+                    failure = connection_error(error)
+                finally:
+                    await response.aclose()
+            delay = retry_delay(failure, attempt, self._options)
             if delay is None:
                 raise failure
-            await asyncio.sleep(delay)
+            await _asleep(delay)
             attempt += 1
 
 
 async def _aiter_events(source: EventSource) -> AsyncIterator[Event]:
+    from ._events import parse_event
+
     try:
         async for sse in source.aiter_sse():
             yield parse_event(sse)
     except httpx.TransportError as error:
-        raise _send_error(error, None) from error
+        raise connection_error(error) from error
 
 
 class AsyncSessions:
+    """``client.sessions`` of ``AsyncAgenticDriver``."""
+
     def __init__(self, client: AsyncAgenticDriver) -> None:
         self._client = client
 
@@ -446,6 +714,10 @@ class AsyncSessions:
         history: Sequence[Message | Mapping[str, Any]] | None = None,
         idempotency_key: str | None = None,
     ) -> SessionInfo:
+        """Create a session (see ``Sessions.create``).
+
+        session = await client.sessions.create(provider="echo", model="echo-1", mode="native")
+        """
         return await self._client._call(
             plans.create_session(
                 provider=provider,
@@ -458,13 +730,23 @@ class AsyncSessions:
         )
 
     async def read(self, session_id: str) -> ReadSessionResponse:
+        """Read a session (see ``Sessions.read``).
+
+        read = await client.sessions.read(session.id)
+        """
         return await self._client._call(plans.read_session(session_id))
 
     async def delete(self, session_id: str) -> None:
+        """Delete a session (see ``Sessions.delete``).
+
+        await client.sessions.delete(session.id)
+        """
         await self._client._call(plans.delete_session(session_id))
 
 
 class AsyncRuns:
+    """``client.runs`` of ``AsyncAgenticDriver``."""
+
     def __init__(self, client: AsyncAgenticDriver) -> None:
         self._client = client
 
@@ -483,6 +765,10 @@ class AsyncRuns:
         idle_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
+        """Run one turn (see ``Runs.create``).
+
+        result = await client.runs.create(provider="echo", model="echo-1", input="Hi")
+        """
         body = plans.run_body(
             provider=provider,
             model=model,
@@ -497,18 +783,53 @@ class AsyncRuns:
         )
         return await self._client._call(plans.run(body, idempotency_key))
 
-    def stream(self, *, idempotency_key: str | None = None, **arguments: Any) -> Any:
-        body = plans.run_body(**_run_arguments(arguments))
+    def stream(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle | None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> AbstractAsyncContextManager[AsyncIterator[Event]]:
+        """Stream one turn (see ``Runs.stream``).
+
+        async with client.runs.stream(provider="echo", model="echo-1", input="Hi") as events:
+            async for event in events:
+                print(event)
+        """
+        body = plans.run_body(
+            provider=provider,
+            model=model,
+            input=input,
+            session=session,
+            instructions=instructions,
+            history=history,
+            attachments=attachments,
+            retrieval=retrieval,
+            tools=tools,
+            idle_timeout_ms=idle_timeout_ms,
+        )
         return self._client._stream("/v1/runs/stream", body, idempotency_key or new_key())
 
     async def submit_actions(
         self,
         run_id: str,
         *,
-        function_results: Sequence[Mapping[str, Any]] | Mapping[str, str] | None = None,
-        approvals: Sequence[Mapping[str, Any]] | Mapping[str, bool] | None = None,
+        function_results: Results | None = None,
+        approvals: Approvals | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
+        """Answer a waiting run (see ``Runs.submit_actions``).
+
+        result = await client.runs.submit_actions(result.id, function_results={call_id: "42"})
+        """
         body = plans.actions_body(function_results, approvals)
         return await self._client._call(plans.submit_actions(run_id, body, idempotency_key))
 
@@ -516,12 +837,22 @@ class AsyncRuns:
         self,
         run_id: str,
         *,
-        function_results: Sequence[Mapping[str, Any]] | Mapping[str, str] | None = None,
-        approvals: Sequence[Mapping[str, Any]] | Mapping[str, bool] | None = None,
+        function_results: Results | None = None,
+        approvals: Approvals | None = None,
         idempotency_key: str | None = None,
-    ) -> Any:
+    ) -> AbstractAsyncContextManager[AsyncIterator[Event]]:
+        """Answer a waiting run and stream the rest of its turn (see ``Runs.stream_actions``).
+
+        async with client.runs.stream_actions(run_id, approvals={call_id: True}) as events:
+            async for event in events:
+                print(event)
+        """
         body = plans.actions_body(function_results, approvals)
-        return self._client._stream(f"/v1/runs/{run_id}/actions/stream", body, idempotency_key or new_key())
+        return self._client._stream(plans.actions_stream_path(run_id), body, idempotency_key or new_key())
 
     async def cancel(self, run_id: str) -> CancelRunResponse:
+        """Cancel an active run of yours (see ``Runs.cancel``).
+
+        await client.runs.cancel(run_id)
+        """
         return await self._client._call(plans.cancel(run_id))

@@ -108,6 +108,9 @@ class APIConnectionError(AgenticDriverError):
     def __init__(self, message: str, *, request: httpx.Request | None = None) -> None:
         super().__init__(message)
         self.request = request
+        """The request that got no answer, when known."""
+        self.hung_up = False
+        """The client stopped waiting for an answer (a read timeout) after the host had the request."""
 
 
 class APITimeoutError(APIConnectionError):

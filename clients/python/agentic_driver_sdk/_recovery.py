@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from agentic_driver_client.models import InterruptedTurn, Message, ReadSessionResponse, SessionHandle, SessionInfo, Turn
-from agentic_driver_client.types import Unset
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ._base import session_handle
+
+if TYPE_CHECKING:
+    from agentic_driver_client.models import InterruptedTurn, Message, ReadSessionResponse, SessionInfo, Turn
+
+    from ._base import Handle
 
 __all__ = ["UNCHANGED", "Keep", "Reconciliation", "keep_messages", "reconciliation_of"]
 
@@ -32,9 +34,10 @@ class Reconciliation:
     """The session was interrupted (maybe by the lost turn itself); reconcile before a new session."""
 
 
-def reconciliation_of(
-    read: ReadSessionResponse, sent: SessionHandle | SessionInfo | Mapping[str, Any]
-) -> Reconciliation:
+def reconciliation_of(read: ReadSessionResponse, sent: Handle) -> Reconciliation:
+    """What a session read says about the turn sent with handle ``sent``."""
+    from ._models import Unset
+
     sent_revision = session_handle(sent).revision
     session = read.session
     interrupted = None if isinstance(read.interrupted_turn, Unset) else read.interrupted_turn
@@ -51,7 +54,8 @@ def reconciliation_of(
     )
 
 
-Keep = int | slice | Callable[[list[Message]], Sequence[Message]] | None
+Keep: TypeAlias = "int | slice | Callable[[list[Message]], Sequence[Message]] | None"
+"""What ``fork(keep=...)`` takes: None (all), the last N messages, a slice, or a function of the history."""
 
 
 def keep_messages(history: list[Message], keep: Keep) -> list[Message]:
