@@ -33,14 +33,20 @@ if TYPE_CHECKING:
         SessionInfo,
         ToolDefinition,
     )
+    from agentic_driver_client.types import Unset
 
 __all__ = ["DEFAULT_TIMEOUT", "Call", "Handle", "Options", "plans", "retry_delay"]
 
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any]
-    """What ``session=`` accepts: a ``SessionHandle``, a ``SessionInfo`` or ``{"id": ..., "revision": ...}``."""
+    Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any] | Unset
+    """What ``session=`` accepts: a ``SessionHandle``, a ``SessionInfo`` or ``{"id": ..., "revision": ...}``.
+
+    ``Unset`` is in the type only so that ``session=result.session`` type-checks: the
+    generated ``RunResult.session`` is ``SessionInfo | Unset`` because stateless runs
+    have none. Passing an unset session raises ``ValueError`` rather than silently
+    running a stateless turn."""
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=600.0, write=30.0, pool=30.0)
@@ -193,12 +199,14 @@ def _model(value: Any, model: Any) -> Any:
 
 def session_handle(session: Handle) -> SessionHandle:
     """``{id, revision}`` from a handle, a ``SessionInfo`` or a dict with those keys."""
-    from ._models import SessionHandle, SessionInfo
+    from ._models import SessionHandle, SessionInfo, Unset
 
     if isinstance(session, SessionHandle):
         return session
     if isinstance(session, SessionInfo):
         return SessionHandle(id=session.id, revision=session.revision)
+    if isinstance(session, Unset):
+        raise ValueError("session is unset: that result came from a stateless run, which has no session")
     return SessionHandle(id=str(session["id"]), revision=int(session["revision"]))
 
 

@@ -299,7 +299,8 @@ def _iter_events(source: EventSource) -> Iterator[Event]:
 
     try:
         for sse in source.iter_sse():
-            yield parse_event(sse)
+            if sse.data:  # keep-alive comments can surface as data-less events
+                yield parse_event(sse)
     except httpx.TransportError as error:
         raise connection_error(error) from error
 
@@ -693,7 +694,8 @@ async def _aiter_events(source: EventSource) -> AsyncIterator[Event]:
 
     try:
         async for sse in source.aiter_sse():
-            yield parse_event(sse)
+            if sse.data:
+                yield parse_event(sse)
     except httpx.TransportError as error:
         raise connection_error(error) from error
 
