@@ -11,10 +11,10 @@ PORT ?= 8080
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python setup clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client docs bench-client setup clean
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(VENV_STAMP): requirements-dev.txt server/pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,12 +40,13 @@ generate: $(VENV_STAMP) ## Regenerate the server models and every client from op
 check-generated: $(VENV_STAMP) ## Fail if any generated tree differs from a fresh generation
 	$(BIN)/python generator/generate.py --check
 
-lint: $(VENV_STAMP) ## ruff on hand-written Python
-	$(BIN)/ruff check server clients/python/examples generator
-	$(BIN)/ruff format --check server clients/python/examples generator
+lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
+	$(BIN)/ruff check server clients/python generator
+	$(BIN)/ruff format --check server clients/python generator
 
-typecheck: $(VENV_STAMP) ## mypy (strict) on the host
+typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its examples
 	cd server && ../$(BIN)/mypy
+	$(BIN)/mypy --strict clients/python/agentic_driver_sdk clients/python/examples
 
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 	npx --no-install redocly lint openapi.yaml
@@ -53,7 +54,17 @@ lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q
 
-test: check-generated lint typecheck lint-spec test-python ## Set up and run every check and test
+test-python-client: $(VENV_STAMP) ## The Python SDK's tests against live hosts (and its examples and docs build)
+	cd clients/python && ../../$(BIN)/pytest -q
+
+docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> clients/python/docs/_build
+	$(BIN)/pdoc --docformat markdown -o clients/python/docs/_build agentic_driver_sdk
+
+bench-client: $(VENV_STAMP) ## SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client.json
+	$(BIN)/python bench/client/bench_client.py
+
+test: check-generated lint typecheck lint-spec test-python test-python-client ## Set up and run every check and test
 
 clean: ## Remove installed tools and caches
-	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
+	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache \
+		clients/python/.pytest_cache clients/python/docs/_build

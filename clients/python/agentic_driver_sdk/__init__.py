@@ -23,26 +23,25 @@ which keeps ``import agentic_driver_sdk`` about as fast as ``import httpx``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ._base import Options
 from ._client import AgenticDriver, AsyncAgenticDriver
-from ._events import UnknownEvent
+from ._events import Event, UnknownEvent
 from ._exceptions import *  # noqa: F403 - the exception tree is public API
 from ._exceptions import __all__ as _exception_names
-from ._recovery import UNCHANGED, Reconciliation
+from ._recovery import UNCHANGED, Keep, Reconciliation
+from .streaming import ProblemError, astream_run, astream_run_actions, stream_run, stream_run_actions
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import SessionHandle, SessionInfo
-
-    from ._events import Event
-    from .streaming import ProblemError, astream_run, astream_run_actions, stream_run, stream_run_actions
 
 __all__ = [
     "UNCHANGED",
     "AgenticDriver",
     "AsyncAgenticDriver",
     "Event",
+    "Keep",
     "Options",
     "ProblemError",
     "Reconciliation",
@@ -55,28 +54,9 @@ __all__ = [
     *_exception_names,
 ]
 
-_STREAMING = frozenset({"ProblemError", "astream_run", "astream_run_actions", "stream_run", "stream_run_actions"})
-
 
 def handle(session: SessionInfo) -> SessionHandle:
     """``{id, revision}`` of a session, to pass to the next run (the same as ``session.handle``)."""
     from ._models import handle as _handle
 
     return _handle(session)
-
-
-def __getattr__(name: str) -> Any:
-    # Names that need the generated models load them on first access (PEP 562).
-    if name in _STREAMING:
-        from . import streaming
-
-        return getattr(streaming, name)
-    if name == "Event":
-        from . import _events
-
-        return _events.Event
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))

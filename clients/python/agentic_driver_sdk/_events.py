@@ -34,11 +34,12 @@ class UnknownEvent:
     """The event's JSON data, as sent."""
 
 
-if TYPE_CHECKING:
-    Event: TypeAlias = (
-        RunStartedEvent | OutputDeltaEvent | RunRequiresActionEvent | RunCompletedEvent | RunFailedEvent | UnknownEvent
-    )
-    """One event of a streamed run: a generated event model, or ``UnknownEvent``."""
+Event: TypeAlias = (
+    "RunStartedEvent | OutputDeltaEvent | RunRequiresActionEvent | RunCompletedEvent | RunFailedEvent | UnknownEvent"
+)
+"""One event of a streamed run: a generated event model (``agentic_driver_client.models``), or ``UnknownEvent``.
+
+A string at run time (the models load on first use); type checkers see the union."""
 
 
 @cache
@@ -65,18 +66,3 @@ def parse_event(sse: ServerSentEvent) -> Event:
         return UnknownEvent(type=str(kind), data=data)
     event: Event = model.from_dict(data)
     return event
-
-
-def __getattr__(name: str) -> Any:
-    if name == "Event":  # a runtime alias for isinstance-free uses (typing.get_args, docs)
-        from . import _models as m
-
-        return (
-            m.RunStartedEvent
-            | m.OutputDeltaEvent
-            | m.RunRequiresActionEvent
-            | m.RunCompletedEvent
-            | m.RunFailedEvent
-            | UnknownEvent
-        )
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

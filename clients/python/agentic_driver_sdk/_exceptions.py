@@ -102,6 +102,10 @@ class AgenticDriverError(Exception):
     """The root of every error this client raises."""
 
 
+# The API reference shows the whole tree on the root class (the module is private).
+AgenticDriverError.__doc__ = f"{AgenticDriverError.__doc__}\n\n{__doc__}"
+
+
 class APIConnectionError(AgenticDriverError):
     """No answer: the connection failed or broke before a response arrived."""
 
@@ -140,50 +144,58 @@ class APIStatusError(AgenticDriverError):
 
 
 class AuthenticationError(APIStatusError):
-    pass
+    """401: the host did not accept the credentials."""
 
 
 class UnauthenticatedError(AuthenticationError):
-    pass
+    """``UNAUTHENTICATED``: Send ``Authorization: Bearer <token>`` with a token configured on the host."""
 
 
 class PermissionDeniedError(APIStatusError):
-    pass
+    """``PERMISSION_DENIED``: The token lacks the session grant (``create``, ``read``, ``continue``, ``delete``) or
+    the provider; ask the operator.
+    """
 
 
 class NotFoundError(APIStatusError):
-    pass
+    """404: the thing named does not exist for this caller."""
 
 
 class SessionNotFoundError(NotFoundError):
-    pass
+    """``SESSION_NOT_FOUND``: Unknown, expired, deleted, or not yours (also: wrong provider/model for it, or its
+    provider's account binding changed). Start a new session.
+    """
 
 
 class RunNotFoundError(NotFoundError):
-    pass
+    """``RUN_NOT_FOUND``: The run finished already or is not yours; nothing to cancel."""
 
 
 class ProviderNotFoundError(NotFoundError):
-    pass
+    """``PROVIDER_NOT_FOUND``: Check ``GET /v1/discovery`` for the instances and models you may use."""
 
 
 class ModelNotFoundError(NotFoundError):
-    pass
+    """``MODEL_NOT_FOUND``: Check ``GET /v1/discovery`` for the instances and models you may use."""
 
 
 class RouteNotFoundError(NotFoundError):
-    pass
+    """``ROUTE_NOT_FOUND``: Outside the contract: check the path and method."""
 
 
 class MethodNotAllowedError(APIStatusError):
-    pass
+    """``METHOD_NOT_ALLOWED``: Outside the contract: check the path and method."""
 
 
 class ConflictError(APIStatusError):
-    pass
+    """409: the request conflicts with the current state of a session, run or idempotency key."""
 
 
 class SessionRevisionConflictError(ConflictError):
+    """``SESSION_REVISION_CONFLICT``: Your revision is stale (``currentRevision`` says the current one; ``x-should-
+    retry: false``). Read the session, reconcile, retry with the current revision.
+    """
+
     @property
     def current_revision(self) -> int | None:
         value = self.problem.get("currentRevision")
@@ -191,6 +203,10 @@ class SessionRevisionConflictError(ConflictError):
 
 
 class SessionBusyError(ConflictError):
+    """``SESSION_BUSY``: Another turn is active (``activeRunId``); wait ``Retry-After`` seconds and retry, or cancel
+    that run.
+    """
+
     @property
     def active_run_id(self) -> str | None:
         value = self.problem.get("activeRunId")
@@ -198,14 +214,22 @@ class SessionBusyError(ConflictError):
 
 
 class SessionInterruptedError(ConflictError):
-    pass
+    """``SESSION_INTERRUPTED``: A turn stopped after model work started. Read the session (``interruptedTurn``),
+    reconcile side effects, create a new session with the history you choose.
+    """
 
 
 class SessionAccountRequiredError(ConflictError):
-    pass
+    """``SESSION_ACCOUNT_REQUIRED``: The provider instance has no account binding: use stateless runs, or bind it
+    (``accountId``) in host config.
+    """
 
 
 class RunCancelledError(ConflictError):
+    """``RUN_CANCELLED``: Your run was cancelled (``reason: cancelled``), its session deleted (``reason:
+    session_deleted``), or its client disconnected (``reason: disconnected``).
+    """
+
     @property
     def reason(self) -> str | None:
         value = self.problem.get("reason")
@@ -213,26 +237,30 @@ class RunCancelledError(ConflictError):
 
 
 class RunNotWaitingError(ConflictError):
-    pass
+    """``RUN_NOT_WAITING``: The run waits for no action (it finished, or someone answered first)."""
 
 
 class IdempotencyKeyInUseError(ConflictError):
-    pass
+    """``IDEMPOTENCY_KEY_IN_USE``: The first request with this key is still running; retry after it finishes."""
 
 
 class PayloadTooLargeError(APIStatusError):
-    pass
+    """``PAYLOAD_TOO_LARGE``: The body exceeds ``limits.maxBodyBytes``."""
 
 
 class UnsupportedMediaTypeError(APIStatusError):
-    pass
+    """``UNSUPPORTED_MEDIA_TYPE``: Send ``Content-Type: application/json``."""
 
 
 class UnprocessableEntityError(APIStatusError):
-    pass
+    """422: the request is well-formed JSON but cannot be carried out as sent."""
 
 
 class ValidationError(UnprocessableEntityError):
+    """``VALIDATION_ERROR``: Fix the request; ``errors`` lists each problem with its location. Unknown fields are
+    refused.
+    """
+
     @property
     def errors(self) -> list[dict[str, Any]]:
         value = self.problem.get("errors")
@@ -240,18 +268,28 @@ class ValidationError(UnprocessableEntityError):
 
 
 class UnsupportedContinuationError(UnprocessableEntityError):
-    pass
+    """``UNSUPPORTED_CONTINUATION``: The provider cannot keep that mode (see ``capabilities`` in discovery); choose
+    the other mode.
+    """
 
 
 class SessionContextUnsupportedError(UnprocessableEntityError):
-    pass
+    """``SESSION_CONTEXT_UNSUPPORTED``: Sessions take text input only; send attachments or retrieval in a stateless
+    run.
+    """
 
 
 class SessionOverrideRejectedError(UnprocessableEntityError):
-    pass
+    """``SESSION_OVERRIDE_REJECTED``: A session owns its instructions and history; do not send them with a session
+    run.
+    """
 
 
 class SessionLimitExceededError(UnprocessableEntityError):
+    """``SESSION_LIMIT_EXCEEDED``: A bound named in ``limit`` (with ``maximum``) would be exceeded; start a new
+    session with a shorter history.
+    """
+
     @property
     def limit(self) -> str | None:
         value = self.problem.get("limit")
@@ -264,43 +302,49 @@ class SessionLimitExceededError(UnprocessableEntityError):
 
 
 class ActionMismatchError(UnprocessableEntityError):
-    pass
+    """``ACTION_MISMATCH``: Answer exactly the ``requiredAction``: the right kind, every call id once, no others."""
 
 
 class IdempotencyKeyReusedError(UnprocessableEntityError):
-    pass
+    """``IDEMPOTENCY_KEY_REUSED``: This key was used with a different request; use a new key."""
 
 
 class RateLimitError(APIStatusError):
-    pass
+    """429: too many requests (sent by proxies in front of a host); retried, honouring Retry-After."""
 
 
 class InternalServerError(APIStatusError):
-    pass
+    """5xx: the host, its provider or a proxy failed; 502/503/504 are retried unless the code says a retry cannot
+    help.
+    """
 
 
 class InternalError(InternalServerError):
-    pass
+    """``INTERNAL_ERROR``: A host defect; please report it."""
 
 
 class SessionsDisabledError(InternalServerError):
-    pass
+    """``SESSIONS_DISABLED``: The host sets no ``sessions.retentionMs``; use stateless runs."""
 
 
 class ProviderError(InternalServerError):
-    pass
+    """``PROVIDER_ERROR``: The model provider failed; a session turn left the session interrupted."""
 
 
 class SessionStoreFullError(InternalServerError):
-    pass
+    """``SESSION_STORE_FULL``: The store holds ``maxEntries`` sessions; retry after ``Retry-After`` or delete
+    sessions.
+    """
 
 
 class HostBusyError(InternalServerError):
-    pass
+    """``HOST_BUSY``: Every run slot is taken and the wait line is full; retry after ``Retry-After``."""
 
 
 class ProviderTimeoutError(InternalServerError):
-    pass
+    """``PROVIDER_TIMEOUT``: The provider made no progress for ``idleTimeoutMs``; a session turn left the session
+    interrupted.
+    """
 
 
 CODE_ERRORS: dict[str, type[APIStatusError]] = {

@@ -54,7 +54,7 @@ def reconciliation_of(read: ReadSessionResponse, sent: Handle) -> Reconciliation
     )
 
 
-Keep: TypeAlias = "int | slice | Callable[[list[Message]], Sequence[Message]] | None"
+Keep: TypeAlias = int | slice | Callable[[list["Message"]], Sequence["Message"]] | None
 """What ``fork(keep=...)`` takes: None (all), the last N messages, a slice, or a function of the history."""
 
 

@@ -21,15 +21,16 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from httpx_sse import EventSource, aconnect_sse, connect_sse
 
-from agentic_driver_client import AuthenticatedClient
-from agentic_driver_client.models import Problem, RunRequest, SubmitRunActionsRequest
-
 from ._events import Event, UnknownEvent, parse_event
+
+if TYPE_CHECKING:
+    from agentic_driver_client import AuthenticatedClient
+    from agentic_driver_client.models import Problem, RunRequest, SubmitRunActionsRequest
 
 __all__ = [
     "Event",
@@ -54,6 +55,8 @@ class ProblemError(Exception):
 
 
 def _problem(response: httpx.Response, body: bytes) -> ProblemError:
+    from ._models import Problem
+
     text = body.decode("utf-8", "replace")
     try:
         problem = Problem.from_dict(json.loads(text))
