@@ -17,7 +17,6 @@ interruptions, failures of an accepted run and other 4xx never are, and
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, contextmanager
@@ -59,7 +58,13 @@ T = TypeVar("T")
 
 # Indirections so tests can observe backoff without waiting it out.
 _sleep = time.sleep
-_asleep = asyncio.sleep
+
+
+async def _asleep(seconds: float) -> None:
+    import asyncio  # not at module level: it is most of what this package would add to importing httpx
+
+    await asyncio.sleep(seconds)
+
 
 Results = Sequence[Mapping[str, Any]] | Mapping[str, str]
 Approvals = Sequence[Mapping[str, Any]] | Mapping[str, bool]
