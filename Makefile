@@ -41,8 +41,8 @@ check-generated: $(VENV_STAMP) ## Fail if any generated tree differs from a fres
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
-	$(BIN)/ruff check server clients/python generator
-	$(BIN)/ruff format --check server clients/python generator
+	$(BIN)/ruff check server clients/python generator bench
+	$(BIN)/ruff format --check server clients/python generator bench
 
 typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its examples
 	cd server && ../$(BIN)/mypy
