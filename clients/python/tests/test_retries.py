@@ -98,8 +98,9 @@ async def test_a_busy_host_is_waited_out_for_real(kind: str, busy_host: Host) ->
         driver_for(kind, busy_host) as holder,
         driver_for(kind, busy_host, max_retries=5, transport=recording(kind, seen)) as waiter,
     ):
-        slow = holder.background(lambda: holder.client.run(**ECHO, input="!sleep 1200\nholding the slot"))
-        await asyncio.sleep(0.3)
+        session = await d(holder.client.sessions.create(**ECHO))
+        slow = holder.background(lambda: holder.client.run(**ECHO, input="!sleep 1200\nhold it", session=session))
+        await wait_for_status(holder, session.id, "running")  # it holds the only slot
         started = time.monotonic()
         result = await d(waiter.client.run(**ECHO, input="waited"))
         elapsed = time.monotonic() - started
