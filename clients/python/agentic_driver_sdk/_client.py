@@ -18,7 +18,7 @@ interruptions, failures of an accepted run and other 4xx never are, and
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
@@ -281,9 +281,11 @@ class AgenticDriver:
                 failure = connection_error(error)
             else:
                 if response.is_success:
+                    events = _iter_events(EventSource(response))
                     try:
-                        yield _iter_events(EventSource(response))
+                        yield events
                     finally:
+                        events.close()
                         response.close()  # before the last event, this is a disconnect
                     return
                 try:
@@ -299,7 +301,7 @@ class AgenticDriver:
             attempt += 1
 
 
-def _iter_events(source: EventSource) -> Iterator[Event]:
+def _iter_events(source: EventSource) -> Generator[Event]:
     from ._events import parse_event
 
     try:
@@ -676,9 +678,11 @@ class AsyncAgenticDriver:
                 failure = connection_error(error)
             else:
                 if response.is_success:
+                    aevents = _aiter_events(EventSource(response))
                     try:
-                        yield _aiter_events(EventSource(response))
+                        yield aevents
                     finally:
+                        await aevents.aclose()
                         await response.aclose()  # before the last event, this is a disconnect
                     return
                 try:
@@ -694,7 +698,7 @@ class AsyncAgenticDriver:
             attempt += 1
 
 
-async def _aiter_events(source: EventSource) -> AsyncIterator[Event]:
+async def _aiter_events(source: EventSource) -> AsyncGenerator[Event]:
     from ._events import parse_event
 
     try:
