@@ -296,21 +296,27 @@ class plans:
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
         idle_timeout_ms: int | None,
     ) -> dict[str, Any]:
-        from ._models import Message, RunRequest, ToolDefinition
+        # Built directly as the wire dict: a round trip through the generated RunRequest
+        # (from_dict, then to_dict) checks nothing more and costs about as much as the
+        # rest of the client's work on a turn.
+        from ._models import Message, ToolDefinition
 
-        body = {
-            "provider": provider,
-            "model": model,
-            "input": input,
-            "session": None if session is None else session_handle(session).to_dict(),
-            "instructions": instructions,
-            "history": None if history is None else [_model(m, Message).to_dict() for m in history],
-            "attachments": None if attachments is None else [dict(a) for a in attachments],
-            "retrieval": None if retrieval is None else dict(retrieval),
-            "tools": None if tools is None else [_model(t, ToolDefinition).to_dict() for t in tools],
-            "idleTimeoutMs": idle_timeout_ms,
-        }
-        return RunRequest.from_dict(_without_none(body)).to_dict()
+        body: dict[str, Any] = {"provider": provider, "model": model, "input": input}
+        if session is not None:
+            body["session"] = session_handle(session).to_dict()
+        if instructions is not None:
+            body["instructions"] = instructions
+        if history is not None:
+            body["history"] = [_model(m, Message).to_dict() for m in history]
+        if attachments is not None:
+            body["attachments"] = [dict(a) for a in attachments]
+        if retrieval is not None:
+            body["retrieval"] = dict(retrieval)
+        if tools is not None:
+            body["tools"] = [_model(t, ToolDefinition).to_dict() for t in tools]
+        if idle_timeout_ms is not None:
+            body["idleTimeoutMs"] = idle_timeout_ms
+        return body
 
     @staticmethod
     def run(body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
