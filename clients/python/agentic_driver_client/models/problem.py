@@ -36,9 +36,11 @@ class Problem:
                 `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
                 `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
                 `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-                `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-                `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-                `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+                `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`
+                422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR` 500;
+                `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
+                `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
+                `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
                 `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
                 requests outside the documented operations (or a host defect) and
                 appear in no operation.

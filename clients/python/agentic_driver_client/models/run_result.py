@@ -29,7 +29,9 @@ class RunResult:
             `requires_action`: the turn waits for the application (`requiredAction`
             says for what); it is still the session's active turn.
         output (RunOutput):
-        usage (Usage):
+        usage (Usage): Token counts summed over the run's provider calls, normalised across
+            providers whatever each one counts: `inputTokens` includes cached input
+            and cache writes, `outputTokens` includes reasoning.
         required_action (ApprovalsAction | FunctionCallsAction | Unset): What a `requires_action` run waits for.
         session (SessionInfo | Unset):
     """

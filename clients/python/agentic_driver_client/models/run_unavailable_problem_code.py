@@ -1,0 +1,10 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from enum import StrEnum
+
+
+class RunUnavailableProblemCode(StrEnum):
+    HOST_BUSY = "HOST_BUSY"
+    PROVIDER_OVERLOADED = "PROVIDER_OVERLOADED"
+
+    def __str__(self) -> str:
+        return str(self.value)
