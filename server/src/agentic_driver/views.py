@@ -111,7 +111,13 @@ def run_result(
         id=run_id,
         status="completed" if action is None else "requires_action",
         output=RunOutput(text=text),
-        usage=Usage(inputTokens=usage.input_tokens, outputTokens=usage.output_tokens),
+        usage=Usage(
+            inputTokens=usage.input_tokens,
+            outputTokens=usage.output_tokens,
+            cachedInputTokens=usage.cached_input_tokens,
+            cacheWriteTokens=usage.cache_write_tokens,
+            reasoningTokens=usage.reasoning_tokens,
+        ),
     )
     if action is not None:
         calls = [FunctionCall(callId=c.call_id, name=c.name, arguments=c.arguments) for c in action.calls]

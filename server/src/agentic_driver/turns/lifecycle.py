@@ -28,7 +28,6 @@ from ..clock import Clock
 from ..errors import (
     DriverError,
     InternalError,
-    ProviderError,
     ProviderTimeout,
     RunCancelled,
     SessionBusy,
@@ -178,7 +177,7 @@ class TurnLifecycle:
             exchange: list[ToolExchange] = []
             while True:
                 step = await self._step(
-                    run, provider, request.with_exchange(exchange), native, idle_timeout_ms, progress
+                    run, provider, request.with_exchange(exchange, progress.native), native, idle_timeout_ms, progress
                 )
                 progress.add(step)
                 if not step.calls:
@@ -188,7 +187,7 @@ class TurnLifecycle:
                 exchange += await self._answer_calls(run, step.calls, progress)
                 await self.slots.acquire(reserved=False)
                 holding = True
-            self._commit(run, store, progress)
+            self._commit(run, store, progress, native)
             outcome = "completed"
             self._answer_with(run, Outcome(result=self._describe(run, None, progress)))
         except asyncio.CancelledError:
@@ -200,9 +199,9 @@ class TurnLifecycle:
             outcome = "timeout"
             self._stop(run, store, "idle_timeout")
             self._fail(run, ProviderTimeout(f"Provider {provider.id!r} made no progress for {idle_timeout_ms} ms."))
-        except ProviderFailure as failure:
+        except ProviderFailure as failure:  # the failure's class picks the code (rate limited, rejected, ...)
             self._stop(run, store, "failed")
-            self._fail(run, ProviderError(f"Provider {provider.id!r} failed: {failure}"))
+            self._fail(run, failure.driver_error(f"Provider {provider.id!r} failed: {failure}"))
         except DriverError as error:  # a bound hit when the completed turn was committed
             self._stop(run, store, "limit_exceeded")
             self._fail(run, error)
@@ -299,13 +298,13 @@ class TurnLifecycle:
         self._metrics.runs.labels("cancelled").inc()
         self._runs.remove(run)
 
-    def _commit(self, run: ActiveRun, store: SessionStore | None, progress: _Progress) -> None:
+    def _commit(self, run: ActiveRun, store: SessionStore | None, progress: _Progress, native: bool) -> None:
         if run.session is None or store is None:
             return
         growth = TurnGrowth(
             run_id=run.id,
             messages=(VisibleMessage("user", run.input), VisibleMessage("assistant", "".join(progress.text))),
-            native=progress.native,
+            native=progress.native if native else (),  # history mode keeps only visible text
         )
         store.commit_turn(run.session, growth)
 
