@@ -194,11 +194,13 @@ def test_a_token_naming_an_unknown_provider_is_a_config_error_naming_the_token_p
 
 
 def test_every_problem_in_a_config_is_reported_at_once() -> None:
+    # An unknown kind picks no adapter, so that entry's other fields cannot be checked: it is one problem.
+    providers = [{"id": "", "kind": "echo"}, {"id": "", "kind": "ecco"}]
     with pytest.raises(ConfigError) as caught:
-        parse_config({"providers": [{"id": "", "kind": "ecco"}], "sessions": {"retentionMs": 1, "maxEntries": 0}})
+        parse_config({"providers": providers, "sessions": {"retentionMs": 1, "maxEntries": 0}})
 
     paths = sorted(problem.split(":")[0] for problem in caught.value.problems)
-    assert paths == ["providers[0].id", "providers[0].kind", "sessions.maxEntries"]
+    assert paths == ["providers[0].id", "providers[1].kind", "sessions.maxEntries"]
 
 
 def test_a_config_that_is_not_an_object_is_reported_at_the_root() -> None:
