@@ -58,7 +58,7 @@ class AnthropicFake(FakeUpstream):
             "overloaded": (529, _error("overloaded_error", "Overloaded")),
             "auth": (401, _error("authentication_error", "invalid x-api-key")),
             "invalid": (400, _error("invalid_request_error", "messages: at least one message is required")),
-            "leak": (400, _error("invalid_request_error", f"metadata.user_id: invalid value {presented!r}")),
+            "leak": (500, _error("api_error", f"Internal server error for key {presented}")),
         }.get(failure.kind, (500, _error("api_error", "Internal server error")))
 
     async def create(self, request: Request) -> Response:

@@ -75,7 +75,12 @@ class GeminiFake(FakeUpstream):
                 },
             ]
             if failure.kind == "rate_limit":
-                details.append({"@type": RETRY_INFO, "retryDelay": f"{failure.retry_after or 20}s"})
+                details.append(
+                    {
+                        "@type": RETRY_INFO,
+                        "retryDelay": f"{20 if failure.retry_after is None else failure.retry_after}s",
+                    }
+                )
             return 429, _error(
                 429,
                 "RESOURCE_EXHAUSTED",
@@ -89,7 +94,7 @@ class GeminiFake(FakeUpstream):
         if failure.kind == "invalid":
             return 400, _error(400, "INVALID_ARGUMENT", "* GenerateContentRequest.contents: contents is not specified")
         if failure.kind == "leak":
-            return 400, _error(400, "INVALID_ARGUMENT", f"Invalid value at 'labels' ({presented})")
+            return 500, _error(500, "INTERNAL", f"An internal error has occurred for key {presented}.")
         return 500, _error(500, "INTERNAL", "An internal error has occurred. Please retry or report in the docs.")
 
     def key_error(self) -> dict[str, Any]:

@@ -71,8 +71,8 @@ class OpenAIChatFake(FakeUpstream):
                 _error("Invalid value for 'messages': empty.", "invalid_request_error", "invalid_value", "messages"),
             ),
             "leak": (
-                400,
-                _error(f"Invalid value for 'user': {presented}", "invalid_request_error", "invalid_value", "user"),
+                500,
+                _error(f"The server had an error processing the request signed {presented}.", "server_error", None),
             ),
         }.get(
             failure.kind, (500, _error("The server had an error while processing your request.", "server_error", None))

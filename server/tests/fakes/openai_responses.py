@@ -62,7 +62,7 @@ class OpenAIResponsesFake(FakeUpstream):
             return self.auth_error(presented)
         if failure.kind == "leak":
             return _error(
-                400, f"Invalid value for 'user': {presented}", "invalid_request_error", "invalid_value", "user"
+                500, f"The server had an error processing the request signed {presented}.", "server_error", None
             )
         if failure.kind == "invalid":
             return _error(400, "Invalid type for 'input': expected an array.", "invalid_request_error", "invalid_type")

@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 FailureKind = Literal["rate_limit", "quota", "overloaded", "auth", "invalid", "server", "leak"]
 FAILURE_KINDS: tuple[FailureKind, ...] = ("rate_limit", "quota", "overloaded", "auth", "invalid", "server", "leak")
-"""``leak``: a 400 whose message repeats the presented API key (to prove the host scrubs it)."""
+"""``leak``: a 500 whose message repeats the presented API key (to prove the host scrubs it everywhere)."""
 
 STARTUP_TIMEOUT_S = 10.0
 

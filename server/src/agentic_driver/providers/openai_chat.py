@@ -230,6 +230,8 @@ def _event_failure(error: Any) -> ProviderFailure:
     status = error.get("code") if isinstance(error.get("code"), int) else None
     if status is None:
         status = {"rate_limit_exceeded": 429, "insufficient_quota": 429, "invalid_api_key": 401}.get(code, 500)
+        if status == 500 and "overloaded" in str(error.get("message", "")).lower():
+            status = 503  # OpenAI's in-stream overload carries only type server_error and its message
     return failure_for_status(status, code, str(error.get("message") or ""), quota=code == "insufficient_quota")
 
 
