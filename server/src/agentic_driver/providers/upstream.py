@@ -193,7 +193,8 @@ class Upstream:
 
     provider_id: str
     base_url: str
-    headers: dict[str, str]
+    headers: dict[str, str] = field(repr=False)
+    """Includes the credentials: never shown."""
     classify: Classify
     timeout_s: float = 600.0
     secrets: tuple[str, ...] = field(default=(), repr=False)
