@@ -296,3 +296,16 @@ def test_embedded_default_generates_a_fresh_token_when_none_is_given(monkeypatch
 
     assert len(first) >= 16
     assert first != second
+
+
+def test_the_readmes_providers_example_is_a_valid_host_config() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
+    section = readme.split("## Providers", 1)[1]
+    example = section.split("```json", 1)[1].split("```", 1)[0]
+
+    config = parse_config(json.loads(example))
+
+    kinds = {p.kind for p in config.providers}
+    assert kinds == {"openai-responses", "anthropic", "gemini", "openai-chat", "cli"}
+    bases = {p.baseUrl for p in config.providers if p.kind == "openai-chat"}
+    assert {"http://127.0.0.1:11434/v1", "http://127.0.0.1:8000/v1"} <= bases
