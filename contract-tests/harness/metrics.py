@@ -34,10 +34,6 @@ UNREACHABLE_STATUSES: dict[str, str] = {
         "PAYLOAD_TOO_LARGE: a truncate body holds two integers, so no body a client builds from the schema exceeds "
         "limits.maxBodyBytes (the host still enforces the limit on every body, as the unit tests of http/body show)"
     ),
-    "submitRunActions 502": (
-        "PROVIDER_ERROR while a run continues after its actions: echo fails (!fail) only before its first reply, so "
-        "a run that reached requires_action never fails on continuation"
-    ),
     "submitRunActions 504": (
         "PROVIDER_TIMEOUT while a run continues: echo's !sleep delays the call that asks for the action exactly as "
         "long as the continuation, so a run that reached requires_action under idleTimeoutMs never stalls after it"

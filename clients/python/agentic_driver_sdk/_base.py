@@ -17,7 +17,11 @@ from ._exceptions import (
     APIConnectionError,
     APIStatusError,
     IdempotencyKeyInUseError,
+    ProviderAuthFailedError,
     ProviderError,
+    ProviderOverloadedError,
+    ProviderRateLimitedError,
+    ProviderRejectedError,
     ProviderTimeoutError,
     SessionBusyError,
 )
@@ -58,7 +62,14 @@ MAX_RETRY_DELAY = 8.0
 MAX_RETRY_AFTER = 60.0
 """The longest ``Retry-After`` the client waits out by itself; a longer ask is raised to the caller."""
 RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
-NOT_RETRYABLE_CODES = (ProviderError, ProviderTimeoutError)
+NOT_RETRYABLE_CODES = (
+    ProviderError,
+    ProviderTimeoutError,
+    ProviderRateLimitedError,
+    ProviderOverloadedError,
+    ProviderAuthFailedError,
+    ProviderRejectedError,
+)
 """5xx answers for a run the host had accepted: its outcome is recorded under the request's
 Idempotency-Key, so another attempt would only replay the same failure."""
 

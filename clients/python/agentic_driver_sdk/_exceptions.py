@@ -32,12 +32,17 @@
         │   ├── SessionLimitExceededError           SESSION_LIMIT_EXCEEDED (.limit, .maximum)
         │   ├── ActionMismatchError                 ACTION_MISMATCH
         │   ├── IdempotencyKeyReusedError           IDEMPOTENCY_KEY_REUSED
-        │   └── ToolNameConflictError               TOOL_NAME_CONFLICT
+        │   ├── ToolNameConflictError               TOOL_NAME_CONFLICT
+        │   └── SessionPrefixChangedError           SESSION_PREFIX_CHANGED
         ├── RateLimitError                      429
+        │   └── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)
         └── InternalServerError                 5xx
             ├── InternalError                       INTERNAL_ERROR
             ├── SessionsDisabledError               SESSIONS_DISABLED
             ├── ProviderError                       PROVIDER_ERROR
+            ├── ProviderAuthFailedError             PROVIDER_AUTH_FAILED
+            ├── ProviderRejectedError               PROVIDER_REJECTED
+            ├── ProviderOverloadedError             PROVIDER_OVERLOADED
             ├── SessionStoreFullError               SESSION_STORE_FULL (.retry_after)
             ├── HostBusyError                       HOST_BUSY (.retry_after)
             └── ProviderTimeoutError                PROVIDER_TIMEOUT
@@ -72,8 +77,12 @@ __all__ = [
     "NotFoundError",
     "PayloadTooLargeError",
     "PermissionDeniedError",
+    "ProviderAuthFailedError",
     "ProviderError",
     "ProviderNotFoundError",
+    "ProviderOverloadedError",
+    "ProviderRateLimitedError",
+    "ProviderRejectedError",
     "ProviderTimeoutError",
     "RateLimitError",
     "RouteNotFoundError",
@@ -87,6 +96,7 @@ __all__ = [
     "SessionLimitExceededError",
     "SessionNotFoundError",
     "SessionOverrideRejectedError",
+    "SessionPrefixChangedError",
     "SessionRevisionConflictError",
     "SessionStoreFullError",
     "SessionsDisabledError",
@@ -311,6 +321,11 @@ class IdempotencyKeyReusedError(UnprocessableEntityError):
     """``IDEMPOTENCY_KEY_REUSED``: This key was used with a different request; use a new key."""
 
 
+class SessionPrefixChangedError(UnprocessableEntityError):
+    """``SESSION_PREFIX_CHANGED``: a native session on a provider with a fixed request prefix (e.g. Anthropic) got
+    tools that differ from its first turn's; send the same tools, or start a new session."""
+
+
 class ToolNameConflictError(UnprocessableEntityError):
     """``TOOL_NAME_CONFLICT``: two declared tools share a name, or one is named like a host tool; rename it."""
 
@@ -322,6 +337,11 @@ class ToolNameConflictError(UnprocessableEntityError):
 
 class RateLimitError(APIStatusError):
     """429: too many requests (sent by proxies in front of a host); retried, honouring Retry-After."""
+
+
+class ProviderRateLimitedError(RateLimitError):
+    """``PROVIDER_RATE_LIMITED``: the provider refused for rate or quota after the host's own retries; wait
+    ``retry_after`` when it is set (without it, a spend or quota limit, waiting will not help)."""
 
 
 class InternalServerError(APIStatusError):
@@ -350,6 +370,19 @@ class SessionStoreFullError(InternalServerError):
 
 class HostBusyError(InternalServerError):
     """``HOST_BUSY``: Every run slot is taken and the wait line is full; retry after ``Retry-After``."""
+
+
+class ProviderAuthFailedError(InternalServerError):
+    """``PROVIDER_AUTH_FAILED``: the provider refused the host's credentials; the operator must fix them."""
+
+
+class ProviderRejectedError(InternalServerError):
+    """``PROVIDER_REJECTED``: the provider refused the request itself (for example a tampered signed block)."""
+
+
+class ProviderOverloadedError(InternalServerError):
+    """``PROVIDER_OVERLOADED``: the provider is overloaded or unavailable; a session turn left the session
+    interrupted."""
 
 
 class ProviderTimeoutError(InternalServerError):
@@ -384,6 +417,11 @@ CODE_ERRORS: dict[str, type[APIStatusError]] = {
     "ACTION_MISMATCH": ActionMismatchError,
     "IDEMPOTENCY_KEY_REUSED": IdempotencyKeyReusedError,
     "TOOL_NAME_CONFLICT": ToolNameConflictError,
+    "SESSION_PREFIX_CHANGED": SessionPrefixChangedError,
+    "PROVIDER_RATE_LIMITED": ProviderRateLimitedError,
+    "PROVIDER_AUTH_FAILED": ProviderAuthFailedError,
+    "PROVIDER_REJECTED": ProviderRejectedError,
+    "PROVIDER_OVERLOADED": ProviderOverloadedError,
     "INTERNAL_ERROR": InternalError,
     "SESSIONS_DISABLED": SessionsDisabledError,
     "PROVIDER_ERROR": ProviderError,

@@ -21,12 +21,17 @@ __all__ = [
     "DEFAULT_MAX_MESSAGES",
     "DEFAULT_MAX_NATIVE_MESSAGES",
     "DEFAULT_MAX_RECORD_BYTES",
+    "AnthropicProviderConfig",
+    "CliProviderConfig",
     "ConfigError",
     "EchoProviderConfig",
+    "GeminiProviderConfig",
     "HostConfig",
     "HostToolConfig",
     "IdempotencyConfig",
     "LimitsConfig",
+    "OpenAIChatProviderConfig",
+    "OpenAIResponsesProviderConfig",
     "PriceConfig",
     "ProviderConfig",
     "SessionsConfig",
@@ -62,6 +67,9 @@ class EchoSettings(_Closed):
     """Whether the instance can keep native sessions (``false`` exercises UNSUPPORTED_CONTINUATION)."""
     latencyMs: Annotated[int, Field(ge=0)] = 0
     """Simulated model latency before every reply."""
+    fixedNativePrefix: bool = False
+    """Behave like a provider whose native request prefix must stay byte-identical (as Anthropic's):
+    a native session's later turn with different tools is SESSION_PREFIX_CHANGED."""
 
 
 class PriceConfig(_Closed):
@@ -82,8 +90,92 @@ class EchoProviderConfig(_Closed):
     """Per-model prices; a model without one has null cost."""
 
 
-# A discriminated union on ``kind`` as further adapters arrive.
-ProviderConfig = EchoProviderConfig
+class _NetworkProvider(_Closed):
+    """What every network adapter shares: where, which key, how to retry."""
+
+    id: Annotated[str, Field(min_length=1)]
+    accountId: Annotated[str, Field(min_length=1)] | None = None
+    """The stable, opaque account the instance is bound to; sessions require one."""
+    models: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+    apiKeyEnv: Annotated[str, Field(min_length=1)] | None = None
+    """The name of the environment variable that holds the API key (the key itself never goes in host JSON)."""
+    stream: bool = True
+    """Call the provider's streaming endpoint; ``false`` calls the non-streaming one (the host streams either way)."""
+    maxOutputTokens: Annotated[int, Field(ge=1)] | None = None
+    temperature: Annotated[float, Field(ge=0)] | None = None
+    extraBody: dict[str, Any] = {}
+    """Merged into every request body, e.g. ``{"reasoning": {"effort": "low"}}``; never holds a secret."""
+    timeoutMs: Annotated[int, Field(ge=1)] = 600_000
+    """Connect and read timeout of one upstream request."""
+    maxRetries: Annotated[int, Field(ge=0, le=10)] = 2
+    """Retries of a retryable failure (rate limit, overload, 5xx, connection) before any output; never for quota."""
+    retryBaseMs: Annotated[int, Field(ge=0)] = 500
+    """Backoff before the first retry, doubling after each; a provider's Retry-After takes precedence."""
+    maxRetryWaitMs: Annotated[int, Field(ge=0)] = 30_000
+    """A provider asking to wait longer than this is not retried; the caller gets its Retry-After."""
+    prices: dict[str, PriceConfig] = {}
+    """Per-model prices; a model without one has null cost."""
+
+
+class OpenAIResponsesProviderConfig(_NetworkProvider):
+    kind: Literal["openai-responses"]
+    baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://api.openai.com"
+    """``POST {baseUrl}/v1/responses``."""
+
+
+class AnthropicProviderConfig(_NetworkProvider):
+    kind: Literal["anthropic"]
+    baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://api.anthropic.com"
+    """``POST {baseUrl}/v1/messages``."""
+    anthropicVersion: Annotated[str, Field(min_length=1)] = "2023-06-01"
+    """The ``anthropic-version`` header."""
+    maxOutputTokens: Annotated[int, Field(ge=1)] | None = 4096
+    """``max_tokens``, which the Messages API requires."""
+
+
+class GeminiProviderConfig(_NetworkProvider):
+    kind: Literal["gemini"]
+    baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://generativelanguage.googleapis.com"
+    """``POST {baseUrl}/{apiVersion}/models/{model}:generateContent`` (or ``:streamGenerateContent?alt=sse``)."""
+    apiVersion: Literal["v1", "v1beta"] = "v1beta"
+
+
+class OpenAIChatProviderConfig(_NetworkProvider):
+    kind: Literal["openai-chat"]
+    baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://api.openai.com/v1"
+    """``POST {baseUrl}/chat/completions``: OpenAI, xAI, Ollama (``http://127.0.0.1:11434/v1``), vLLM, llama.cpp."""
+    functions: bool = True
+    """Whether the server takes ``tools`` (some local servers do not); discovery advertises it."""
+    streamUsage: bool = True
+    """Ask for usage in the stream (``stream_options.include_usage``); turn off for servers that reject it."""
+
+
+class CliProviderConfig(_Closed):
+    id: Annotated[str, Field(min_length=1)]
+    kind: Literal["cli"]
+    accountId: Annotated[str, Field(min_length=1)] | None = None
+    models: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+    command: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+    """The program and its arguments (no shell); ``{model}`` in an argument becomes the run's model."""
+    stream: bool = True
+    """Pass stdout on as it arrives; ``false`` waits for the whole reply."""
+    timeoutMs: Annotated[int, Field(ge=1)] = 600_000
+    """The longest one call may run before it is killed."""
+    prices: dict[str, PriceConfig] = {}
+    """Per-model prices; a model without one has null cost."""
+
+
+ProviderConfig = Annotated[
+    EchoProviderConfig
+    | OpenAIResponsesProviderConfig
+    | AnthropicProviderConfig
+    | GeminiProviderConfig
+    | OpenAIChatProviderConfig
+    | CliProviderConfig,
+    Field(discriminator="kind"),
+]
+"""One configured provider instance; ``kind`` picks the adapter."""
+PROVIDER_KINDS = ("echo", "openai-responses", "anthropic", "gemini", "openai-chat", "cli")
 
 
 class SessionsConfig(_Closed):
@@ -168,7 +260,7 @@ def _path(location: tuple[int | str, ...]) -> str:
     for position, part in enumerate(location):
         if isinstance(part, int):
             text += f"[{part}]"
-        elif position == 2 and location[0] == "providers" and part in ("echo",):  # the discriminator tag
+        elif position == 2 and location[0] == "providers" and part in PROVIDER_KINDS:  # the discriminator tag
             continue
         else:
             text += f".{part}" if text else str(part)
@@ -178,6 +270,17 @@ def _path(location: tuple[int | str, ...]) -> str:
 def _message(error: Any) -> str:
     message = str(error["msg"])
     return message.removeprefix("Value error, ")
+
+
+def _problem(error: Any) -> str:
+    if error["type"] == "union_tag_invalid":
+        kinds = ", ".join(repr(kind) for kind in PROVIDER_KINDS)
+        return (
+            f"{_path((*error['loc'], 'kind'))}: unknown provider kind {error['input'].get('kind')!r} (one of {kinds})"
+        )
+    if error["type"] == "union_tag_not_found":
+        return f"{_path((*error['loc'], 'kind'))}: Field required"
+    return f"{_path(error['loc'])}: {_message(error)}"
 
 
 def _repeats(names: list[str], path: str, field: str, what: str) -> list[str]:
@@ -220,7 +323,7 @@ def parse_config(data: Any) -> HostConfig:
     try:
         config = HostConfig.model_validate(data)
     except ValidationError as error:
-        problems = [f"{_path(e['loc'])}: {_message(e)}" for e in error.errors()]
+        problems = [_problem(e) for e in error.errors()]
     problems += _cross_checks(data)
     if problems or config is None:
         raise ConfigError(problems)

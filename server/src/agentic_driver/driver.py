@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
+import json
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
@@ -50,6 +52,7 @@ from .errors import (
     SessionContextUnsupported,
     SessionNotFound,
     SessionOverrideRejected,
+    SessionPrefixChanged,
     SessionRevisionConflict,
     SessionsDisabled,
     ToolNameConflict,
@@ -135,7 +138,7 @@ class Driver:
                 raise ConfigError([f"tools[{index}].handler: {error}"]) from None
             tools.append(HostTool(tool.name, handler, tool.parameters, tool.description, tool.approval))
         return cls(
-            [build_provider(p) for p in config.providers],
+            [build_provider(p, f"providers[{i}]") for i, p in enumerate(config.providers)],
             host_id=config.hostId,
             sessions=config.sessions,
             max_concurrent_runs=config.limits.maxConcurrentRuns,
@@ -353,7 +356,7 @@ class Driver:
 
     def _begin_run(self, request: RunRequest, principal: SessionPrincipal) -> ActiveRun:
         provider = self._granted_provider(principal, request.provider, request.model)
-        tools = self._tool_specs(request)
+        tools = self._tool_specs(request, provider)
         idle = None if request.idleTimeoutMs is MISSING else request.idleTimeoutMs
         if request.session is MISSING:
             self._turns.slots.reserve()
@@ -370,8 +373,10 @@ class Driver:
                 f"Session {record.id!r} is bound to an account that provider {provider.id!r} no longer uses; "
                 "it can be read or deleted but not continued."
             )
+        prefix = self._check_prefix(record, provider, tools)
         run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input, session=record)
         self._turns.admit(store, record, request.session.revision, run)
+        record.prefix_fingerprint = prefix
         run.describe = lambda action, text, usage: self._describe(run, action, text, usage)
         model_request = dataclasses.replace(self._turns.session_request(record, request.input), tools=tools)
         self._turns.start(run, provider, model_request, store, idle)
@@ -502,8 +507,38 @@ class Driver:
             principal.require_grant("continue")
         return run
 
-    def _tool_specs(self, request: RunRequest) -> tuple[ToolSpec, ...]:
+    def _check_prefix(self, record: SessionRecord, provider: Provider, tools: tuple[ToolSpec, ...]) -> str | None:
+        """Refuse, before any model work, a native turn that would change a provider's fixed request prefix.
+
+        Anthropic replays thinking blocks only under the exact system prompt and
+        tool definitions they were made with; a changed prefix is a provider 400
+        at best and a silent cache miss at worst, so the session records the
+        prefix of its first turn and later turns must match it.
+        """
+        if record.mode != "native" or not provider.capabilities.fixed_native_prefix:
+            return record.prefix_fingerprint
+        surface = {
+            "instructions": record.instructions,
+            "tools": [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools],
+        }
+        digest = hashlib.sha256(json.dumps(surface, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        if record.prefix_fingerprint is not None and record.prefix_fingerprint != digest:
+            raise SessionPrefixChanged(
+                f"Session {record.id!r} is a native session on provider {provider.id!r}, whose request prefix "
+                "(instructions and tool definitions) must stay byte-identical; this run's tools differ from its "
+                "first turn's. Send the same tools, or start a new session."
+            )
+        return digest
+
+    def _tool_specs(self, request: RunRequest, provider: Provider) -> tuple[ToolSpec, ...]:
         declared = [] if request.tools is MISSING else request.tools
+        if not provider.capabilities.application_functions:
+            if declared:
+                raise ValidationFailed(
+                    f"Provider {provider.id!r} does not take application functions.",
+                    errors=[{"location": "body.tools", "message": "the provider does not take functions"}],
+                )
+            return ()
         problems = []
         seen: set[str] = set()
         for index, tool in enumerate(declared):

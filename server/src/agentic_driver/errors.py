@@ -3,8 +3,9 @@
 Every failure the driver reports is a ``DriverError`` subclass carrying one
 stable ``code`` from the catalogue below; the HTTP layer renders it as an RFC
 9457 problem with that code's status, and embedded callers catch the same
-classes. ``openapi.yaml``'s ``ErrorCode`` enum lists exactly these codes (a test
-keeps the two in step).
+classes. The ``PROVIDER_*`` codes report upstream failures after model work
+started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
+``ErrorCode`` enum lists exactly these codes (a test keeps the two in step).
 
     DriverError
     ├── Unauthenticated                  401 UNAUTHENTICATED
@@ -29,14 +30,19 @@ keeps the two in step).
     ├── SessionContextUnsupported        422 SESSION_CONTEXT_UNSUPPORTED
     ├── SessionOverrideRejected          422 SESSION_OVERRIDE_REJECTED
     ├── SessionLimitExceeded             422 SESSION_LIMIT_EXCEEDED
+    ├── SessionPrefixChanged             422 SESSION_PREFIX_CHANGED
     ├── ActionMismatch                   422 ACTION_MISMATCH
     ├── IdempotencyKeyReused             422 IDEMPOTENCY_KEY_REUSED
     ├── ToolNameConflict                 422 TOOL_NAME_CONFLICT
+    ├── ProviderRateLimited              429 PROVIDER_RATE_LIMITED
     ├── InternalError                    500 INTERNAL_ERROR
     ├── SessionsDisabled                 501 SESSIONS_DISABLED
     ├── ProviderError                    502 PROVIDER_ERROR
+    ├── ProviderAuthFailed               502 PROVIDER_AUTH_FAILED
+    ├── ProviderRejected                 502 PROVIDER_REJECTED
     ├── SessionStoreFull                 503 SESSION_STORE_FULL
     ├── HostBusy                         503 HOST_BUSY
+    ├── ProviderOverloaded               503 PROVIDER_OVERLOADED
     └── ProviderTimeout                  504 PROVIDER_TIMEOUT
 """
 
@@ -60,8 +66,12 @@ __all__ = [
     "ModelNotFound",
     "PayloadTooLarge",
     "PermissionDenied",
+    "ProviderAuthFailed",
     "ProviderError",
     "ProviderNotFound",
+    "ProviderOverloaded",
+    "ProviderRateLimited",
+    "ProviderRejected",
     "ProviderTimeout",
     "RouteNotFound",
     "RunCancelled",
@@ -74,6 +84,7 @@ __all__ = [
     "SessionLimitExceeded",
     "SessionNotFound",
     "SessionOverrideRejected",
+    "SessionPrefixChanged",
     "SessionRevisionConflict",
     "SessionStoreFull",
     "SessionsDisabled",
@@ -108,14 +119,19 @@ class ErrorCode(StrEnum):
     SESSION_CONTEXT_UNSUPPORTED = "SESSION_CONTEXT_UNSUPPORTED"
     SESSION_OVERRIDE_REJECTED = "SESSION_OVERRIDE_REJECTED"
     SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
+    SESSION_PREFIX_CHANGED = "SESSION_PREFIX_CHANGED"
     ACTION_MISMATCH = "ACTION_MISMATCH"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
     TOOL_NAME_CONFLICT = "TOOL_NAME_CONFLICT"
+    PROVIDER_RATE_LIMITED = "PROVIDER_RATE_LIMITED"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     SESSIONS_DISABLED = "SESSIONS_DISABLED"
     PROVIDER_ERROR = "PROVIDER_ERROR"
+    PROVIDER_AUTH_FAILED = "PROVIDER_AUTH_FAILED"
+    PROVIDER_REJECTED = "PROVIDER_REJECTED"
     SESSION_STORE_FULL = "SESSION_STORE_FULL"
     HOST_BUSY = "HOST_BUSY"
+    PROVIDER_OVERLOADED = "PROVIDER_OVERLOADED"
     PROVIDER_TIMEOUT = "PROVIDER_TIMEOUT"
 
 
@@ -150,14 +166,19 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.SESSION_CONTEXT_UNSUPPORTED: CodeSpec(422, "Session context unsupported"),
     ErrorCode.SESSION_OVERRIDE_REJECTED: CodeSpec(422, "Session override rejected"),
     ErrorCode.SESSION_LIMIT_EXCEEDED: CodeSpec(422, "Session limit exceeded"),
+    ErrorCode.SESSION_PREFIX_CHANGED: CodeSpec(422, "Session prefix changed"),
     ErrorCode.ACTION_MISMATCH: CodeSpec(422, "Action mismatch"),
     ErrorCode.IDEMPOTENCY_KEY_REUSED: CodeSpec(422, "Idempotency key reused"),
     ErrorCode.TOOL_NAME_CONFLICT: CodeSpec(422, "Tool name conflict"),
+    ErrorCode.PROVIDER_RATE_LIMITED: CodeSpec(429, "Provider rate limited"),
     ErrorCode.INTERNAL_ERROR: CodeSpec(500, "Internal error"),
     ErrorCode.SESSIONS_DISABLED: CodeSpec(501, "Sessions disabled"),
     ErrorCode.PROVIDER_ERROR: CodeSpec(502, "Provider error"),
+    ErrorCode.PROVIDER_AUTH_FAILED: CodeSpec(502, "Provider authentication failed"),
+    ErrorCode.PROVIDER_REJECTED: CodeSpec(502, "Provider rejected the request"),
     ErrorCode.SESSION_STORE_FULL: CodeSpec(503, "Session store full"),
     ErrorCode.HOST_BUSY: CodeSpec(503, "Host busy"),
+    ErrorCode.PROVIDER_OVERLOADED: CodeSpec(503, "Provider overloaded"),
     ErrorCode.PROVIDER_TIMEOUT: CodeSpec(504, "Provider timeout"),
 }
 
@@ -317,6 +338,12 @@ class ActionMismatch(DriverError):
     code = ErrorCode.ACTION_MISMATCH
 
 
+class SessionPrefixChanged(DriverError):
+    """A native session whose provider needs a byte-identical request prefix got other instructions or tools."""
+
+    code = ErrorCode.SESSION_PREFIX_CHANGED
+
+
 class IdempotencyKeyReused(DriverError):
     code = ErrorCode.IDEMPOTENCY_KEY_REUSED
 
@@ -327,6 +354,12 @@ class ToolNameConflict(DriverError):
     def __init__(self, detail: str, *, errors: list[dict[str, str]]) -> None:
         super().__init__(detail, errors=errors)
         self.errors = errors
+
+
+class ProviderRateLimited(DriverError):
+    """The provider refused for rate or quota; ``Retry-After`` is set when the provider said when to retry."""
+
+    code = ErrorCode.PROVIDER_RATE_LIMITED
 
 
 class InternalError(DriverError):
@@ -341,6 +374,18 @@ class ProviderError(DriverError):
     code = ErrorCode.PROVIDER_ERROR
 
 
+class ProviderAuthFailed(DriverError):
+    """The provider did not accept the host's credentials (an operator must fix the key)."""
+
+    code = ErrorCode.PROVIDER_AUTH_FAILED
+
+
+class ProviderRejected(DriverError):
+    """The provider refused the request as invalid (for example a tampered signed native item)."""
+
+    code = ErrorCode.PROVIDER_REJECTED
+
+
 class SessionStoreFull(DriverError):
     code = ErrorCode.SESSION_STORE_FULL
 
@@ -353,6 +398,10 @@ class HostBusy(DriverError):
 
     def __init__(self, detail: str, *, maximum: int, retry_after_seconds: int = 1) -> None:
         super().__init__(detail, retry_after_seconds=retry_after_seconds, limit="maxQueuedRuns", maximum=maximum)
+
+
+class ProviderOverloaded(DriverError):
+    code = ErrorCode.PROVIDER_OVERLOADED
 
 
 class ProviderTimeout(DriverError):

@@ -60,7 +60,7 @@ STOP_TIMEOUT_S = 5.0
 POLL_INTERVAL_S = 0.02
 WAIT_TIMEOUT_S = 10.0
 REQUEST_TIMEOUT = httpx.Timeout(20.0)
-SERVE = (sys.executable, "-m", "agentic_driver", "serve", "--log-level", "warning")
+SERVE = (sys.executable, "-m", "agentic_driver", "serve")
 
 RETENTION_MS = 60_000
 MAIN_MAX_BODY_BYTES = 65_536
@@ -230,6 +230,7 @@ def launch_host(
     workdir: Path,
     env: dict[str, str] | None = None,
     python_path: tuple[Path, ...] = (),
+    log_level: str = "warning",
 ) -> Host:
     """Start a real host for ``config`` and return it once ``/healthz`` answers.
 
@@ -248,7 +249,17 @@ def launch_host(
         log_path = workdir / f"{name}-{attempt}.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
-                [*SERVE, "--config", str(config_path), "--host", "127.0.0.1", "--port", str(port)],
+                [
+                    *SERVE,
+                    "--log-level",
+                    log_level,
+                    "--config",
+                    str(config_path),
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
@@ -347,9 +358,13 @@ def launch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., H
     hosts: list[Host] = []
 
     def _launch(
-        name: str, config: dict[str, Any], env: dict[str, str] | None = None, python_path: tuple[Path, ...] = ()
+        name: str,
+        config: dict[str, Any],
+        env: dict[str, str] | None = None,
+        python_path: tuple[Path, ...] = (),
+        log_level: str = "warning",
     ) -> Host:
-        host = launch_host(name, config, tmp_path_factory.mktemp(name), env, python_path)
+        host = launch_host(name, config, tmp_path_factory.mktemp(name), env, python_path, log_level)
         hosts.append(host)
         return host
 

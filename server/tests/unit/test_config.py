@@ -194,11 +194,14 @@ def test_a_token_naming_an_unknown_provider_is_a_config_error_naming_the_token_p
 
 
 def test_every_problem_in_a_config_is_reported_at_once() -> None:
+    # An unknown kind picks no adapter, so that entry's other fields cannot be checked: it is one problem.
+    providers = [{"id": "", "kind": "echo"}, {"id": "", "kind": "ecco"}]
     with pytest.raises(ConfigError) as caught:
-        parse_config({"providers": [{"id": "", "kind": "ecco"}], "sessions": {"retentionMs": 1, "maxEntries": 0}})
+        parse_config({"providers": providers, "sessions": {"retentionMs": 1, "maxEntries": 0}})
 
     paths = sorted(problem.split(":")[0] for problem in caught.value.problems)
-    assert paths == ["providers[0].id", "providers[0].kind", "sessions.maxEntries"]
+    # both ids are "", so the second also repeats the first (cross-field checks read the raw document)
+    assert paths == ["providers[0].id", "providers[1].id", "providers[1].kind", "sessions.maxEntries"]
 
 
 def test_a_config_that_is_not_an_object_is_reported_at_the_root() -> None:
@@ -294,3 +297,16 @@ def test_embedded_default_generates_a_fresh_token_when_none_is_given(monkeypatch
 
     assert len(first) >= 16
     assert first != second
+
+
+def test_the_readmes_providers_example_is_a_valid_host_config() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
+    section = readme.split("## Providers", 1)[1]
+    example = section.split("```json", 1)[1].split("```", 1)[0]
+
+    config = parse_config(json.loads(example))
+
+    kinds = {p.kind for p in config.providers}
+    assert kinds == {"openai-responses", "anthropic", "gemini", "openai-chat", "cli"}
+    bases = {p.baseUrl for p in config.providers if p.kind == "openai-chat"}
+    assert {"http://127.0.0.1:11434/v1", "http://127.0.0.1:8000/v1"} <= bases

@@ -94,7 +94,7 @@ async def test_fail_raises_a_provider_failure_before_any_reply() -> None:
     provider = EchoProvider(id="echo", models=("echo-1",), account_id=None)
     events = []
 
-    with pytest.raises(ProviderFailure, match=r"injected failure \(!fail\)"):
+    with pytest.raises(ProviderFailure, match=r"injected failure \(!fail error\)"):
         async for event in provider.turn(ModelRequest("echo-1", "!fail\nhello"), native=False):
             events.append(event)
 

@@ -16,7 +16,16 @@ from agentic_driver import Driver, EchoProvider, ManualClock, SessionsConfig
 from agentic_driver.errors import ProviderError
 from agentic_driver.models import CreateSessionRequest, RunRequest, SessionHandle
 from agentic_driver.providers import ModelRequest, ProviderFailure, VisibleMessage
-from agentic_driver.providers.base import NativeItems, TextDelta, ToolCall, ToolExchange, ToolSpec, Usage, UsageReport
+from agentic_driver.providers.base import (
+    NativeItems,
+    RateLimitedFailure,
+    TextDelta,
+    ToolCall,
+    ToolExchange,
+    ToolSpec,
+    Usage,
+    UsageReport,
+)
 from agentic_driver.providers.echo import parse_directives
 
 LOOKUP = ToolSpec("lookup", "Look things up.", {"type": "object"})
@@ -162,9 +171,15 @@ async def test_once_answered_the_reply_names_each_exchange_and_counts_its_output
     ]
 
 
-async def test_fail_wins_over_a_call() -> None:
-    with pytest.raises(ProviderFailure, match="injected failure"):
-        [e async for e in echo().turn(ModelRequest("echo-1", "!fail\n!call lookup", tools=(LOOKUP,)), native=False)]
+async def test_with_a_call_the_call_is_made_and_the_continuation_fails() -> None:
+    request = ModelRequest("echo-1", "!fail rate_limited\n!call lookup", tools=(LOOKUP,))
+    first = [e async for e in echo().turn(request, native=False)]
+    assert any(isinstance(e, ToolCall) for e in first)
+
+    answered = request.with_exchange([ToolExchange("call_1", "lookup", {}, "42")])
+    with pytest.raises(RateLimitedFailure, match=r"injected failure \(!fail rate_limited\)") as caught:
+        [e async for e in echo().turn(answered, native=False)]
+    assert caught.value.retry_after_seconds == 1
 
 
 async def test_an_invalid_call_line_is_echoed_as_plain_text_without_any_call() -> None:

@@ -41,6 +41,10 @@ from .provider_capabilities import ProviderCapabilities
 from .provider_error_problem import ProviderErrorProblem
 from .provider_error_problem_code import ProviderErrorProblemCode
 from .provider_info import ProviderInfo
+from .provider_overloaded_problem import ProviderOverloadedProblem
+from .provider_overloaded_problem_code import ProviderOverloadedProblemCode
+from .provider_rate_limited_problem import ProviderRateLimitedProblem
+from .provider_rate_limited_problem_code import ProviderRateLimitedProblemCode
 from .provider_timeout_problem import ProviderTimeoutProblem
 from .provider_timeout_problem_code import ProviderTimeoutProblemCode
 from .read_session_response import ReadSessionResponse
@@ -63,6 +67,8 @@ from .run_started_event import RunStartedEvent
 from .run_status import RunStatus
 from .run_target_not_found_problem import RunTargetNotFoundProblem
 from .run_target_not_found_problem_code import RunTargetNotFoundProblemCode
+from .run_unavailable_problem import RunUnavailableProblem
+from .run_unavailable_problem_code import RunUnavailableProblemCode
 from .session_account_required_problem import SessionAccountRequiredProblem
 from .session_account_required_problem_code import SessionAccountRequiredProblemCode
 from .session_grant import SessionGrant
@@ -140,6 +146,10 @@ __all__ = (
     "ProviderErrorProblem",
     "ProviderErrorProblemCode",
     "ProviderInfo",
+    "ProviderOverloadedProblem",
+    "ProviderOverloadedProblemCode",
+    "ProviderRateLimitedProblem",
+    "ProviderRateLimitedProblemCode",
     "ProviderTimeoutProblem",
     "ProviderTimeoutProblemCode",
     "ReadSessionResponse",
@@ -162,6 +172,8 @@ __all__ = (
     "RunStatus",
     "RunTargetNotFoundProblem",
     "RunTargetNotFoundProblemCode",
+    "RunUnavailableProblem",
+    "RunUnavailableProblemCode",
     "SessionAccountRequiredProblem",
     "SessionAccountRequiredProblemCode",
     "SessionGrant",

@@ -3,7 +3,9 @@ from enum import StrEnum
 
 
 class ProviderErrorProblemCode(StrEnum):
+    PROVIDER_AUTH_FAILED = "PROVIDER_AUTH_FAILED"
     PROVIDER_ERROR = "PROVIDER_ERROR"
+    PROVIDER_REJECTED = "PROVIDER_REJECTED"
 
     @classmethod
     def _missing_(cls, value: object) -> "ProviderErrorProblemCode | None":

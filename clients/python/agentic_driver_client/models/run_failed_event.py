@@ -22,13 +22,18 @@ T = TypeVar("T", bound="RunFailedEvent")
 
 @_attrs_define
 class RunFailedEvent:
-    """The run failed or was cancelled after the stream started; `problem` says why.
+    """The run failed or was cancelled after the stream started; `problem`
+    says why, with the code the non-streamed operation would answer with:
+    `RUN_CANCELLED`, `SESSION_LIMIT_EXCEEDED`, `PROVIDER_TIMEOUT`, or a
+    provider failure (`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED`, `PROVIDER_ERROR`, with
+    `retryAfterSeconds` where the provider said when to retry).
 
-    Attributes:
-        type_ (Literal['run.failed']):
-        run_id (str):
-        problem (Problem): RFC 9457 problem details with a stable `code`. Code-specific fields
-            appear only with the codes that use them.
+        Attributes:
+            type_ (Literal['run.failed']):
+            run_id (str):
+            problem (Problem): RFC 9457 problem details with a stable `code`. Code-specific fields
+                appear only with the codes that use them.
     """
 
     type_: Literal["run.failed"]

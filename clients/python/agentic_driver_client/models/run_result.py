@@ -30,8 +30,9 @@ class RunResult:
             `requires_action`: the turn waits for the application (`requiredAction`
             says for what); it is still the session's active turn.
         output (RunOutput):
-        usage (Usage): Token counts normalised across providers. `inputTokens` includes cached
-            input and cache writes; `outputTokens` includes reasoning.
+        usage (Usage): Token counts summed over the run's provider calls, normalised across
+            providers whatever each one counts: `inputTokens` includes cached input
+            and cache writes, `outputTokens` includes reasoning.
         cost (float | None): This run's cost when the host has prices for the model, else null (never a guess).
         retries (RetryAccounting): Provider attempts that failed and were retried, and what they consumed (already
             billed).

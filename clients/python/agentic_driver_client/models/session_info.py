@@ -47,8 +47,9 @@ class SessionInfo:
             `sessions.compactToolResultsMaxChars`.
         run_count (int): Every turn ever run that reached the model, including interrupted and failed ones; truncation
             never rewinds it.
-        usage (Usage): Token counts normalised across providers. `inputTokens` includes cached
-            input and cache writes; `outputTokens` includes reasoning.
+        usage (Usage): Token counts summed over the run's provider calls, normalised across
+            providers whatever each one counts: `inputTokens` includes cached input
+            and cache writes, `outputTokens` includes reasoning.
         cost (float | None): Cumulative cost when the host has prices for the model, else null.
         retries (RetryAccounting): Provider attempts that failed and were retried, and what they consumed (already
             billed).

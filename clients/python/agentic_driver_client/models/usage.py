@@ -11,15 +11,16 @@ T = TypeVar("T", bound="Usage")
 
 @_attrs_define
 class Usage:
-    """Token counts normalised across providers. `inputTokens` includes cached
-    input and cache writes; `outputTokens` includes reasoning.
+    """Token counts summed over the run's provider calls, normalised across
+    providers whatever each one counts: `inputTokens` includes cached input
+    and cache writes, `outputTokens` includes reasoning.
 
         Attributes:
-            input_tokens (int): Tokens the model read.
-            output_tokens (int): Tokens the model wrote.
-            cached_input_tokens (int): Input tokens served from the provider's prompt cache.
-            cache_write_tokens (int): Input tokens written to the provider's prompt cache.
-            reasoning_tokens (int): Output tokens spent on reasoning.
+            input_tokens (int): Tokens the model read, cached or not.
+            output_tokens (int): Tokens the model wrote, reasoning included.
+            cached_input_tokens (int): Part of `inputTokens` served from the provider's prompt cache.
+            cache_write_tokens (int): Part of `inputTokens` written to the provider's prompt cache.
+            reasoning_tokens (int): Part of `outputTokens` spent on reasoning or thinking.
     """
 
     input_tokens: int

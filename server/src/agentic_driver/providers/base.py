@@ -3,22 +3,56 @@
 A turn call receives everything the model should see and yields events; the
 turn lifecycle, not the adapter, decides what is stored. Native state travels
 as opaque JSON text that the host keeps byte for byte.
+
+A turn may take several steps (model calls): a step ends with the reply or
+with tool calls, and the lifecycle calls again with ``request.exchange``
+extended. An adapter yields, per step, ``NativeItems`` with the provider items
+that step added: the user message (first step), the results of the calls the
+previous step made (later steps), then its own output items (reasoning,
+thinking blocks and signatures, text, tool calls), each exactly as the
+provider sent it. The lifecycle hands them back on the turn's later steps in
+``request.turn_items`` (in either mode, so a tool loop keeps the provider's
+private state) and keeps them in the session only in native mode; the next
+turn then receives them in ``request.native``.
+
+Failures are ``ProviderFailure``s; the subclasses say which problem code the
+caller sees (``PROVIDER_RATE_LIMITED``, ``PROVIDER_OVERLOADED``,
+``PROVIDER_AUTH_FAILED``, ``PROVIDER_REJECTED``; else ``PROVIDER_ERROR``).
+
+    ProviderFailure                 PROVIDER_ERROR 502
+    ├── RateLimitedFailure          PROVIDER_RATE_LIMITED 429 (Retry-After when known)
+    ├── OverloadedFailure           PROVIDER_OVERLOADED 503 (Retry-After when known)
+    ├── AuthFailure                 PROVIDER_AUTH_FAILED 502
+    └── RejectedFailure             PROVIDER_REJECTED 502
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from ..errors import (
+    DriverError,
+    ProviderAuthFailed,
+    ProviderError,
+    ProviderOverloaded,
+    ProviderRateLimited,
+    ProviderRejected,
+)
 
 __all__ = [
+    "AuthFailure",
     "Capabilities",
     "ModelRequest",
     "NativeFilter",
     "NativeFiltering",
     "NativeItems",
+    "OverloadedFailure",
     "Provider",
     "ProviderFailure",
+    "RateLimitedFailure",
+    "RejectedFailure",
     "RetryReport",
     "TextDelta",
     "ToolCall",
@@ -39,6 +73,8 @@ class Capabilities:
     application_functions: bool
     native_filters: tuple[str, ...] = ("full",)
     """``nativeHistory`` filters the adapter can apply (``filter_native``); ``full`` needs none."""
+    fixed_native_prefix: bool = False
+    """Native sessions need a byte-identical request prefix (instructions and tools) on every turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +119,11 @@ class ModelRequest:
     """Functions the model may call this turn."""
     exchange: Sequence[ToolExchange] = ()
     """Calls already answered earlier in this same turn, oldest first."""
+    turn_items: Sequence[str] = ()
+    """The ``NativeItems`` this turn's earlier steps yielded, in order (either mode)."""
 
-    def with_exchange(self, exchange: Sequence[ToolExchange]) -> ModelRequest:
-        return replace(self, exchange=tuple(exchange))
+    def with_exchange(self, exchange: Sequence[ToolExchange], turn_items: Sequence[str] = ()) -> ModelRequest:
+        return replace(self, exchange=tuple(exchange), turn_items=tuple(turn_items))
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +192,46 @@ NativeFilter = Literal["full", "no_reasoning", "no_tool_results", "compact_tool_
 
 
 class ProviderFailure(Exception):
-    """The upstream model failed; the message is safe to show a caller."""
+    """The upstream model failed; the message is safe to show a caller (no secret in it).
+
+    ``retryable`` failures may be retried before the step produced any output;
+    ``retry_after_seconds`` is the provider's own advice when it gave one.
+    """
+
+    error_class: ClassVar[type[DriverError]] = ProviderError
+
+    def __init__(self, message: str, *, retryable: bool = False, retry_after_seconds: int | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after_seconds = retry_after_seconds
+
+    def driver_error(self, detail: str) -> DriverError:
+        """The catalogued error a caller sees for this failure."""
+        return self.error_class(detail, retry_after_seconds=self.retry_after_seconds)
+
+
+class RateLimitedFailure(ProviderFailure):
+    """Rate or quota limits (HTTP 429); a spend or quota limit is never retryable."""
+
+    error_class = ProviderRateLimited
+
+
+class OverloadedFailure(ProviderFailure):
+    """The provider is overloaded or unavailable (HTTP 503, Anthropic's 529)."""
+
+    error_class = ProviderOverloaded
+
+
+class AuthFailure(ProviderFailure):
+    """The provider refused the configured credentials (HTTP 401/403)."""
+
+    error_class = ProviderAuthFailed
+
+
+class RejectedFailure(ProviderFailure):
+    """The provider refused the request itself (HTTP 400 and kin), e.g. a tampered signature."""
+
+    error_class = ProviderRejected
 
 
 class Provider(Protocol):
@@ -169,9 +246,10 @@ class Provider(Protocol):
     def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         """Run one model step. Model work starts when iteration starts.
 
-        The step ends either with the reply (text deltas, then in native mode the
-        turn's native items) or with tool calls; the lifecycle answers those and
-        calls again with ``request.exchange`` extended. Usage is reported per step.
+        The step ends either with the reply (text deltas, then the step's native
+        items) or with tool calls; the lifecycle answers those and calls again
+        with ``request.exchange`` and ``request.turn_items`` extended. Usage is
+        reported per step. Failures raise ``ProviderFailure``.
         """
         ...
 

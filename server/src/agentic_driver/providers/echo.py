@@ -8,7 +8,10 @@ Directive lines at the start of the input:
 
 - ``!sleep MS``: model work starts, then waits MS milliseconds (cancellable)
   before each piece of the reply;
-- ``!fail``: model work starts, then the call fails like an upstream error;
+- ``!fail [KIND]``: model work starts, then the call fails like an upstream
+  error: ``PROVIDER_ERROR``, or with KIND ``rate_limited``, ``overloaded``,
+  ``auth`` or ``rejected`` the matching provider code; with ``!call`` or
+  ``!tool`` the call is made first and the continuation fails;
 - ``!recall``: reply ``recall: <N> messages; last user: <text>``, where N counts
   the earlier visible messages the model received and ``<text>`` is the most
   recent earlier user message (``(none)`` if there is none); in native mode,
@@ -44,10 +47,14 @@ from typing import Any
 
 from ..config import EchoProviderConfig
 from .base import (
+    AuthFailure,
     Capabilities,
     ModelRequest,
     NativeItems,
+    OverloadedFailure,
     ProviderFailure,
+    RateLimitedFailure,
+    RejectedFailure,
     TextDelta,
     ToolCall,
     TurnEvent,
@@ -63,6 +70,8 @@ __all__ = ["EchoProvider", "parse_directives"]
 class Directives:
     sleep_ms: int = 0
     fail: bool = False
+    fail_kind: str = "error"
+    """The failure to inject: ``error``, ``rate_limited``, ``overloaded``, ``auth`` or ``rejected``."""
     recall: bool = False
     chunks: int = 1
     call: tuple[str, dict[str, Any]] | None = None
@@ -85,8 +94,9 @@ def _apply(found: Directives, line: str) -> bool:
     argument = argument.strip()
     if name == "!sleep" and argument.isdigit():
         found.sleep_ms += int(argument)
-    elif name == "!fail" and not argument:
+    elif name == "!fail" and (argument or "error") in FAILURES:
         found.fail = True
+        found.fail_kind = argument or "error"
     elif name == "!recall" and not argument:
         found.recall = True
     elif name == "!chunks" and argument.isdigit() and int(argument) > 0:
@@ -119,6 +129,7 @@ class EchoProvider:
     account_id: str | None
     native_supported: bool = True
     latency_ms: int = 0
+    fixed_native_prefix: bool = False
     kind: str = "echo"
     _secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
@@ -130,6 +141,7 @@ class EchoProvider:
             account_id=config.accountId,
             native_supported=config.settings.native,
             latency_ms=config.settings.latencyMs,
+            fixed_native_prefix=config.settings.fixedNativePrefix,
         )
 
     @property
@@ -142,6 +154,7 @@ class EchoProvider:
             native_filters=("full", "no_reasoning", "no_tool_results", "compact_tool_results")
             if self.native_supported
             else ("full",),
+            fixed_native_prefix=self.fixed_native_prefix,
         )
 
     async def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
@@ -159,9 +172,10 @@ class EchoProvider:
             + sum(_words(e.output) for e in request.exchange)
         )
         await self._pause(self.latency_ms)
-        if directives.fail:
+        if directives.fail and (directives.call is None or request.exchange):
             await self._pause(directives.sleep_ms)
-            raise ProviderFailure("injected failure (!fail)")
+            failure = FAILURES[directives.fail_kind]
+            raise failure(f"injected failure (!fail {directives.fail_kind})", retry_after_seconds=1)
         if directives.call is not None and not request.exchange:
             await self._pause(directives.sleep_ms)
             yield self._tool_call(request, *directives.call)
@@ -265,6 +279,16 @@ def _compact(output: Any, max_chars: int) -> Any:
                 blocks.append(block)
         return blocks
     return output
+
+
+FAILURES: dict[str, type[ProviderFailure]] = {
+    "error": ProviderFailure,
+    "rate_limited": RateLimitedFailure,
+    "overloaded": OverloadedFailure,
+    "auth": AuthFailure,
+    "rejected": RejectedFailure,
+}
+"""What ``!fail KIND`` raises, so every provider code is reachable without a network."""
 
 
 def _canonical(body: dict[str, Any]) -> str:

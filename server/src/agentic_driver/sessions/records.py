@@ -120,6 +120,8 @@ class SessionRecord:
     native: list[str] = field(default_factory=list)
     """Native mode: the provider's own items, byte for byte."""
     turns: list[TurnRecord] = field(default_factory=list)
+    prefix_fingerprint: str | None = None
+    """Native sessions on providers with a fixed prefix: the instructions and tools of the first turn."""
     revision: int = 0
     status: Status = "ready"
     active_run: ActiveRun | None = None

@@ -32,7 +32,6 @@ from ..clock import Clock
 from ..errors import (
     DriverError,
     InternalError,
-    ProviderError,
     ProviderTimeout,
     RunCancelled,
     SessionBusy,
@@ -195,7 +194,7 @@ class TurnLifecycle:
             exchange: list[ToolExchange] = []
             while True:
                 step = await self._step(
-                    run, provider, request.with_exchange(exchange), native, idle_timeout_ms, progress
+                    run, provider, request.with_exchange(exchange, progress.native), native, idle_timeout_ms, progress
                 )
                 progress.add(step)
                 if not step.calls:
@@ -205,7 +204,7 @@ class TurnLifecycle:
                 exchange += await self._answer_calls(run, step.calls, progress)
                 await self.slots.acquire(reserved=False)
                 holding = True
-            self._commit(run, provider, store, progress)
+            self._commit(run, provider, store, progress, native)
             outcome = "completed"
             self._account(run, progress)
             self._answer_with(run, Outcome(result=self._describe(run, None, progress)))
@@ -218,9 +217,9 @@ class TurnLifecycle:
             outcome = "timeout"
             self._stop(run, store, progress, "idle_timeout")
             self._fail(run, ProviderTimeout(f"Provider {provider.id!r} made no progress for {idle_timeout_ms} ms."))
-        except ProviderFailure as failure:
+        except ProviderFailure as failure:  # the failure's class picks the code (rate limited, rejected, ...)
             self._stop(run, store, progress, "failed")
-            self._fail(run, ProviderError(f"Provider {provider.id!r} failed: {failure}"))
+            self._fail(run, failure.driver_error(f"Provider {provider.id!r} failed: {failure}"))
         except DriverError as error:  # a bound hit when the completed turn was committed
             self._stop(run, store, progress, "limit_exceeded")
             self._fail(run, error)
@@ -321,19 +320,21 @@ class TurnLifecycle:
         self._metrics.runs.labels("cancelled").inc()
         self._runs.remove(run)
 
-    def _commit(self, run: ActiveRun, provider: Provider, store: SessionStore | None, progress: _Progress) -> None:
+    def _commit(
+        self, run: ActiveRun, provider: Provider, store: SessionStore | None, progress: _Progress, native: bool
+    ) -> None:
         record = run.session
         if record is None or store is None:
             return
-        native = progress.native
-        if record.native_filter != "full" and isinstance(provider, NativeFiltering):
-            native = provider.filter_native(native, record.native_filter, self._compact_max_chars)
+        items = progress.native if native else ()  # history mode keeps only visible text
+        if items and record.native_filter != "full" and isinstance(provider, NativeFiltering):
+            items = provider.filter_native(items, record.native_filter, self._compact_max_chars)
         if record.tools_fingerprint is None:  # the tool surface of the session's first completed turn
             record.tools_fingerprint = tools_fingerprint(progress.tools)
         growth = TurnGrowth(
             run_id=run.id,
             messages=(VisibleMessage("user", run.input), VisibleMessage("assistant", "".join(progress.text))),
-            native=native,
+            native=items,
         )
         store.commit_turn(record, growth)
 

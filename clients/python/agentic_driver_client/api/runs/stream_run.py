@@ -226,7 +226,11 @@ def sync_detailed(
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
     stream ends after `run.completed`, `run.requires_action` or
-    `run.failed`. During long silences the host sends SSE comment lines
+    `run.failed`; a provider failure after admission is a `run.failed`
+    whose `problem` carries the code `run` would answer with
+    (`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`, `PROVIDER_AUTH_FAILED`,
+    `PROVIDER_REJECTED`, `PROVIDER_ERROR`, `PROVIDER_TIMEOUT`), including
+    `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
     (`: keep-alive`). A client that disconnects after model work started
     leaves the session `interrupted` (reason `disconnected`); before, the
     session stays `ready`.
@@ -288,7 +292,11 @@ def sync(
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
     stream ends after `run.completed`, `run.requires_action` or
-    `run.failed`. During long silences the host sends SSE comment lines
+    `run.failed`; a provider failure after admission is a `run.failed`
+    whose `problem` carries the code `run` would answer with
+    (`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`, `PROVIDER_AUTH_FAILED`,
+    `PROVIDER_REJECTED`, `PROVIDER_ERROR`, `PROVIDER_TIMEOUT`), including
+    `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
     (`: keep-alive`). A client that disconnects after model work started
     leaves the session `interrupted` (reason `disconnected`); before, the
     session stays `ready`.
@@ -344,7 +352,11 @@ async def asyncio_detailed(
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
     stream ends after `run.completed`, `run.requires_action` or
-    `run.failed`. During long silences the host sends SSE comment lines
+    `run.failed`; a provider failure after admission is a `run.failed`
+    whose `problem` carries the code `run` would answer with
+    (`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`, `PROVIDER_AUTH_FAILED`,
+    `PROVIDER_REJECTED`, `PROVIDER_ERROR`, `PROVIDER_TIMEOUT`), including
+    `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
     (`: keep-alive`). A client that disconnects after model work started
     leaves the session `interrupted` (reason `disconnected`); before, the
     session stays `ready`.
@@ -404,7 +416,11 @@ async def asyncio(
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
     stream ends after `run.completed`, `run.requires_action` or
-    `run.failed`. During long silences the host sends SSE comment lines
+    `run.failed`; a provider failure after admission is a `run.failed`
+    whose `problem` carries the code `run` would answer with
+    (`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`, `PROVIDER_AUTH_FAILED`,
+    `PROVIDER_REJECTED`, `PROVIDER_ERROR`, `PROVIDER_TIMEOUT`), including
+    `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
     (`: keep-alive`). A client that disconnects after model work started
     leaves the session `interrupted` (reason `disconnected`); before, the
     session stays `ready`.

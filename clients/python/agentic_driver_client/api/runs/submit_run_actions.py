@@ -13,6 +13,8 @@ from ...models.actions_not_found_problem import ActionsNotFoundProblem
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
 from ...models.provider_error_problem import ProviderErrorProblem
+from ...models.provider_overloaded_problem import ProviderOverloadedProblem
+from ...models.provider_rate_limited_problem import ProviderRateLimitedProblem
 from ...models.provider_timeout_problem import ProviderTimeoutProblem
 from ...models.run_result import RunResult
 from ...models.submit_run_actions_request import SubmitRunActionsRequest
@@ -55,6 +57,8 @@ def _parse_response(
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderOverloadedProblem
+    | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
@@ -101,10 +105,20 @@ def _parse_response(
 
         return response_422
 
+    if response.status_code == 429:
+        response_429 = ProviderRateLimitedProblem.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 502:
         response_502 = ProviderErrorProblem.from_dict(response.json())
 
         return response_502
+
+    if response.status_code == 503:
+        response_503 = ProviderOverloadedProblem.from_dict(response.json())
+
+        return response_503
 
     if response.status_code == 504:
         response_504 = ProviderTimeoutProblem.from_dict(response.json())
@@ -126,6 +140,8 @@ def _build_response(
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderOverloadedProblem
+    | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
@@ -152,6 +168,8 @@ def sync_detailed(
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderOverloadedProblem
+    | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
@@ -179,7 +197,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -208,6 +226,8 @@ def sync(
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderOverloadedProblem
+    | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
@@ -236,7 +256,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -260,6 +280,8 @@ async def asyncio_detailed(
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderOverloadedProblem
+    | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
@@ -287,7 +309,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -314,6 +336,8 @@ async def asyncio(
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
+    | ProviderOverloadedProblem
+    | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
@@ -342,7 +366,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

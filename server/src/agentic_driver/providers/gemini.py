@@ -1,0 +1,276 @@
+"""Gemini API adapter: ``{baseUrl}/{v1|v1beta}/models/{model}:generateContent``, native and history.
+
+Streaming uses ``:streamGenerateContent?alt=sse``, whose events are whole
+``GenerateContentResponse`` chunks. Native continuation replays the model's
+content exactly as received: parts unmerged (a streamed reply is the parts of
+every chunk, in order), each ``thoughtSignature`` on the part where it arrived.
+https://ai.google.dev/api/generate-content
+https://ai.google.dev/gemini-api/docs/thought-signatures
+
+Function calls usually carry no id; the adapter names them ``gemini_call_<n>``
+(their position in the turn) and answers each with a ``functionResponse`` of
+the same name, in call order, with the model's own id when it gave one.
+
+Usage: ``promptTokenCount`` includes ``cachedContentTokenCount``;
+``candidatesTokenCount`` excludes ``thoughtsTokenCount``, so the host adds it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import GeminiProviderConfig
+from .base import (
+    Capabilities,
+    ModelRequest,
+    NativeItems,
+    ProviderFailure,
+    RejectedFailure,
+    TextDelta,
+    ToolCall,
+    TurnEvent,
+    Usage,
+    UsageReport,
+)
+from .upstream import (
+    RetryPolicy,
+    ServerSentEvent,
+    Upstream,
+    duration_seconds,
+    error_text,
+    failure_for_status,
+    read_api_key,
+    retry_after_from_headers,
+    retrying,
+)
+from .wire import dump_item, load_item, user_text
+
+__all__ = ["GeminiProvider", "map_request", "process_response", "process_stream"]
+
+CALL_ID_PREFIX = "gemini_call_"
+
+
+@dataclass(slots=True)
+class GeminiProvider:
+    id: str
+    models: tuple[str, ...]
+    account_id: str | None
+    upstream: Upstream
+    api_version: str = "v1beta"
+    stream: bool = True
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    options: dict[str, Any] = field(default_factory=dict)
+    kind: str = "gemini"
+
+    @classmethod
+    def from_config(
+        cls, config: GeminiProviderConfig, where: str, env: Mapping[str, str] = os.environ
+    ) -> GeminiProvider:
+        key = read_api_key(env, config.apiKeyEnv, where)
+        generation: dict[str, Any] = {}
+        if config.maxOutputTokens is not None:
+            generation["maxOutputTokens"] = config.maxOutputTokens
+        if config.temperature is not None:
+            generation["temperature"] = config.temperature
+        extra = dict(config.extraBody)
+        generation.update(extra.pop("generationConfig", None) or {})
+        options = {**({"generationConfig": generation} if generation else {}), **extra}
+        return cls(
+            id=config.id,
+            models=tuple(config.models),
+            account_id=config.accountId,
+            upstream=Upstream(
+                config.id,
+                config.baseUrl,
+                {"x-goog-api-key": key} if key else {},  # a header, never the URL: URLs end up in logs
+                classify,
+                config.timeoutMs / 1000,
+                secrets=(key,) if key else (),
+            ),
+            api_version=config.apiVersion,
+            stream=config.stream,
+            retry=RetryPolicy(config.maxRetries, config.retryBaseMs / 1000, config.maxRetryWaitMs / 1000),
+            options=options,
+        )
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            history_continuation=True, native_continuation=True, streaming=True, application_functions=True
+        )
+
+    def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
+        return retrying(lambda: self._step(request), self.retry, self.id)
+
+    async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
+        body, added, calls_before = map_request(request, self.options)
+        path = f"/{self.api_version}/models/{request.model}"
+        try:
+            if self.stream:
+                async with self.upstream.stream(f"{path}:streamGenerateContent", body, {"alt": "sse"}) as events:
+                    async for event in process_stream(events, added, calls_before):
+                        yield event
+            else:
+                data = await self.upstream.post_json(f"{path}:generateContent", body)
+                for event in process_response(data, added, calls_before):
+                    yield event
+        except ProviderFailure as failure:
+            raise self.upstream.scrubbed(failure) from None
+
+
+# -- wire mapping ---------------------------------------------------------------------
+
+
+def _parts(contents: list[Any], key: str) -> list[Any]:
+    return [part[key] for content in contents for part in content.get("parts") or () if key in part]
+
+
+def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict[str, Any], list[Any], int]:
+    """The request body, the contents this step adds before the model's answer, and the turn's earlier calls."""
+    contents: list[Any] = [
+        {"role": "user" if m.role == "user" else "model", "parts": [{"text": m.content}]} for m in request.messages
+    ]
+    contents += [load_item(raw) for raw in request.native or ()]
+    turn = [load_item(raw) for raw in request.turn_items]
+    added: list[Any] = []
+    if not turn:
+        added.append({"role": "user", "parts": [{"text": user_text(request)}]})
+    results = request.exchange[len(_parts(turn, "functionResponse")) :]
+    if results:
+        added.append(
+            {"role": "user", "parts": [{"functionResponse": _response(e.call_id, e.name, e.output)} for e in results]}
+        )
+    body: dict[str, Any] = {"contents": contents + turn + added}
+    if request.instructions:
+        body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
+    if request.tools:
+        body["tools"] = [
+            {
+                "functionDeclarations": [
+                    {"name": t.name, "description": t.description, "parametersJsonSchema": t.parameters}
+                    for t in request.tools
+                ]
+            }
+        ]
+    body.update(options)
+    return body, added, len(_parts(turn, "functionCall"))
+
+
+def _response(call_id: str, name: str, output: str) -> dict[str, Any]:
+    response: dict[str, Any] = {"name": name, "response": {"result": output}}
+    if not call_id.startswith(CALL_ID_PREFIX):
+        response["id"] = call_id
+    return response
+
+
+def _usage(usage: Mapping[str, Any]) -> Usage:
+    thoughts = usage.get("thoughtsTokenCount") or 0
+    return Usage(
+        input_tokens=(usage.get("promptTokenCount") or 0) + (usage.get("toolUsePromptTokenCount") or 0),
+        output_tokens=(usage.get("candidatesTokenCount") or 0) + thoughts,
+        cached_input_tokens=usage.get("cachedContentTokenCount") or 0,
+        reasoning_tokens=thoughts,
+    )
+
+
+def _visible(part: Mapping[str, Any]) -> str:
+    return "" if part.get("thought") else str(part.get("text") or "")
+
+
+def _finish(parts: list[Any], added: list[Any], calls_before: int, usage: Mapping[str, Any]) -> list[TurnEvent]:
+    events: list[TurnEvent] = []
+    for part in parts:
+        call = part.get("functionCall")
+        if call is not None:
+            call_id = call.get("id") or f"{CALL_ID_PREFIX}{calls_before + len(events)}"
+            events.append(ToolCall(call_id, call["name"], call.get("args") or {}))
+    content = {"role": "model", "parts": parts}
+    events.append(NativeItems(tuple(dump_item(item) for item in [*added, content])))
+    events.append(UsageReport(_usage(usage)))
+    return events
+
+
+def _candidate_parts(data: Mapping[str, Any]) -> tuple[list[Any], str | None]:
+    feedback = data.get("promptFeedback") or {}
+    if feedback.get("blockReason"):
+        raise RejectedFailure(f"the prompt was blocked ({feedback['blockReason']})")
+    candidates = data.get("candidates") or [{}]
+    candidate = candidates[0]
+    return list((candidate.get("content") or {}).get("parts") or ()), candidate.get("finishReason")
+
+
+def process_response(data: Any, added: list[Any], calls_before: int) -> list[TurnEvent]:
+    """A non-streamed ``GenerateContentResponse`` -> the step's events."""
+    parts, _ = _candidate_parts(data)
+    text = "".join(_visible(part) for part in parts)
+    return ([TextDelta(text)] if text else []) + _finish(parts, added, calls_before, data.get("usageMetadata") or {})
+
+
+async def process_stream(
+    events: AsyncIterator[ServerSentEvent], added: list[Any], calls_before: int
+) -> AsyncIterator[TurnEvent]:
+    """Streamed chunks -> the step's events; the parts of every chunk are kept as they came."""
+    parts: list[Any] = []
+    usage: Mapping[str, Any] = {}
+    finished = False
+    async for event in events:
+        data = event.json()
+        if isinstance(data, dict) and "error" in data:
+            raise _status_failure(data["error"], {})
+        chunk_parts, reason = _candidate_parts(data)
+        for part in chunk_parts:
+            parts.append(part)
+            text = _visible(part)
+            if text:
+                yield TextDelta(text)
+        usage = data.get("usageMetadata") or usage
+        finished = finished or reason is not None
+    if not finished:
+        raise ProviderFailure("the stream ended before the candidate finished", retryable=True)
+    for event_ in _finish(parts, added, calls_before, usage):
+        yield event_
+
+
+# -- failures -------------------------------------------------------------------------
+
+# https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
+_STATUS_CODE = {
+    "INVALID_ARGUMENT": 400,
+    "FAILED_PRECONDITION": 400,
+    "UNAUTHENTICATED": 401,
+    "PERMISSION_DENIED": 403,
+    "NOT_FOUND": 404,
+    "RESOURCE_EXHAUSTED": 429,
+    "INTERNAL": 500,
+    "UNAVAILABLE": 503,
+    "DEADLINE_EXCEEDED": 504,
+}
+
+
+def _status_failure(error: Any, headers: Mapping[str, str], status: int | None = None) -> ProviderFailure:
+    error = error if isinstance(error, dict) else {}
+    name = str(error.get("status") or "")
+    code = status or _STATUS_CODE.get(name) or int(error.get("code") or 500)
+    retry_after = retry_after_from_headers(headers)
+    quota = False
+    for detail in error.get("details") or ():
+        kind = str(detail.get("@type", ""))
+        if kind.endswith("google.rpc.RetryInfo") and retry_after is None:
+            retry_after = duration_seconds(detail.get("retryDelay"))
+        elif kind.endswith("google.rpc.QuotaFailure"):  # a daily quota does not come back by retrying soon
+            quota = any("PerDay" in str(v.get("quotaId", "")) for v in detail.get("violations") or ())
+        elif kind.endswith("google.rpc.ErrorInfo") and detail.get("reason") == "API_KEY_INVALID":
+            code = 401  # Gemini answers a bad key with 400 INVALID_ARGUMENT; it is a credentials problem
+    return failure_for_status(code, name, str(error.get("message") or ""), retry_after=retry_after, quota=quota)
+
+
+def classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
+    """Google's error body: ``{"error": {"code", "message", "status", "details": [...]}}`` (sometimes in a list)."""
+    if isinstance(payload, list) and payload:
+        payload = payload[0]
+    if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
+        return _status_failure(payload["error"], headers, status)
+    return failure_for_status(status, "", error_text(payload), retry_after=retry_after_from_headers(headers))

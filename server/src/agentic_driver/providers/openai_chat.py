@@ -1,0 +1,247 @@
+"""OpenAI-compatible chat completions adapter: ``POST {baseUrl}/chat/completions``, history only.
+
+One wire format that OpenAI, xAI, Ollama (``http://127.0.0.1:11434/v1``), vLLM
+(``http://127.0.0.1:8000/v1``) and llama.cpp's servers all speak. Chat
+completions carry no provider state worth keeping between turns, so this
+adapter does history continuation only, and a native session on it is
+``UNSUPPORTED_CONTINUATION``. Within one turn, the assistant's tool-call
+message and the tool results still go back to the model on the next step.
+https://platform.openai.com/docs/api-reference/chat/create
+
+Usage: ``prompt_tokens`` includes ``cached_tokens``; ``completion_tokens``
+includes ``reasoning_tokens``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import OpenAIChatProviderConfig
+from .base import (
+    Capabilities,
+    ModelRequest,
+    NativeItems,
+    ProviderFailure,
+    TextDelta,
+    ToolCall,
+    TurnEvent,
+    Usage,
+    UsageReport,
+)
+from .upstream import (
+    RetryPolicy,
+    ServerSentEvent,
+    Upstream,
+    error_text,
+    failure_for_status,
+    read_api_key,
+    retry_after_from_headers,
+    retrying,
+)
+from .wire import dump_item, load_item, parse_arguments, user_text
+
+__all__ = ["OpenAIChatProvider", "map_request", "process_response", "process_stream"]
+
+PATH = "/chat/completions"
+
+
+@dataclass(slots=True)
+class OpenAIChatProvider:
+    id: str
+    models: tuple[str, ...]
+    account_id: str | None
+    upstream: Upstream
+    stream: bool = True
+    stream_usage: bool = True
+    functions: bool = True
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    options: dict[str, Any] = field(default_factory=dict)
+    kind: str = "openai-chat"
+
+    @classmethod
+    def from_config(
+        cls, config: OpenAIChatProviderConfig, where: str, env: Mapping[str, str] = os.environ
+    ) -> OpenAIChatProvider:
+        key = read_api_key(env, config.apiKeyEnv, where)
+        options: dict[str, Any] = {}
+        if config.maxOutputTokens is not None:
+            options["max_tokens"] = config.maxOutputTokens
+        if config.temperature is not None:
+            options["temperature"] = config.temperature
+        return cls(
+            id=config.id,
+            models=tuple(config.models),
+            account_id=config.accountId,
+            upstream=Upstream(
+                config.id,
+                config.baseUrl,
+                {"Authorization": f"Bearer {key}"} if key else {},
+                classify,
+                config.timeoutMs / 1000,
+                secrets=(key,) if key else (),
+            ),
+            stream=config.stream,
+            stream_usage=config.streamUsage,
+            functions=config.functions,
+            retry=RetryPolicy(config.maxRetries, config.retryBaseMs / 1000, config.maxRetryWaitMs / 1000),
+            options={**options, **config.extraBody},
+        )
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            history_continuation=True,
+            native_continuation=False,
+            streaming=True,
+            application_functions=self.functions,
+        )
+
+    def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
+        if native:
+            raise ValueError("openai-chat keeps no native state; the driver refuses native sessions on it")
+        return retrying(lambda: self._step(request), self.retry, self.id)
+
+    async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
+        body, added = map_request(request, self.options, stream=self.stream, stream_usage=self.stream_usage)
+        try:
+            if self.stream:
+                async with self.upstream.stream(PATH, body) as events:
+                    async for event in process_stream(events, added):
+                        yield event
+            else:
+                for event in process_response(await self.upstream.post_json(PATH, body), added):
+                    yield event
+        except ProviderFailure as failure:
+            raise self.upstream.scrubbed(failure) from None
+
+
+# -- wire mapping ---------------------------------------------------------------------
+
+
+def map_request(
+    request: ModelRequest, options: Mapping[str, Any], *, stream: bool, stream_usage: bool = True
+) -> tuple[dict[str, Any], list[Any]]:
+    """The request body, and the messages this step adds to the turn before the model's answer."""
+    messages: list[Any] = [{"role": "system", "content": request.instructions}] if request.instructions else []
+    messages += [{"role": m.role, "content": m.content} for m in request.messages]
+    turn = [load_item(raw) for raw in request.turn_items]
+    added: list[Any] = [] if turn else [{"role": "user", "content": user_text(request)}]
+    answered = sum(1 for message in turn if message.get("role") == "tool")
+    added += [{"role": "tool", "tool_call_id": e.call_id, "content": e.output} for e in request.exchange[answered:]]
+    body: dict[str, Any] = {"model": request.model, "messages": messages + turn + added, "stream": stream}
+    if stream and stream_usage:
+        body["stream_options"] = {"include_usage": True}
+    if request.tools:
+        body["tools"] = [
+            {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
+            for t in request.tools
+        ]
+    body.update(options)
+    return body, added
+
+
+def _usage(usage: Any) -> Usage:
+    if not isinstance(usage, dict):
+        return Usage()
+    return Usage(
+        input_tokens=usage.get("prompt_tokens") or 0,
+        output_tokens=usage.get("completion_tokens") or 0,
+        cached_input_tokens=(usage.get("prompt_tokens_details") or {}).get("cached_tokens") or 0,
+        reasoning_tokens=(usage.get("completion_tokens_details") or {}).get("reasoning_tokens") or 0,
+    )
+
+
+def _finish(text: str, tool_calls: list[Any], added: list[Any], usage: Any) -> list[TurnEvent]:
+    events: list[TurnEvent] = [
+        ToolCall(call["id"], call["function"]["name"], parse_arguments(call["function"].get("arguments")))
+        for call in tool_calls
+    ]
+    assistant: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if tool_calls:
+        assistant["tool_calls"] = tool_calls
+    events.append(NativeItems(tuple(dump_item(item) for item in [*added, assistant])))
+    events.append(UsageReport(_usage(usage)))
+    return events
+
+
+def process_response(data: Any, added: list[Any]) -> list[TurnEvent]:
+    """A chat completion -> the step's events."""
+    choices = data.get("choices") or []
+    if not choices:
+        raise ProviderFailure("the provider answered with no choice")
+    message = choices[0].get("message") or {}
+    text = message.get("content") or ""
+    calls = [
+        {
+            "id": c["id"],
+            "type": "function",
+            "function": {"name": c["function"]["name"], "arguments": c["function"].get("arguments") or ""},
+        }
+        for c in message.get("tool_calls") or ()
+    ]
+    return ([TextDelta(text)] if text else []) + _finish(text, calls, added, data.get("usage"))
+
+
+async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any]) -> AsyncIterator[TurnEvent]:
+    """Streamed chunks (ending in ``data: [DONE]``) -> the step's events."""
+    text: list[str] = []
+    calls: dict[int, dict[str, Any]] = {}
+    usage: Any = None
+    finished = False
+    async for event in events:
+        if event.data.strip() == "[DONE]":
+            finished = True
+            break
+        data = event.json()
+        if "error" in data:
+            raise _event_failure(data["error"])
+        usage = data.get("usage") or usage
+        for choice in data.get("choices") or ():
+            delta = choice.get("delta") or {}
+            if delta.get("content"):
+                text.append(delta["content"])
+                yield TextDelta(delta["content"])
+            for piece in delta.get("tool_calls") or ():
+                call = calls.setdefault(
+                    piece.get("index", len(calls)),
+                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}},
+                )
+                call["id"] = piece.get("id") or call["id"]
+                function = piece.get("function") or {}
+                call["function"]["name"] += function.get("name") or ""
+                call["function"]["arguments"] += function.get("arguments") or ""
+            finished = finished or choice.get("finish_reason") is not None
+    if not finished:
+        raise ProviderFailure("the stream ended before the completion finished", retryable=True)
+    for event_ in _finish("".join(text), [calls[i] for i in sorted(calls)], added, usage):
+        yield event_
+
+
+# -- failures -------------------------------------------------------------------------
+
+
+def _event_failure(error: Any) -> ProviderFailure:
+    """An error chunk inside a 200 stream (OpenAI, vLLM and Ollama send ``{"error": {...}}``)."""
+    error = error if isinstance(error, dict) else {"message": str(error)}
+    code = str(error.get("code") or error.get("type") or "")
+    status = error.get("code") if isinstance(error.get("code"), int) else None
+    if status is None:
+        status = {"rate_limit_exceeded": 429, "insufficient_quota": 429, "invalid_api_key": 401}.get(code, 500)
+        if status == 500 and "overloaded" in str(error.get("message", "")).lower():
+            status = 503  # OpenAI's in-stream overload carries only type server_error and its message
+    return failure_for_status(status, code, str(error.get("message") or ""), quota=code == "insufficient_quota")
+
+
+def classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
+    """``{"error": {"message", "type", "code"}}`` (OpenAI, xAI, llama.cpp) or vLLM's flat ``{"message", ...}``."""
+    error = payload.get("error") if isinstance(payload, dict) else None
+    error = error if isinstance(error, dict) else payload if isinstance(payload, dict) else {}
+    code = error.get("code")
+    kind = str(code if isinstance(code, str) and code else error.get("type") or "")
+    message = error_text(payload, ("error", "message"), ("message",), ("detail",), ("error",))
+    return failure_for_status(
+        status, kind, message, retry_after=retry_after_from_headers(headers), quota=kind == "insufficient_quota"
+    )

@@ -1,0 +1,259 @@
+"""OpenAI Responses API adapter: ``POST {baseUrl}/v1/responses``, native and history continuation.
+
+Every call is stateless on OpenAI's side (``store: false``) and asks for
+``reasoning.encrypted_content``, so reasoning survives between calls only in the
+host. Native continuation replays every earlier item in order, unmodified
+(reasoning items with ``summary`` and ``encrypted_content``, assistant messages,
+function calls and their outputs), dropping only item ids, and sends
+``instructions`` on every call.
+https://platform.openai.com/docs/api-reference/responses/create
+https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items
+
+Usage: ``input_tokens`` already includes ``cached_tokens`` and ``output_tokens``
+already includes ``reasoning_tokens``, which is the host's normal form.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import OpenAIResponsesProviderConfig
+from .base import (
+    Capabilities,
+    ModelRequest,
+    NativeItems,
+    ProviderFailure,
+    TextDelta,
+    ToolCall,
+    TurnEvent,
+    Usage,
+    UsageReport,
+)
+from .upstream import (
+    RetryPolicy,
+    ServerSentEvent,
+    Upstream,
+    error_text,
+    failure_for_status,
+    read_api_key,
+    retry_after_from_headers,
+    retrying,
+)
+from .wire import dump_item, load_item, parse_arguments, user_text
+
+__all__ = ["OpenAIResponsesProvider", "map_request", "process_response", "process_stream"]
+
+PATH = "/v1/responses"
+
+
+@dataclass(slots=True)
+class OpenAIResponsesProvider:
+    id: str
+    models: tuple[str, ...]
+    account_id: str | None
+    upstream: Upstream
+    stream: bool = True
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    options: dict[str, Any] = field(default_factory=dict)
+    """Body members every request carries (max_output_tokens, temperature, extraBody)."""
+    kind: str = "openai-responses"
+
+    @classmethod
+    def from_config(
+        cls, config: OpenAIResponsesProviderConfig, where: str, env: Mapping[str, str] = os.environ
+    ) -> OpenAIResponsesProvider:
+        key = read_api_key(env, config.apiKeyEnv, where)
+        options: dict[str, Any] = {}
+        if config.maxOutputTokens is not None:
+            options["max_output_tokens"] = config.maxOutputTokens
+        if config.temperature is not None:
+            options["temperature"] = config.temperature
+        return cls(
+            id=config.id,
+            models=tuple(config.models),
+            account_id=config.accountId,
+            upstream=Upstream(
+                config.id,
+                config.baseUrl,
+                {"Authorization": f"Bearer {key}"} if key else {},
+                classify,
+                config.timeoutMs / 1000,
+                secrets=(key,) if key else (),
+            ),
+            stream=config.stream,
+            retry=RetryPolicy(config.maxRetries, config.retryBaseMs / 1000, config.maxRetryWaitMs / 1000),
+            options={**options, **config.extraBody},
+        )
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            history_continuation=True, native_continuation=True, streaming=True, application_functions=True
+        )
+
+    def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
+        return retrying(lambda: self._step(request), self.retry, self.id)
+
+    async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
+        body, added = map_request(request, self.options, stream=self.stream)
+        try:
+            if self.stream:
+                async with self.upstream.stream(PATH, body) as events:
+                    async for event in process_stream(events, added):
+                        yield event
+            else:
+                for event in process_response(await self.upstream.post_json(PATH, body), added):
+                    yield event
+        except ProviderFailure as failure:
+            raise self.upstream.scrubbed(failure) from None
+
+
+# -- wire mapping ---------------------------------------------------------------------
+
+
+def map_request(request: ModelRequest, options: Mapping[str, Any], *, stream: bool) -> tuple[dict[str, Any], list[Any]]:
+    """The request body, and the items this step adds to the turn before the model's output."""
+    items: list[Any] = [{"role": m.role, "content": m.content} for m in request.messages]
+    items += [_replayed(load_item(raw)) for raw in request.native or ()]
+    turn = [load_item(raw) for raw in request.turn_items]
+    added: list[Any] = []
+    if not turn:
+        added.append(
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": user_text(request)}]}
+        )
+    answered = sum(1 for item in turn if item.get("type") == "function_call_output")
+    added += [
+        {"type": "function_call_output", "call_id": e.call_id, "output": e.output} for e in request.exchange[answered:]
+    ]
+    body: dict[str, Any] = {
+        "model": request.model,
+        "input": items + [_replayed(item) for item in turn] + added,
+        "store": False,
+        "include": ["reasoning.encrypted_content"],
+        "stream": stream,
+    }
+    if request.instructions:
+        body["instructions"] = request.instructions
+    if request.tools:
+        body["tools"] = [
+            {
+                "type": "function",
+                "name": t.name,
+                "description": t.description,
+                "parameters": t.parameters,
+                "strict": False,
+            }
+            for t in request.tools
+        ]
+    body.update(options)
+    return body, added
+
+
+def _replayed(item: Any) -> Any:
+    """An earlier item as it goes back: unmodified but for its id (``store: false`` keeps no ids)."""
+    return {k: v for k, v in item.items() if k != "id"} if isinstance(item, dict) else item
+
+
+def _usage(usage: Any) -> Usage:
+    if not isinstance(usage, dict):
+        return Usage()
+    return Usage(
+        input_tokens=usage.get("input_tokens") or 0,
+        output_tokens=usage.get("output_tokens") or 0,
+        cached_input_tokens=(usage.get("input_tokens_details") or {}).get("cached_tokens") or 0,
+        reasoning_tokens=(usage.get("output_tokens_details") or {}).get("reasoning_tokens") or 0,
+    )
+
+
+def _finish(output: list[Any], added: list[Any], usage: Any) -> list[TurnEvent]:
+    events: list[TurnEvent] = [
+        ToolCall(item["call_id"], item["name"], parse_arguments(item.get("arguments")))
+        for item in output
+        if item.get("type") == "function_call"
+    ]
+    events.append(NativeItems(tuple(dump_item(item) for item in [*added, *output])))
+    events.append(UsageReport(_usage(usage)))
+    return events
+
+
+def _text(output: list[Any]) -> str:
+    return "".join(
+        part.get("text", "")
+        for item in output
+        if item.get("type") == "message"
+        for part in item.get("content") or ()
+        if part.get("type") == "output_text"
+    )
+
+
+def process_response(data: Any, added: list[Any]) -> list[TurnEvent]:
+    """A non-streamed response -> the step's events."""
+    if data.get("status") == "failed":
+        raise _event_failure(data.get("error") or {})
+    output = list(data.get("output") or ())
+    text = _text(output)
+    return ([TextDelta(text)] if text else []) + _finish(output, added, data.get("usage"))
+
+
+async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any]) -> AsyncIterator[TurnEvent]:
+    """A streamed response -> the step's events, text as it arrives.
+
+    https://platform.openai.com/docs/api-reference/responses-streaming
+    """
+    done: dict[int, Any] = {}
+    async for event in events:
+        data = event.json()
+        kind = data.get("type", event.event)
+        if kind == "response.output_text.delta":
+            yield TextDelta(data["delta"])
+        elif kind == "response.output_item.done":
+            done[data.get("output_index", len(done))] = data["item"]
+        elif kind in ("response.completed", "response.incomplete"):
+            response = data["response"]
+            output = [done[index] for index in sorted(done)] or list(response.get("output") or ())
+            for finished in _finish(output, added, response.get("usage")):
+                yield finished
+            return
+        elif kind == "response.failed":
+            raise _event_failure(data["response"].get("error") or {})
+        elif kind == "error":
+            raise _event_failure(data)
+    raise ProviderFailure("the stream ended before the response completed", retryable=True)
+
+
+# -- failures -------------------------------------------------------------------------
+
+_CODE_STATUS = {
+    "rate_limit_exceeded": 429,
+    "insufficient_quota": 429,
+    "server_is_overloaded": 503,
+    "overloaded": 503,
+    "slow_down": 503,
+    "invalid_api_key": 401,
+    "server_error": 500,
+}
+
+
+def _event_failure(error: Mapping[str, Any]) -> ProviderFailure:
+    """An error reported inside a 200 answer (``error`` event, ``response.failed``)."""
+    code = str(error.get("code") or error.get("type") or "")
+    status = _CODE_STATUS.get(code, 400 if code.startswith("invalid") else 500)
+    return failure_for_status(status, code, str(error.get("message") or ""), quota=code == "insufficient_quota")
+
+
+def classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
+    """OpenAI's error body: ``{"error": {"message", "type", "param", "code"}}``."""
+    error = payload.get("error") if isinstance(payload, dict) else None
+    error = error if isinstance(error, dict) else {}
+    code = str(error.get("code") or error.get("type") or "")
+    message = error_text(payload, ("error", "message"))
+    return failure_for_status(
+        status,
+        code,
+        message,
+        retry_after=retry_after_from_headers(headers),
+        quota=code == "insufficient_quota",
+    )

@@ -1,0 +1,296 @@
+"""What every network adapter shares: HTTP transport, SSE, failure mapping, retries, secret scrubbing.
+
+An adapter maps its request to a JSON body and hands it to ``Upstream``, which
+posts it with httpx and either returns the decoded JSON or yields the
+Server-Sent Events of a streamed answer. A non-2xx answer becomes a
+``ProviderFailure`` through the adapter's own ``Classify`` (each provider has
+its own error shape), always after the API key has been scrubbed from the
+text. ``retrying`` wraps a whole step: a retryable failure before the step
+yielded anything is tried again after a backoff, a bounded number of times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import re
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from contextlib import aclosing, asynccontextmanager
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import httpx
+
+from .base import (
+    AuthFailure,
+    OverloadedFailure,
+    ProviderFailure,
+    RateLimitedFailure,
+    RejectedFailure,
+    TurnEvent,
+)
+
+__all__ = [
+    "Classify",
+    "RetryPolicy",
+    "ServerSentEvent",
+    "Upstream",
+    "failure_for_status",
+    "read_api_key",
+    "retry_after_from_headers",
+    "retrying",
+]
+
+log = logging.getLogger("agentic_driver.providers")
+
+MAX_DETAIL_CHARS = 500
+"""Upstream error text beyond this is cut: enough to act on, not a dump of the provider's body."""
+
+Classify = Callable[[int, Mapping[str, str], Any], ProviderFailure]
+"""(HTTP status, response headers, decoded error body or text) -> the failure to raise."""
+
+
+def read_api_key(env: Mapping[str, str], name: str | None, where: str) -> str | None:
+    """The key named by ``apiKeyEnv``; a missing variable is a startup error naming the config path."""
+    if name is None:
+        return None
+    value = env.get(name)
+    if not value:
+        from ..config import ConfigError
+
+        raise ConfigError([f"{where}.apiKeyEnv: environment variable {name!r} is not set"])
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    max_retries: int = 2
+    base_s: float = 0.5
+    max_wait_s: float = 30.0
+
+    def delay(self, attempt: int, failure: ProviderFailure) -> float | None:
+        """Seconds to wait before retry ``attempt`` (1-based), or None when it must not be retried."""
+        if not failure.retryable or attempt > self.max_retries:
+            return None
+        if failure.retry_after_seconds is not None:
+            wait = float(failure.retry_after_seconds)
+        else:
+            wait = self.base_s * 2 ** (attempt - 1) * (1 + random.random() / 4)  # jitter: spread retrying hosts
+        return wait if wait <= self.max_wait_s else None
+
+
+async def retrying(
+    step: Callable[[], AsyncGenerator[TurnEvent, None]], policy: RetryPolicy, provider_id: str
+) -> AsyncGenerator[TurnEvent, None]:
+    """``step``'s events; a retryable failure before its first event starts it again (bounded)."""
+    attempt = 0
+    while True:
+        produced = False
+        try:
+            async with aclosing(step()) as events:
+                async for event in events:
+                    produced = True
+                    yield event
+            return
+        except ProviderFailure as failure:
+            attempt += 1
+            wait = None if produced else policy.delay(attempt, failure)
+            if wait is None:
+                raise
+            log.warning("provider %s: %s; retry %d in %.2f s", provider_id, failure, attempt, wait)
+            await asyncio.sleep(wait)
+
+
+def retry_after_from_headers(headers: Mapping[str, str]) -> int | None:
+    """Whole seconds from ``retry-after`` (seconds or an HTTP date) or ``retry-after-ms``."""
+    milliseconds = headers.get("retry-after-ms")
+    if milliseconds is not None:
+        try:
+            return max(0, -(-int(float(milliseconds)) // 1000))
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0, -(-int(float(value)) // 1))
+    except ValueError:
+        pass
+    try:
+        from datetime import UTC, datetime
+
+        moment = parsedate_to_datetime(value)
+        return max(0, int((moment - datetime.now(UTC)).total_seconds() + 0.999))
+    except (TypeError, ValueError):
+        return None
+
+
+def failure_for_status(
+    status: int,
+    error_type: str = "",
+    message: str = "",
+    *,
+    retry_after: int | None = None,
+    quota: bool = False,
+) -> ProviderFailure:
+    """The failure an HTTP status stands for, whatever the provider (its own error types refine this).
+
+    ``error_type`` is the provider's own name for the error (``rate_limit_error``,
+    ``RESOURCE_EXHAUSTED``); ``message`` its text, shown to the caller once scrubbed.
+    """
+    label = f"HTTP {status}" + (f" {error_type}" if error_type else "")
+    tail = f": {message}" if message else ""
+    if status in (401, 403):
+        return AuthFailure(f"the provider refused the credentials ({label}){tail}")
+    if status == 429:
+        if quota:  # waiting does not help a spend or quota limit: no retry, no Retry-After
+            return RateLimitedFailure(f"quota or spend limit reached ({label}){tail}")
+        return RateLimitedFailure(f"rate limited ({label}){tail}", retryable=True, retry_after_seconds=retry_after)
+    if status in (503, 529):
+        return OverloadedFailure(f"overloaded ({label}){tail}", retryable=True, retry_after_seconds=retry_after)
+    if status in (400, 404, 409, 413, 422):
+        return RejectedFailure(f"the provider rejected the request ({label}){tail}")
+    retryable = status in (408, 500, 502, 504) or status >= 520
+    return ProviderFailure(f"upstream error ({label}){tail}", retryable=retryable)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSentEvent:
+    event: str
+    data: str
+
+    def json(self) -> Any:
+        return json.loads(self.data)
+
+
+async def _events(lines: AsyncIterator[str]) -> AsyncIterator[ServerSentEvent]:
+    """The WHATWG event-stream format: ``event:``/``data:`` fields, a blank line dispatches."""
+    event, data = "", list[str]()
+    async for line in lines:
+        if not line:
+            if data:
+                yield ServerSentEvent(event or "message", "\n".join(data))
+            event, data = "", []
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "event":
+            event = value
+        elif name == "data":
+            data.append(value)
+    if data:
+        yield ServerSentEvent(event or "message", "\n".join(data))
+
+
+@dataclass(slots=True)
+class Upstream:
+    """One provider instance's HTTP side: base URL, auth headers, timeouts and its error mapping."""
+
+    provider_id: str
+    base_url: str
+    headers: dict[str, str] = field(repr=False)
+    """Includes the credentials: never shown."""
+    classify: Classify
+    timeout_s: float = 600.0
+    secrets: tuple[str, ...] = field(default=(), repr=False)
+    transport: httpx.AsyncBaseTransport | None = field(default=None, repr=False)
+    """Tests may pass an httpx transport; by default httpx opens real connections."""
+
+    def scrub(self, text: str) -> str:
+        """``text`` without any configured secret in it."""
+        for secret in self.secrets:
+            if secret:
+                text = text.replace(secret, "[redacted]")
+        return text
+
+    def _client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            base_url=self.base_url.rstrip("/"),
+            headers=self.headers,
+            timeout=httpx.Timeout(self.timeout_s),
+            transport=self.transport,
+        )
+
+    async def post_json(self, path: str, body: dict[str, Any], params: dict[str, str] | None = None) -> Any:
+        """POST ``body``; the decoded JSON of a 2xx answer, else the classified failure."""
+        async with self._client() as client:
+            try:
+                response = await client.post(path, json=body, params=params)
+            except httpx.HTTPError as error:
+                raise self._transport_failure(error) from None
+            if response.status_code >= 300:
+                raise self._failure(response.status_code, response.headers, response.text)
+            try:
+                return response.json()
+            except ValueError:
+                raise ProviderFailure("the provider answered with something that is not JSON") from None
+
+    @asynccontextmanager
+    async def stream(
+        self, path: str, body: dict[str, Any], params: dict[str, str] | None = None
+    ) -> AsyncIterator[AsyncIterator[ServerSentEvent]]:
+        """POST ``body`` and read the answer as Server-Sent Events (a non-2xx answer is the failure)."""
+        async with self._client() as client:
+            try:
+                async with client.stream("POST", path, json=body, params=params) as response:
+                    if response.status_code >= 300:
+                        text = (await response.aread()).decode("utf-8", "replace")
+                        raise self._failure(response.status_code, response.headers, text)
+                    yield self._read_events(response)
+            except httpx.HTTPError as error:
+                raise self._transport_failure(error) from None
+
+    async def _read_events(self, response: httpx.Response) -> AsyncIterator[ServerSentEvent]:
+        try:
+            async for event in _events(response.aiter_lines()):
+                yield event
+        except httpx.HTTPError as error:
+            raise self._transport_failure(error) from None
+
+    def _failure(self, status: int, headers: httpx.Headers, text: str) -> ProviderFailure:
+        try:
+            payload: Any = json.loads(text)
+        except ValueError:
+            payload = text
+        failure = self.classify(status, headers, payload)
+        return self.scrubbed(failure)
+
+    def scrubbed(self, failure: ProviderFailure) -> ProviderFailure:
+        """The same failure with every secret removed from its message (and the message cut to size)."""
+        message = self.scrub(str(failure))
+        if len(message) > MAX_DETAIL_CHARS:
+            message = message[: MAX_DETAIL_CHARS - 1] + "…"
+        if message == str(failure):
+            return failure
+        clean = type(failure)(message, retryable=failure.retryable, retry_after_seconds=failure.retry_after_seconds)
+        return clean
+
+    def _transport_failure(self, error: httpx.HTTPError) -> ProviderFailure:
+        what = type(error).__name__
+        retryable = isinstance(error, httpx.ConnectError | httpx.ConnectTimeout | httpx.RemoteProtocolError)
+        return ProviderFailure(self.scrub(f"could not reach the provider ({what}: {error})"), retryable=retryable)
+
+
+def error_text(payload: Any, *paths: tuple[str, ...]) -> str:
+    """The first string found at one of ``paths`` in a decoded error body ('' when none)."""
+    for path in paths:
+        node = payload
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, str) and node:
+            return node
+    return payload.strip()[:MAX_DETAIL_CHARS] if isinstance(payload, str) else ""
+
+
+_DURATION = re.compile(r"^(\d+(?:\.\d+)?)s$")
+
+
+def duration_seconds(value: Any) -> int | None:
+    """A protobuf JSON duration (``"27s"``, ``"0.5s"``) in whole seconds, rounded up."""
+    match = _DURATION.match(value) if isinstance(value, str) else None
+    return None if match is None else max(0, -(-int(float(match.group(1)) * 1000) // 1000))

@@ -1,0 +1,192 @@
+"""The shared transport pieces: SSE parsing, Retry-After, status mapping, bounded retries, key scrubbing, config."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from agentic_driver.config import ConfigError, parse_config
+from agentic_driver.errors import ErrorCode
+from agentic_driver.providers import build_provider
+from agentic_driver.providers.base import (
+    AuthFailure,
+    OverloadedFailure,
+    ProviderFailure,
+    RateLimitedFailure,
+    RejectedFailure,
+    TextDelta,
+    TurnEvent,
+)
+from agentic_driver.providers.upstream import (
+    RetryPolicy,
+    Upstream,
+    _events,
+    duration_seconds,
+    failure_for_status,
+    retry_after_from_headers,
+    retrying,
+)
+
+
+async def _lines(*lines: str) -> AsyncIterator[str]:
+    for line in lines:
+        yield line
+
+
+async def test_sse_events_take_their_name_from_the_event_line_and_join_multiline_data() -> None:
+    events = [e async for e in _events(_lines(": comment", "event: ping", "data: {}", "", "data: a", "data: b", ""))]
+
+    assert [(e.event, e.data) for e in events] == [("ping", "{}"), ("message", "a\nb")]
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [({"retry-after": "20"}, 20), ({"retry-after-ms": "1500"}, 2), ({"retry-after": "soon"}, None), ({}, None)],
+)
+def test_retry_after_comes_from_the_header_in_whole_seconds(headers: dict[str, str], seconds: int | None) -> None:
+    assert retry_after_from_headers(headers) == seconds
+
+
+def test_a_protobuf_duration_is_whole_seconds_rounded_up() -> None:
+    assert (duration_seconds("27s"), duration_seconds("0.2s"), duration_seconds("x")) == (27, 1, None)
+
+
+@pytest.mark.parametrize(
+    ("status", "quota", "kind", "code", "retryable"),
+    [
+        (401, False, AuthFailure, ErrorCode.PROVIDER_AUTH_FAILED, False),
+        (403, False, AuthFailure, ErrorCode.PROVIDER_AUTH_FAILED, False),
+        (429, False, RateLimitedFailure, ErrorCode.PROVIDER_RATE_LIMITED, True),
+        (429, True, RateLimitedFailure, ErrorCode.PROVIDER_RATE_LIMITED, False),
+        (503, False, OverloadedFailure, ErrorCode.PROVIDER_OVERLOADED, True),
+        (529, False, OverloadedFailure, ErrorCode.PROVIDER_OVERLOADED, True),
+        (400, False, RejectedFailure, ErrorCode.PROVIDER_REJECTED, False),
+        (500, False, ProviderFailure, ErrorCode.PROVIDER_ERROR, True),
+        (501, False, ProviderFailure, ErrorCode.PROVIDER_ERROR, False),
+    ],
+)
+def test_each_status_maps_to_one_failure_and_one_code(
+    status: int, quota: bool, kind: type[ProviderFailure], code: ErrorCode, retryable: bool
+) -> None:
+    failure = failure_for_status(status, "some_error", "went wrong", retry_after=7, quota=quota)
+
+    assert type(failure) is kind
+    assert failure.retryable is retryable
+    error = failure.driver_error("Provider 'p' failed: x")
+    assert error.code is code
+    assert error.retry_after_seconds == (7 if status in (429, 503, 529) and not quota else None)
+
+
+class _Flaky:
+    """A step that fails ``failures`` times (optionally after yielding text), then answers."""
+
+    def __init__(self, failures: list[ProviderFailure], text_first: bool = False) -> None:
+        self.failures = failures
+        self.text_first = text_first
+        self.calls = 0
+
+    async def step(self) -> AsyncGenerator[TurnEvent, None]:
+        self.calls += 1
+        if self.failures:
+            if self.text_first:
+                yield TextDelta("partial")
+            raise self.failures.pop(0)
+        yield TextDelta("done")
+
+
+async def _drain(events: AsyncGenerator[TurnEvent, None]) -> list[Any]:
+    return [event async for event in events]
+
+
+async def test_a_retryable_failure_before_output_is_retried_within_the_bound() -> None:
+    flaky = _Flaky([OverloadedFailure("busy", retryable=True), OverloadedFailure("busy", retryable=True)])
+
+    events = await _drain(retrying(flaky.step, RetryPolicy(max_retries=2, base_s=0), "p"))
+
+    assert events == [TextDelta("done")] and flaky.calls == 3
+
+
+async def test_retries_stop_at_the_bound() -> None:
+    flaky = _Flaky([OverloadedFailure("busy", retryable=True)] * 3)
+
+    with pytest.raises(OverloadedFailure):
+        await _drain(retrying(flaky.step, RetryPolicy(max_retries=2, base_s=0), "p"))
+    assert flaky.calls == 3
+
+
+async def test_a_failure_after_output_is_never_retried() -> None:
+    flaky = _Flaky([OverloadedFailure("busy", retryable=True)], text_first=True)
+
+    with pytest.raises(OverloadedFailure):
+        await _drain(retrying(flaky.step, RetryPolicy(max_retries=2, base_s=0), "p"))
+    assert flaky.calls == 1
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        RateLimitedFailure("quota", retryable=False),
+        RateLimitedFailure("later", retryable=True, retry_after_seconds=60),  # longer than max_wait_s
+        RejectedFailure("bad"),
+    ],
+)
+async def test_quota_rejections_and_long_waits_are_not_retried(failure: ProviderFailure) -> None:
+    flaky = _Flaky([failure])
+
+    with pytest.raises(type(failure)):
+        await _drain(retrying(flaky.step, RetryPolicy(max_retries=2, base_s=0, max_wait_s=30), "p"))
+    assert flaky.calls == 1
+
+
+async def test_the_api_key_is_scrubbed_from_upstream_errors_and_transport_failures() -> None:
+    secret = "sk-very-secret"
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(500, json={"error": {"message": f"bad key {request.headers['authorization']}"}})
+
+    def classify(status: int, headers: Any, payload: Any) -> ProviderFailure:
+        return failure_for_status(status, "", payload["error"]["message"])
+
+    upstream = Upstream(
+        "p",
+        "http://upstream.invalid",
+        {"authorization": secret},
+        classify,
+        secrets=(secret,),
+        transport=httpx.MockTransport(answer),
+    )
+
+    with pytest.raises(ProviderFailure) as caught:
+        await upstream.post_json("/x", {})
+
+    assert secret not in str(caught.value) and "[redacted]" in str(caught.value)
+    assert caught.value.retryable
+
+
+def test_provider_kinds_validate_with_json_paths() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"providers": [{"id": "a", "kind": "anthropic", "models": ["m"], "baseUrl": "ftp://x"}]})
+
+    assert caught.value.problems[0].startswith("providers[0].baseUrl: ")
+
+
+def test_an_unset_api_key_variable_is_a_config_error_at_build_time() -> None:
+    config = parse_config(
+        {"providers": [{"id": "g", "kind": "gemini", "models": ["m"], "apiKeyEnv": "NOT_SET_ANYWHERE_123"}]}
+    )
+
+    with pytest.raises(ConfigError) as caught:
+        build_provider(config.providers[0], "providers[0]", env={})
+
+    assert caught.value.problems == ["providers[0].apiKeyEnv: environment variable 'NOT_SET_ANYWHERE_123' is not set"]
+
+
+def test_the_key_never_appears_in_a_providers_repr() -> None:
+    config = parse_config({"providers": [{"id": "o", "kind": "openai-responses", "models": ["m"], "apiKeyEnv": "K"}]})
+
+    provider = build_provider(config.providers[0], "providers[0]", env={"K": "sk-in-env"})
+
+    assert "sk-in-env" not in repr(provider)

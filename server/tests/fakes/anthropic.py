@@ -1,0 +1,216 @@
+"""A fake Anthropic Messages API: ``POST /v1/messages``, JSON or SSE (an ``event:`` line before each ``data:``).
+
+With ``thinking`` enabled every answer starts with a thinking block whose
+``signature`` only this fake can make. Replay is checked as Anthropic does: a
+thinking block with a changed or missing signature is a 400
+``invalid_request_error``, and so is a ``tool_result`` that answers no
+``tool_use`` of the previous assistant message.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from .script import Conversation, answer
+from .server import Failure, FakeUpstream, Recorded, Rejection, new_id, words
+
+USAGE = {
+    "input_tokens": 30,
+    "cache_creation_input_tokens": 10,
+    "cache_read_input_tokens": 20,
+    "output_tokens": 12,
+    "service_tier": "standard",
+}
+
+
+def _error(kind: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": new_id("req_")}
+
+
+class AnthropicFake(FakeUpstream):
+    name = "anthropic"
+
+    def routes(self) -> list[Route]:
+        return [Route("/v1/messages", self.create, methods=["POST"])]
+
+    def error_body(self, failure: Failure, presented: str) -> tuple[int, dict[str, Any]]:
+        return {
+            "rate_limit": (
+                429,
+                _error(
+                    "rate_limit_error",
+                    "This request would exceed the rate limit for your organization of 50 requests per minute.",
+                ),
+            ),
+            "quota": (
+                400,
+                _error(
+                    "invalid_request_error",
+                    "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing.",
+                ),
+            ),
+            "overloaded": (529, _error("overloaded_error", "Overloaded")),
+            "auth": (401, _error("authentication_error", "invalid x-api-key")),
+            "invalid": (400, _error("invalid_request_error", "messages: at least one message is required")),
+            "leak": (500, _error("api_error", f"Internal server error for key {presented}")),
+        }.get(failure.kind, (500, _error("api_error", "Internal server error")))
+
+    async def create(self, request: Request) -> Response:
+        recorded = await self.record(request)
+        # ``x-api-key`` (the documented header) or a bearer token (what newer SDKs send)
+        presented = request.headers.get("x-api-key") or request.headers.get("authorization", "").removeprefix("Bearer ")
+        failure = self.next_failure()
+        if failure is not None and failure.where == "http":
+            recorded.outcome = failure.kind
+            status, body = self.error_body(failure, presented)
+            headers = {"retry-after": str(failure.retry_after)} if failure.retry_after is not None else {}
+            return self.json(body, status, {**headers, "request-id": body["request_id"]})
+        if self.api_key is not None and presented != self.api_key:
+            return self.json(_error("authentication_error", "invalid x-api-key"), 401)
+        if "anthropic-version" not in request.headers:
+            return self.json(_error("invalid_request_error", "anthropic-version: header is required"), 400)
+        try:
+            conversation = self.check(recorded)
+        except Rejection as rejection:
+            recorded.outcome = "rejected"
+            return rejection.response
+        body = recorded.body
+        reply = answer(conversation)
+        message = self.message(body, reply)
+        if not body.get("stream"):
+            return self.json(message)
+        return self.sse(self.events(message, failure))
+
+    def reject(self, message: str) -> Rejection:
+        return Rejection(self.json(_error("invalid_request_error", message), 400))
+
+    def check(self, recorded: Recorded) -> Conversation:
+        body = recorded.body
+        if not isinstance(body, dict):
+            raise self.reject("body: Input should be an object")
+        for field in ("model", "max_tokens", "messages"):
+            if field not in body:
+                raise self.reject(f"{field}: Field required")
+        conversation = Conversation(tools=[t.get("name") for t in body.get("tools") or []])
+        previous_calls: set[str] = set()
+        for i, message in enumerate(body["messages"]):
+            content = message.get("content")
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+            if message.get("role") == "assistant":
+                previous_calls = set()
+                for j, block in enumerate(blocks):
+                    if block.get("type") == "thinking":
+                        if "signature" not in block:
+                            raise self.reject(f"messages.{i}.content.{j}.thinking.signature: Field required")
+                        if not self.verify(block.get("thinking", ""), block["signature"]):
+                            raise self.reject(f"messages.{i}.content.{j}: Invalid `signature` in `thinking` block")
+                        recorded.verified += 1
+                    elif block.get("type") == "redacted_thinking":
+                        if self.unseal(block.get("data")) is None:
+                            raise self.reject(f"messages.{i}.content.{j}: Invalid `data` in `redacted_thinking` block")
+                        recorded.verified += 1
+                    elif block.get("type") == "tool_use":
+                        previous_calls.add(block.get("id"))
+                continue
+            texts = [b.get("text", "") for b in blocks if b.get("type") == "text"]
+            results = [b for b in blocks if b.get("type") == "tool_result"]
+            for j, block in enumerate(blocks):
+                if block.get("type") == "tool_result" and block.get("tool_use_id") not in previous_calls:
+                    raise self.reject(
+                        f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: "
+                        f"{block.get('tool_use_id')}. Each `tool_result` block must have a corresponding `tool_use` "
+                        "block in the previous message."
+                    )
+            previous_calls = set()
+            if texts:
+                conversation.user_texts.append("".join(texts))
+                conversation.results = []
+            conversation.results += [_result_text(b.get("content")) for b in results]
+        return conversation
+
+    def message(self, body: dict[str, Any], reply: Any) -> dict[str, Any]:
+        content: list[dict[str, Any]] = []
+        if (body.get("thinking") or {}).get("type") == "enabled":
+            content.append({"type": "thinking", "thinking": reply.thought, "signature": self.sign(reply.thought)})
+        if reply.call is not None:
+            content.append({"type": "tool_use", "id": new_id("toolu_"), "name": reply.call[0], "input": reply.call[1]})
+        else:
+            content.append({"type": "text", "text": reply.text})
+        return {
+            "id": new_id("msg_"),
+            "type": "message",
+            "role": "assistant",
+            "model": body["model"],
+            "content": content,
+            "stop_reason": "tool_use" if reply.call is not None else "end_turn",
+            "stop_sequence": None,
+            "usage": USAGE,
+        }
+
+    def events(self, message: dict[str, Any], failure: Failure | None) -> Iterator[bytes]:
+        """message_start, per block start/deltas/stop (a ping after the first start), message_delta, message_stop."""
+
+        def frame(kind: str, **data: Any) -> bytes:
+            return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n".encode()
+
+        start_usage = {**USAGE, "output_tokens": 1}
+        yield frame("message_start", message={**message, "content": [], "stop_reason": None, "usage": start_usage})
+        for index, block in enumerate(message["content"]):
+            if failure is not None and failure.where == "stream" and block["type"] != "thinking":
+                kind = {
+                    "rate_limit": "rate_limit_error",
+                    "overloaded": "overloaded_error",
+                    "invalid": "invalid_request_error",
+                }
+                yield frame(
+                    "error",
+                    error={
+                        "type": kind.get(failure.kind, "api_error"),
+                        "message": "Overloaded" if failure.kind == "overloaded" else "Internal server error",
+                    },
+                )
+                return
+            if block["type"] == "thinking":
+                yield frame(
+                    "content_block_start",
+                    index=index,
+                    content_block={"type": "thinking", "thinking": "", "signature": ""},
+                )
+                for piece in words(block["thinking"]):
+                    yield frame("content_block_delta", index=index, delta={"type": "thinking_delta", "thinking": piece})
+                yield frame(
+                    "content_block_delta",
+                    index=index,
+                    delta={"type": "signature_delta", "signature": block["signature"]},
+                )
+            elif block["type"] == "tool_use":
+                yield frame("content_block_start", index=index, content_block={**block, "input": {}})
+                for piece in words(json.dumps(block["input"])):
+                    yield frame(
+                        "content_block_delta", index=index, delta={"type": "input_json_delta", "partial_json": piece}
+                    )
+            else:
+                yield frame("content_block_start", index=index, content_block={"type": "text", "text": ""})
+                for piece in words(block["text"]):
+                    yield frame("content_block_delta", index=index, delta={"type": "text_delta", "text": piece})
+            yield frame("content_block_stop", index=index)
+            if index == 0:
+                yield frame("ping")
+        yield frame(
+            "message_delta",
+            delta={"stop_reason": message["stop_reason"], "stop_sequence": None},
+            usage={"output_tokens": USAGE["output_tokens"]},
+        )
+        yield frame("message_stop")
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content or [] if block.get("type") == "text")
