@@ -110,6 +110,13 @@ class Driver:
         self._turns = TurnLifecycle(
             RunSlots(max_concurrent_runs, max_queued_runs), self._runs, self.metrics, self._clock, self._host_tools
         )
+        slots, store = self._turns.slots, self._store
+        self.metrics.watch(
+            lambda: len(self._runs),
+            lambda: slots.in_use,
+            lambda: slots.waiting,
+            lambda: store.pending_timers() if store is not None else 0,
+        )
 
     @classmethod
     def from_config(cls, config: HostConfig, *, clock: Clock | None = None) -> Driver:
