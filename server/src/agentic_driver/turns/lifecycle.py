@@ -50,6 +50,7 @@ from ..providers.base import (
 )
 from ..sessions import InterruptedTurnRecord, SessionRecord, SessionStore, TurnGrowth
 from ..tools import HostTool
+from .guard import checked_events
 from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
@@ -238,7 +239,7 @@ class TurnLifecycle:
 
         deadline = asyncio.timeout(None)
         try:
-            async with deadline, aclosing(provider.turn(request, native=native)) as events:
+            async with deadline, aclosing(checked_events(provider.turn(request, native=native))) as events:
                 arm(deadline)
                 async for event in events:
                     if isinstance(event, TextDelta):
