@@ -19,7 +19,7 @@ import yaml
 from fastapi import FastAPI
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
@@ -133,6 +133,11 @@ def create_app(
         if error.status_code == 405:
             response.headers["Allow"] = ", ".join(_allowed_methods(app, request))
         return response
+
+    @app.exception_handler(ClientDisconnect)
+    async def _client_gone(request: Request, error: Exception) -> Response:
+        # The client went away while its body was arriving: nothing was admitted and nobody is listening.
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def _defect(request: Request, error: Exception) -> Response:
