@@ -34,3 +34,21 @@ def history_config(host_id: str, max_concurrent_runs: int, max_messages: int = 1
         "limits": {"maxConcurrentRuns": max_concurrent_runs, "maxQueuedRuns": 256},
         "tokens": [token_entry("alice", ALICE, ["*"], ALL_GRANTS), token_entry("bob", BOB, ["*"], ALL_GRANTS)],
     }
+
+
+@pytest.fixture
+async def rigs() -> Any:
+    """Make in-process rigs (``Rig(**limits)``); after the test, prove the fault leaked nothing."""
+    from .inprocess import LeakCheck, Rig
+
+    check = LeakCheck()
+    made: list[Rig] = []
+
+    def make(**limits: Any) -> Rig:
+        rig = Rig(**limits)
+        made.append(rig)
+        return rig
+
+    yield make
+    for rig in made:
+        await check.verify(rig)
