@@ -22,6 +22,7 @@ keeps the two in step).
     ├── RunCancelled                     409 RUN_CANCELLED
     ├── RunNotWaiting                    409 RUN_NOT_WAITING
     ├── IdempotencyKeyInUse              409 IDEMPOTENCY_KEY_IN_USE
+    ├── RequestTimeout                   408 REQUEST_TIMEOUT
     ├── PayloadTooLarge                  413 PAYLOAD_TOO_LARGE
     ├── UnsupportedMediaType             415 UNSUPPORTED_MEDIA_TYPE
     ├── ValidationFailed                 422 VALIDATION_ERROR
@@ -31,11 +32,13 @@ keeps the two in step).
     ├── SessionLimitExceeded             422 SESSION_LIMIT_EXCEEDED
     ├── ActionMismatch                   422 ACTION_MISMATCH
     ├── IdempotencyKeyReused             422 IDEMPOTENCY_KEY_REUSED
+    ├── HeadersTooLarge                  431 HEADERS_TOO_LARGE
     ├── InternalError                    500 INTERNAL_ERROR
     ├── SessionsDisabled                 501 SESSIONS_DISABLED
     ├── ProviderError                    502 PROVIDER_ERROR
     ├── SessionStoreFull                 503 SESSION_STORE_FULL
     ├── HostBusy                         503 HOST_BUSY
+    ├── ShuttingDown                     503 SHUTTING_DOWN
     └── ProviderTimeout                  504 PROVIDER_TIMEOUT
 """
 
@@ -51,6 +54,7 @@ __all__ = [
     "CodeSpec",
     "DriverError",
     "ErrorCode",
+    "HeadersTooLarge",
     "HostBusy",
     "IdempotencyKeyInUse",
     "IdempotencyKeyReused",
@@ -62,6 +66,7 @@ __all__ = [
     "ProviderError",
     "ProviderNotFound",
     "ProviderTimeout",
+    "RequestTimeout",
     "RouteNotFound",
     "RunCancelled",
     "RunNotFound",
@@ -76,6 +81,7 @@ __all__ = [
     "SessionRevisionConflict",
     "SessionStoreFull",
     "SessionsDisabled",
+    "ShuttingDown",
     "Unauthenticated",
     "UnsupportedContinuation",
     "UnsupportedMediaType",
@@ -99,6 +105,7 @@ class ErrorCode(StrEnum):
     RUN_CANCELLED = "RUN_CANCELLED"
     RUN_NOT_WAITING = "RUN_NOT_WAITING"
     IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
     UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
     VALIDATION_ERROR = "VALIDATION_ERROR"
@@ -108,11 +115,13 @@ class ErrorCode(StrEnum):
     SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
     ACTION_MISMATCH = "ACTION_MISMATCH"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
+    HEADERS_TOO_LARGE = "HEADERS_TOO_LARGE"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     SESSIONS_DISABLED = "SESSIONS_DISABLED"
     PROVIDER_ERROR = "PROVIDER_ERROR"
     SESSION_STORE_FULL = "SESSION_STORE_FULL"
     HOST_BUSY = "HOST_BUSY"
+    SHUTTING_DOWN = "SHUTTING_DOWN"
     PROVIDER_TIMEOUT = "PROVIDER_TIMEOUT"
 
 
@@ -140,6 +149,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.RUN_CANCELLED: CodeSpec(409, "Run cancelled"),
     ErrorCode.RUN_NOT_WAITING: CodeSpec(409, "Run not waiting"),
     ErrorCode.IDEMPOTENCY_KEY_IN_USE: CodeSpec(409, "Idempotency key in use"),
+    ErrorCode.REQUEST_TIMEOUT: CodeSpec(408, "Request timeout"),
     ErrorCode.PAYLOAD_TOO_LARGE: CodeSpec(413, "Payload too large"),
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: CodeSpec(415, "Unsupported media type"),
     ErrorCode.VALIDATION_ERROR: CodeSpec(422, "Validation error"),
@@ -149,11 +159,13 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.SESSION_LIMIT_EXCEEDED: CodeSpec(422, "Session limit exceeded"),
     ErrorCode.ACTION_MISMATCH: CodeSpec(422, "Action mismatch"),
     ErrorCode.IDEMPOTENCY_KEY_REUSED: CodeSpec(422, "Idempotency key reused"),
+    ErrorCode.HEADERS_TOO_LARGE: CodeSpec(431, "Headers too large"),
     ErrorCode.INTERNAL_ERROR: CodeSpec(500, "Internal error"),
     ErrorCode.SESSIONS_DISABLED: CodeSpec(501, "Sessions disabled"),
     ErrorCode.PROVIDER_ERROR: CodeSpec(502, "Provider error"),
     ErrorCode.SESSION_STORE_FULL: CodeSpec(503, "Session store full"),
     ErrorCode.HOST_BUSY: CodeSpec(503, "Host busy"),
+    ErrorCode.SHUTTING_DOWN: CodeSpec(503, "Shutting down"),
     ErrorCode.PROVIDER_TIMEOUT: CodeSpec(504, "Provider timeout"),
 }
 
@@ -339,8 +351,33 @@ class SessionStoreFull(DriverError):
 class HostBusy(DriverError):
     code = ErrorCode.HOST_BUSY
 
-    def __init__(self, detail: str, *, maximum: int, retry_after_seconds: int = 1) -> None:
-        super().__init__(detail, retry_after_seconds=retry_after_seconds, limit="maxQueuedRuns", maximum=maximum)
+    def __init__(
+        self, detail: str, *, maximum: int, retry_after_seconds: int = 1, limit: str = "maxQueuedRuns"
+    ) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds, limit=limit, maximum=maximum)
+
+
+class ShuttingDown(DriverError):
+    """The host is draining before it stops: it starts no new work (retry elsewhere)."""
+
+    code = ErrorCode.SHUTTING_DOWN
+
+    def __init__(self, detail: str, *, retry_after_seconds: int = 1) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds)
+
+
+class RequestTimeout(DriverError):
+    code = ErrorCode.REQUEST_TIMEOUT
+
+    def __init__(self, detail: str, *, maximum: int) -> None:
+        super().__init__(detail, limit="bodyTimeoutMs", maximum=maximum)
+
+
+class HeadersTooLarge(DriverError):
+    code = ErrorCode.HEADERS_TOO_LARGE
+
+    def __init__(self, detail: str, *, maximum: int) -> None:
+        super().__init__(detail, limit="maxHeaderBytes", maximum=maximum)
 
 
 class ProviderTimeout(DriverError):

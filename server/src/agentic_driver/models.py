@@ -241,7 +241,12 @@ class InterruptedTurn(BaseModel):
     The input the interrupted turn was given.
     """
     reason: Literal[
-        "cancelled", "failed", "disconnected", "idle_timeout", "limit_exceeded"
+        "cancelled",
+        "failed",
+        "disconnected",
+        "idle_timeout",
+        "limit_exceeded",
+        "shutdown",
     ]
     """
     Why a turn stopped after model work started.
@@ -538,6 +543,7 @@ class Problem(BaseModel):
         "RUN_CANCELLED",
         "RUN_NOT_WAITING",
         "IDEMPOTENCY_KEY_IN_USE",
+        "REQUEST_TIMEOUT",
         "PAYLOAD_TOO_LARGE",
         "UNSUPPORTED_MEDIA_TYPE",
         "VALIDATION_ERROR",
@@ -548,10 +554,12 @@ class Problem(BaseModel):
         "ACTION_MISMATCH",
         "IDEMPOTENCY_KEY_REUSED",
         "INTERNAL_ERROR",
+        "HEADERS_TOO_LARGE",
         "SESSIONS_DISABLED",
         "PROVIDER_ERROR",
         "SESSION_STORE_FULL",
         "HOST_BUSY",
+        "SHUTTING_DOWN",
         "PROVIDER_TIMEOUT",
     ]
     """
@@ -561,16 +569,21 @@ class Problem(BaseModel):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
     detail: str
@@ -595,7 +608,7 @@ class Problem(BaseModel):
     """
     limit: str | MISSING = MISSING
     """
-    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
     """
     maximum: int | MISSING = MISSING
     """
@@ -603,7 +616,7 @@ class Problem(BaseModel):
     """
     reason: str | MISSING = MISSING
     """
-    `RUN_CANCELLED`: `cancelled` or `session_deleted`.
+    `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
     """
     errors: list[ValidationIssue] | MISSING = MISSING
     """
@@ -620,16 +633,21 @@ class UnauthenticatedProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -643,16 +661,21 @@ class PermissionDeniedProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -666,16 +689,21 @@ class SessionNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -689,16 +717,21 @@ class RunTargetNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -712,16 +745,21 @@ class RunNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -735,16 +773,21 @@ class SessionAccountRequiredProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -764,16 +807,21 @@ class RunConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -787,16 +835,21 @@ class PayloadTooLargeProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -810,16 +863,21 @@ class UnsupportedMediaTypeProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -838,16 +896,21 @@ class CreateSessionInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -867,16 +930,21 @@ class RunInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -890,22 +958,27 @@ class SessionsDisabledProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
 
-class SessionStoreFullProblem(Problem):
-    code: Literal["SESSION_STORE_FULL"]
+class CreateSessionUnavailableProblem(Problem):
+    code: Literal["SESSION_STORE_FULL", "SHUTTING_DOWN"]
     """
     The whole error-code catalogue. Each code has one HTTP status:
     `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
@@ -913,16 +986,49 @@ class SessionStoreFullProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
+
+    """
+
+
+class RequestTimeoutProblem(Problem):
+    code: Literal["REQUEST_TIMEOUT"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -936,16 +1042,21 @@ class ProviderErrorProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -959,16 +1070,21 @@ class CreateSessionNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -982,16 +1098,21 @@ class ActionsNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1005,16 +1126,21 @@ class ActionsConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1028,16 +1154,21 @@ class StreamActionsConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1056,16 +1187,21 @@ class ActionsInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1079,16 +1215,21 @@ class StreamActionsInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1107,22 +1248,27 @@ class StreamRunConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
 
-class HostBusyProblem(Problem):
-    code: Literal["HOST_BUSY"]
+class RunUnavailableProblem(Problem):
+    code: Literal["HOST_BUSY", "SHUTTING_DOWN"]
     """
     The whole error-code catalogue. Each code has one HTTP status:
     `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
@@ -1130,16 +1276,21 @@ class HostBusyProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1153,16 +1304,21 @@ class ProviderTimeoutProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
-    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `HEADERS_TOO_LARGE` 431; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+    `SESSION_STORE_FULL`, `HOST_BUSY`, `SHUTTING_DOWN` 503;
+    `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 

@@ -17,6 +17,8 @@ from .create_session_not_found_problem import CreateSessionNotFoundProblem
 from .create_session_not_found_problem_code import CreateSessionNotFoundProblemCode
 from .create_session_request import CreateSessionRequest
 from .create_session_response import CreateSessionResponse
+from .create_session_unavailable_problem import CreateSessionUnavailableProblem
+from .create_session_unavailable_problem_code import CreateSessionUnavailableProblemCode
 from .discovery import Discovery
 from .error_code import ErrorCode
 from .function_call import FunctionCall
@@ -24,8 +26,6 @@ from .function_call_arguments import FunctionCallArguments
 from .function_calls_action import FunctionCallsAction
 from .function_result import FunctionResult
 from .health import Health
-from .host_busy_problem import HostBusyProblem
-from .host_busy_problem_code import HostBusyProblemCode
 from .interrupt_reason import InterruptReason
 from .interrupted_turn import InterruptedTurn
 from .message import Message
@@ -43,6 +43,8 @@ from .provider_info import ProviderInfo
 from .provider_timeout_problem import ProviderTimeoutProblem
 from .provider_timeout_problem_code import ProviderTimeoutProblemCode
 from .read_session_response import ReadSessionResponse
+from .request_timeout_problem import RequestTimeoutProblem
+from .request_timeout_problem_code import RequestTimeoutProblemCode
 from .retrieval import Retrieval
 from .retrieved_document import RetrievedDocument
 from .run_completed_event import RunCompletedEvent
@@ -61,6 +63,8 @@ from .run_started_event import RunStartedEvent
 from .run_status import RunStatus
 from .run_target_not_found_problem import RunTargetNotFoundProblem
 from .run_target_not_found_problem_code import RunTargetNotFoundProblemCode
+from .run_unavailable_problem import RunUnavailableProblem
+from .run_unavailable_problem_code import RunUnavailableProblemCode
 from .session_account_required_problem import SessionAccountRequiredProblem
 from .session_account_required_problem_code import SessionAccountRequiredProblemCode
 from .session_grant import SessionGrant
@@ -70,8 +74,6 @@ from .session_mode import SessionMode
 from .session_not_found_problem import SessionNotFoundProblem
 from .session_not_found_problem_code import SessionNotFoundProblemCode
 from .session_status import SessionStatus
-from .session_store_full_problem import SessionStoreFullProblem
-from .session_store_full_problem_code import SessionStoreFullProblemCode
 from .sessions_disabled_problem import SessionsDisabledProblem
 from .sessions_disabled_problem_code import SessionsDisabledProblemCode
 from .sessions_policy import SessionsPolicy
@@ -109,6 +111,8 @@ __all__ = (
     "CreateSessionNotFoundProblemCode",
     "CreateSessionRequest",
     "CreateSessionResponse",
+    "CreateSessionUnavailableProblem",
+    "CreateSessionUnavailableProblemCode",
     "Discovery",
     "ErrorCode",
     "FunctionCall",
@@ -116,8 +120,6 @@ __all__ = (
     "FunctionCallsAction",
     "FunctionResult",
     "Health",
-    "HostBusyProblem",
-    "HostBusyProblemCode",
     "InterruptReason",
     "InterruptedTurn",
     "Message",
@@ -135,6 +137,8 @@ __all__ = (
     "ProviderTimeoutProblem",
     "ProviderTimeoutProblemCode",
     "ReadSessionResponse",
+    "RequestTimeoutProblem",
+    "RequestTimeoutProblemCode",
     "Retrieval",
     "RetrievedDocument",
     "RunCompletedEvent",
@@ -153,6 +157,8 @@ __all__ = (
     "RunStatus",
     "RunTargetNotFoundProblem",
     "RunTargetNotFoundProblemCode",
+    "RunUnavailableProblem",
+    "RunUnavailableProblemCode",
     "SessionAccountRequiredProblem",
     "SessionAccountRequiredProblemCode",
     "SessionGrant",
@@ -162,8 +168,6 @@ __all__ = (
     "SessionNotFoundProblem",
     "SessionNotFoundProblemCode",
     "SessionStatus",
-    "SessionStoreFullProblem",
-    "SessionStoreFullProblemCode",
     "SessionsDisabledProblem",
     "SessionsDisabledProblemCode",
     "SessionsPolicy",

@@ -6,16 +6,17 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.host_busy_problem import HostBusyProblem
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
 from ...models.provider_error_problem import ProviderErrorProblem
 from ...models.provider_timeout_problem import ProviderTimeoutProblem
+from ...models.request_timeout_problem import RequestTimeoutProblem
 from ...models.run_conflict_problem import RunConflictProblem
 from ...models.run_invalid_problem import RunInvalidProblem
 from ...models.run_request import RunRequest
 from ...models.run_result import RunResult
 from ...models.run_target_not_found_problem import RunTargetNotFoundProblem
+from ...models.run_unavailable_problem import RunUnavailableProblem
 from ...models.sessions_disabled_problem import SessionsDisabledProblem
 from ...models.unauthenticated_problem import UnauthenticatedProblem
 from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
@@ -47,15 +48,16 @@ def _get_kwargs(
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> (
-    HostBusyProblem
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -80,6 +82,11 @@ def _parse_response(
         response_404 = RunTargetNotFoundProblem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 408:
+        response_408 = RequestTimeoutProblem.from_dict(response.json())
+
+        return response_408
 
     if response.status_code == 409:
         response_409 = RunConflictProblem.from_dict(response.json())
@@ -112,7 +119,7 @@ def _parse_response(
         return response_502
 
     if response.status_code == 503:
-        response_503 = HostBusyProblem.from_dict(response.json())
+        response_503 = RunUnavailableProblem.from_dict(response.json())
 
         return response_503
 
@@ -130,15 +137,16 @@ def _parse_response(
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
-    HostBusyProblem
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -157,15 +165,16 @@ def sync_detailed(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    HostBusyProblem
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -193,7 +202,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HostBusyProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -214,15 +223,16 @@ def sync(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> (
-    HostBusyProblem
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -251,7 +261,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HostBusyProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -267,15 +277,16 @@ async def asyncio_detailed(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    HostBusyProblem
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -303,7 +314,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HostBusyProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -322,15 +333,16 @@ async def asyncio(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> (
-    HostBusyProblem
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -359,7 +371,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HostBusyProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

@@ -14,6 +14,7 @@ from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
 from ...models.provider_error_problem import ProviderErrorProblem
 from ...models.provider_timeout_problem import ProviderTimeoutProblem
+from ...models.request_timeout_problem import RequestTimeoutProblem
 from ...models.run_result import RunResult
 from ...models.submit_run_actions_request import SubmitRunActionsRequest
 from ...models.unauthenticated_problem import UnauthenticatedProblem
@@ -56,6 +57,7 @@ def _parse_response(
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -80,6 +82,11 @@ def _parse_response(
         response_404 = ActionsNotFoundProblem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 408:
+        response_408 = RequestTimeoutProblem.from_dict(response.json())
+
+        return response_408
 
     if response.status_code == 409:
         response_409 = ActionsConflictProblem.from_dict(response.json())
@@ -127,6 +134,7 @@ def _build_response(
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -153,6 +161,7 @@ def sync_detailed(
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -177,7 +186,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -207,6 +216,7 @@ def sync(
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -232,7 +242,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -257,6 +267,7 @@ async def asyncio_detailed(
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -281,7 +292,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -309,6 +320,7 @@ async def asyncio(
     | PermissionDeniedProblem
     | ProviderErrorProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -334,7 +346,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

@@ -2,8 +2,9 @@
 from enum import StrEnum
 
 
-class HostBusyProblemCode(StrEnum):
+class RunUnavailableProblemCode(StrEnum):
     HOST_BUSY = "HOST_BUSY"
+    SHUTTING_DOWN = "SHUTTING_DOWN"
 
     def __str__(self) -> str:
         return str(self.value)

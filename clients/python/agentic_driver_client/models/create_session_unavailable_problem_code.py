@@ -2,8 +2,9 @@
 from enum import StrEnum
 
 
-class SessionStoreFullProblemCode(StrEnum):
+class CreateSessionUnavailableProblemCode(StrEnum):
     SESSION_STORE_FULL = "SESSION_STORE_FULL"
+    SHUTTING_DOWN = "SHUTTING_DOWN"
 
     def __str__(self) -> str:
         return str(self.value)
