@@ -94,6 +94,21 @@ class LimitsConfig(_Closed):
     """The largest request body the host reads."""
     heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
     """How long a stream may stay silent before the host sends an SSE comment."""
+    streamStallMs: Annotated[int, Field(ge=100)] = 60_000
+    """How long a stream's client may accept no data before the host treats it as disconnected."""
+    drainTimeoutMs: Annotated[int, Field(ge=0)] = 30_000
+    """On SIGTERM: how long admitted turns may take to finish before they are interrupted."""
+    bodyTimeoutMs: Annotated[int, Field(ge=100)] = 30_000
+    """How long a request body may take to arrive (REQUEST_TIMEOUT beyond)."""
+    requestHeadTimeoutMs: Annotated[int, Field(ge=100)] = 10_000
+    """How long a connection may take to deliver a complete request head (after it opens or after its
+    previous response) before the host closes it: idle and trickling connections do not pile up."""
+    keepAliveTimeoutMs: Annotated[int, Field(ge=100)] = 5_000
+    """How long an idle keep-alive connection stays open between requests."""
+    maxHeaderBytes: Annotated[int, Field(ge=1024)] = 65_536
+    """The largest request head (request line and headers) the host reads (HEADERS_TOO_LARGE beyond)."""
+    maxConnections: Annotated[int, Field(ge=1)] = 1_000
+    """Open connections at most; a connection beyond is answered HOST_BUSY and closed."""
 
 
 class IdempotencyConfig(_Closed):

@@ -147,6 +147,10 @@ class Driver:
     def slots(self) -> RunSlots:
         return self._turns.slots
 
+    def active_runs(self) -> list[ActiveRun]:
+        """Runs that have not ended (waiting for a slot, running, or paused for the application)."""
+        return self._runs.all()
+
     def register_tool(self, tool: HostTool) -> None:
         """Offer a host tool to the model on every run."""
         if tool.name in self._host_tools:

@@ -195,7 +195,7 @@ class TurnLifecycle:
         except asyncio.CancelledError:
             outcome = "cancelled"
             reason = run.cancel_reason or "cancelled"
-            self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
+            self._stop(run, store, _interrupt_reason(reason))
             self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         except _IdleTimeout:
             outcome = "timeout"
@@ -295,7 +295,7 @@ class TurnLifecycle:
             return
         self.slots.unreserve()
         reason = run.cancel_reason or "cancelled"
-        self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
+        self._stop(run, store, _interrupt_reason(reason))
         self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         self._metrics.runs.labels("cancelled").inc()
         self._runs.remove(run)
@@ -334,9 +334,16 @@ class TurnLifecycle:
         run.publish_outcome(outcome)
 
 
+def _interrupt_reason(cancel_reason: str) -> str:
+    """The interrupted turn's reason for a run stopped from outside (a deleted session keeps no record)."""
+    return cancel_reason if cancel_reason in ("disconnected", "shutdown") else "cancelled"
+
+
 def _cancel_detail(reason: str) -> str:
     if reason == "session_deleted":
         return "The run was aborted because its session was deleted."
     if reason == "disconnected":
         return "The run was stopped because its client disconnected."
+    if reason == "shutdown":
+        return "The run was stopped because the host is shutting down and its drain timeout passed."
     return "The run was cancelled."
