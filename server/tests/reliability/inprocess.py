@@ -25,6 +25,7 @@ from agentic_driver.auth import TokenPolicy
 from agentic_driver.config import parse_config
 from agentic_driver.driver import Driver
 from agentic_driver.http import create_app
+from agentic_driver.http.limits import Drain
 from agentic_driver.sessions import SessionRecord
 from agentic_driver.turns import ActiveRun
 
@@ -191,7 +192,15 @@ class Rig:
     def __init__(self, **limits: Any) -> None:
         config = parse_config(host_config(**limits))
         self.driver = Driver.from_config(config)
-        self.app = create_app(self.driver, TokenPolicy(config.tokens), heartbeat_ms=config.limits.heartbeatMs)
+        self.drain = Drain()
+        self.app = create_app(
+            self.driver,
+            TokenPolicy(config.tokens),
+            heartbeat_ms=config.limits.heartbeatMs,
+            stream_stall_ms=config.limits.streamStallMs,
+            body_timeout_ms=config.limits.bodyTimeoutMs,
+            drain=self.drain,
+        )
 
     def call(self, method: str, path: str, body: Any = None, **options: Any) -> AsgiCall:
         raw = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()

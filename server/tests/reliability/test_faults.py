@@ -310,3 +310,24 @@ async def wait_for(condition: Callable[[], bool], what: str, timeout_s: float = 
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting until {what}")
         await asyncio.sleep(0.005)
+
+
+async def test_a_reader_stalled_beyond_the_stall_limit_counts_as_disconnected(rigs: Rigs) -> None:
+    rig = rigs(streamStallMs=200)
+    session = await turned(rig)
+    stream = rig.call("POST", STREAM, run_body(session, "!chunks 500\n" + "z" * 600))
+    stream.reading.clear()  # and never reads again, but keeps the connection open
+    await stream.finished(timeout_s=3.0)
+    assert not stream.complete  # the host gave up on the response
+    await assert_interrupted(rig, session, "disconnected")
+
+
+async def test_a_request_body_that_never_finishes_arriving_times_out(rigs: Rigs) -> None:
+    rig = rigs(bodyTimeoutMs=150)
+    session = await turned(rig)
+    call = rig.call("POST", "/v1/runs", headers={"content-type": "application/json"})
+    call.send_body(json.dumps(run_body(session, "Trickled")).encode()[:10], more=True)
+    await call.finished()
+    assert (call.status, call.json()["code"]) == (408, "REQUEST_TIMEOUT")
+    assert (call.json()["limit"], call.json()["maximum"]) == ("bodyTimeoutMs", 150)
+    await assert_ready(rig, session)
