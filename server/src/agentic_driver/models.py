@@ -94,9 +94,9 @@ class SessionHandle(BaseModel):
     """
     The session id.
     """
-    revision: Annotated[int, Field(ge=0)]
+    revision: Annotated[int, Field(ge=0, le=9007199254740991)]
     """
-    The revision the caller believes is current.
+    The revision the caller believes is current (at most 2^53 - 1, which every JSON client represents exactly).
     """
 
 
@@ -1402,7 +1402,7 @@ class RunRequest(BaseModel):
     Names must differ from each other and from the host's own tools.
 
     """
-    idleTimeoutMs: Annotated[int | MISSING, Field(ge=1)] = MISSING
+    idleTimeoutMs: Annotated[int | MISSING, Field(ge=1, le=86400000)] = MISSING
     """
     Opt-in progress timeout: if the provider makes no progress for this
     long, the run fails with `PROVIDER_TIMEOUT` (a session turn leaves
