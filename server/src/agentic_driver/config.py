@@ -229,10 +229,28 @@ def load_config(path: str | Path) -> HostConfig:
     except UnicodeDecodeError as error:
         raise ConfigError([f"(file): not JSON: not UTF-8 text ({error.reason} at byte {error.start})"]) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_members)
     except json.JSONDecodeError as error:
         raise ConfigError([f"(file): not JSON: {error.msg} at line {error.lineno} column {error.colno}"]) from None
+    except RecursionError:
+        raise ConfigError(["(file): not JSON this host reads: nested too deeply"]) from None
+    except _RepeatedMember as error:
+        raise ConfigError([f"(file): {error}"]) from None
     return parse_config(data)
+
+
+class _RepeatedMember(ValueError):
+    pass
+
+
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members; a name given twice is an error (which one would count is a guess)."""
+    members: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in members:
+            raise _RepeatedMember(f"the key {name!r} appears twice in one object")
+        members[name] = value
+    return members
 
 
 def embedded_default(token: str | None = None) -> tuple[HostConfig, str]:
