@@ -44,8 +44,8 @@ async def rigs() -> Any:
     check = LeakCheck()
     made: list[Rig] = []
 
-    def make(**limits: Any) -> Rig:
-        rig = Rig(**limits)
+    def make(**options: Any) -> Rig:
+        rig = Rig(**options)
         made.append(rig)
         return rig
 

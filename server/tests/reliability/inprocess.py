@@ -158,7 +158,7 @@ class AsgiCall:
         return self
 
 
-def host_config(**limits: Any) -> dict[str, Any]:
+def host_config(tokens: list[dict[str, Any]] | None = None, **limits: Any) -> dict[str, Any]:
     return {
         "hostId": "in-process",
         "providers": [{"id": "echo", "kind": "echo", "accountId": "acct-1"}],
@@ -178,7 +178,8 @@ def host_config(**limits: Any) -> dict[str, Any]:
                 "token": TOKEN,
                 "providers": ["*"],
                 "sessions": ["create", "read", "continue", "delete"],
-            }
+            },
+            *(tokens or []),
         ],
     }
 
@@ -189,8 +190,14 @@ async def write_note(**arguments: Any) -> str:
 
 
 class Rig:
-    def __init__(self, **limits: Any) -> None:
-        config = parse_config(host_config(**limits))
+    def __init__(
+        self, tokens: list[dict[str, Any]] | None = None, providers: list[dict[str, Any]] | None = None, **limits: Any
+    ) -> None:
+        retention = limits.pop("retentionMs", RETENTION_MS)
+        raw = host_config(tokens, **limits)
+        raw["sessions"]["retentionMs"] = retention
+        raw["providers"] += providers or []
+        config = parse_config(raw)
         self.driver = Driver.from_config(config)
         self.drain = Drain()
         self.app = create_app(
