@@ -11,7 +11,7 @@ PORT ?= 8080
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python setup clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python soak soak-ci setup clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -53,7 +53,13 @@ lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q
 
-test: check-generated lint typecheck lint-spec test-python ## Set up and run every check and test
+soak: $(VENV_STAMP) ## Mixed load against one host for SOAK_SECONDS (default 300), then a report and a verdict
+	$(BIN)/python server/tests/soak/soak.py
+
+soak-ci: $(VENV_STAMP) ## The soak for 60 seconds (part of make test)
+	SOAK_SECONDS=60 $(BIN)/python server/tests/soak/soak.py
+
+test: check-generated lint typecheck lint-spec test-python soak-ci ## Set up and run every check and test
 
 clean: ## Remove installed tools and caches
 	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
