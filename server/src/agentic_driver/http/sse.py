@@ -88,6 +88,8 @@ class EventStreamResponse(Response):
                 following.cancel()
                 with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
                     await following
+            elif following is not None and not following.cancelled():
+                following.exception()  # the event (or the end) that came with the disconnect is dropped, not leaked
 
     async def _send_within_stall(self, send: Send, body: bytes) -> bool:
         """Send ``body``; False when the client accepted nothing for ``stall_s`` (then it counts as gone)."""
