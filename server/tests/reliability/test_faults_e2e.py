@@ -124,6 +124,7 @@ def test_after_a_burst_of_faults_the_host_is_back_to_its_baseline(faulty: Host) 
         time.sleep(0.05)
     after = gauges(faulty)
     assert (after["agentic_driver_sessions_stored"], after["agentic_driver_session_timers"]) == (0, 0)
+    assert "Traceback" not in faulty.log_text(), faulty.log_text()[-3000:]
 
 
 def _runs_cancelled(host: Host) -> float:

@@ -110,6 +110,7 @@ async def test_concurrent_histories_are_linearizable(hosts: dict[str, Host], sha
     failed = sum(n for key, n in analysis.outcomes.items() if key.endswith(":failed:PROVIDER_ERROR"))
     assert delta.get("failed", 0) == failed, (delta, failed)
     assert len(workload.records) >= CLIENTS * OPERATIONS
+    assert "Traceback" not in host.log_text(), host.log_text()[-3000:]
 
 
 def _mutated(workload: Any, mutate: Callable[[Any], bool]) -> Any:
