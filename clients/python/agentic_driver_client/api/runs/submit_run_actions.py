@@ -175,6 +175,15 @@ def sync_detailed(
     is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
+    A waiting run has no connection to lose: the request that answered
+    `requires_action` (or the stream that ended with `run.requires_action`)
+    is over, and closing it changes nothing. The run stays the session's
+    active turn, with retention suspended, until it is answered here,
+    cancelled (`cancelRun`), its session deleted, or the host stops (reason
+    `shutdown`). Losing the connection of this request once the turn
+    continues is a disconnect after model work started: the session is
+    interrupted (reason `disconnected`).
+
     Args:
         run_id (str):
         idempotency_key (str | Unset):
@@ -231,6 +240,15 @@ def sync(
     is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
+    A waiting run has no connection to lose: the request that answered
+    `requires_action` (or the stream that ended with `run.requires_action`)
+    is over, and closing it changes nothing. The run stays the session's
+    active turn, with retention suspended, until it is answered here,
+    cancelled (`cancelRun`), its session deleted, or the host stops (reason
+    `shutdown`). Losing the connection of this request once the turn
+    continues is a disconnect after model work started: the session is
+    interrupted (reason `disconnected`).
+
     Args:
         run_id (str):
         idempotency_key (str | Unset):
@@ -280,6 +298,15 @@ async def asyncio_detailed(
     this request answers like `run`: completed, or waiting again. A run that
     is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
     for a session run, the `continue` grant.
+
+    A waiting run has no connection to lose: the request that answered
+    `requires_action` (or the stream that ended with `run.requires_action`)
+    is over, and closing it changes nothing. The run stays the session's
+    active turn, with retention suspended, until it is answered here,
+    cancelled (`cancelRun`), its session deleted, or the host stops (reason
+    `shutdown`). Losing the connection of this request once the turn
+    continues is a disconnect after model work started: the session is
+    interrupted (reason `disconnected`).
 
     Args:
         run_id (str):
@@ -334,6 +361,15 @@ async def asyncio(
     this request answers like `run`: completed, or waiting again. A run that
     is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
     for a session run, the `continue` grant.
+
+    A waiting run has no connection to lose: the request that answered
+    `requires_action` (or the stream that ended with `run.requires_action`)
+    is over, and closing it changes nothing. The run stays the session's
+    active turn, with retention suspended, until it is answered here,
+    cancelled (`cancelRun`), its session deleted, or the host stops (reason
+    `shutdown`). Losing the connection of this request once the turn
+    continues is a disconnect after model work started: the session is
+    interrupted (reason `disconnected`).
 
     Args:
         run_id (str):
