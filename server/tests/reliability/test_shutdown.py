@@ -77,6 +77,19 @@ async def _running(http: httpx.AsyncClient, session_id: str) -> None:
     raise AssertionError("the turn never started")
 
 
+async def _draining(host: Host) -> None:
+    """Wait (bounded) until the host has taken the signal: a fresh request that would start work is refused."""
+    async with httpx.AsyncClient(base_url=host.base_url, trust_env=False) as http:
+        for _ in range(200):
+            probe = await http.post(
+                "/v1/runs", json=run_body(None, "Probe"), headers={"Authorization": f"Bearer {ALICE}"}
+            )
+            if probe.status_code == 503:
+                return
+            await asyncio.sleep(0.02)
+    raise AssertionError("the host never started draining")
+
+
 async def test_sigterm_lets_admitted_turns_finish_and_refuses_new_work_then_exits_0(tmp_path: Path) -> None:
     host = _host(tmp_path, "drain-finish", drain_timeout_ms=10_000)
     try:
@@ -106,7 +119,7 @@ async def test_sigterm_lets_admitted_turns_finish_and_refuses_new_work_then_exit
                 await _running(http, session["id"])
 
             host.process.send_signal(signal.SIGTERM)
-            await asyncio.sleep(0.2)
+            await _draining(host)
 
             # a request on the connection kept alive from before the signal: refused, retryable
             keep_alive.sendall(_raw_request("POST", "/v1/runs", run_body(None, "New work")))
