@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .harness import OP_TAG, OpRecord, Workload
+from .harness import FUNCTION_OUTPUT, OP_TAG, OpRecord, Workload
 from .linearizability import CheckResult, Operation, check
 from .session_model import (
     COMMIT,
@@ -35,11 +35,13 @@ def _tag(text: str) -> int:
 
 
 def echo_reply(text: str) -> str:
-    """What the echo provider answers to ``text`` (its reply without directive lines)."""
+    """What the echo provider answers to ``text`` (its reply without directive lines, and the answered
+    function's output after a ``!call``)."""
     lines = text.split("\n")
+    called = lines[0].startswith("!call lookup")
     while lines and lines[0].startswith("!"):
         lines.pop(0)
-    return "echo: " + "\n".join(lines)
+    return "echo: " + "\n".join(lines) + (f" | lookup -> {FUNCTION_OUTPUT}" if called else "")
 
 
 @dataclass
@@ -111,7 +113,7 @@ def analyse(workload: Workload, max_messages: int) -> Analysis:
     for record in records:
         run_id = record.outcome.get("run_id")
         if run_id:
-            analysis.run_ids[record.id] = run_id
+            analysis.run_ids[record.parent or record.id] = run_id
     cancels: dict[str, bool] = {}
     for record in records:
         if record.outcome.get("type") == "cancel" and record.target_run is not None:
@@ -185,11 +187,16 @@ def _model_operations(
         return [op(record.call, record.ret, refusal)]
     if kind == "unexpected":
         return []
+    if record.kind == "answer":
+        return _answer_operations(record, analysis, op)
     assert record.revision is not None, record
     admitted_by = record.started if record.started is not None else record.ret
     admit = op(record.call, admitted_by, Admit(record.id, record.revision))
     committed_finally = final is not None and record.id in final.committed
     interrupted_finally = final is not None and final.interrupted_by == record.id
+    if kind == "paused":  # model work started; the finish comes with the answer (see _answer_operations)
+        analysis.reached["yes"] += 1
+        return [admit]
     if kind == "ok":
         analysis.reached["yes"] += 1
         analysis.commits["seen"] += 1
@@ -223,16 +230,39 @@ def _model_operations(
     raise AssertionError(f"unhandled outcome {outcome} of op {record.id}")
 
 
+def _answer_operations(record: OpRecord, analysis: Analysis, op: Any) -> list[Operation]:
+    """How the answer to a paused run places the run's finish.
+
+    Answered and completed: the turn committed during the answer. Cancelled while it continued: it
+    was interrupted (or deleted) during the answer. Not found or not waiting: someone ended it (cancel
+    or delete) between its pause and the answer.
+    """
+    assert record.parent is not None
+    parent, outcome = record.parent, record.outcome
+    paused = next(r for r in analysis.workload.records if r.id == parent)
+    kind = outcome.get("type")
+    if kind == "ok":
+        analysis.commits["seen"] += 1
+        return [op(record.call, record.ret, Finish(parent, frozenset({COMMIT}), outcome["revision"]))]
+    if kind == "cancelled":
+        kinds = {DELETED} if outcome.get("reason") == "session_deleted" else {INTERRUPT}
+        return [op(record.call, record.ret, Finish(parent, frozenset(kinds)))]
+    if kind == "missed":
+        return [op(paused.call, record.ret, Finish(parent, frozenset({INTERRUPT, DELETED})))]
+    return []
+
+
 def _check_successes(session_id: str, records: list[OpRecord], final: SessionFinal | None, analysis: Analysis) -> None:
     """No two successes share a revision; the final history is exactly the successful turns in revision order."""
     successes = [r for r in records if r.outcome.get("type") == "ok"]
     revisions = Counter(r.outcome["revision"] for r in successes)
+    turn_of = {r.id: r.parent or r.id for r in successes}
     shared = {rev: n for rev, n in revisions.items() if n > 1}
     if shared:
         analysis.problems.append(f"{session_id}: several successes share revisions {shared}")
     if final is None:
         return
-    by_revision = {r.outcome["revision"]: r.id for r in successes}
+    by_revision = {r.outcome["revision"]: turn_of[r.id] for r in successes}
     for revision, op_id in by_revision.items():
         if revision > len(final.committed) or final.committed[revision - 1] != op_id:
             analysis.problems.append(
@@ -240,7 +270,8 @@ def _check_successes(session_id: str, records: list[OpRecord], final: SessionFin
             )
     for position, op_id in enumerate(final.committed, start=1):
         record = next((r for r in records if r.id == op_id), None)
-        if record is None or record.outcome.get("type") not in ("ok", "disconnected"):
+        answered = any(r.parent == op_id and r.outcome.get("type") == "ok" for r in records)
+        if record is None or (record.outcome.get("type") not in ("ok", "disconnected") and not answered):
             analysis.problems.append(f"{session_id}: revision {position} holds op-{op_id}, which did not succeed")
         turn_run = final.body["turns"][position - 1]["runId"]
         if op_id in analysis.run_ids and analysis.run_ids[op_id] != turn_run:

@@ -27,7 +27,8 @@ import httpx
 __all__ = ["KINDS", "OpRecord", "Workload", "run_workload"]
 
 KINDS: dict[str, float] = {
-    "run": 30,  # a JSON run at the revision the client believes current, sometimes sleeping
+    "run": 25,  # a JSON run at the revision the client believes current, sometimes sleeping
+    "call": 6,  # a JSON run that pauses for a function result, answered by the same client a moment later
     "stale": 10,  # a JSON run at a revision one behind (or ahead of) the believed one
     "fail": 2,  # a JSON run whose provider call fails
     "stream": 12,  # a streamed run read to its end
@@ -38,6 +39,8 @@ KINDS: dict[str, float] = {
     "delete": 2,
 }
 OP_TAG = re.compile(r"\bop-(\d+)\b")
+LOOKUP = [{"name": "lookup", "description": "Look something up.", "parameters": {"type": "object"}}]
+FUNCTION_OUTPUT = "42"
 
 
 @dataclass
@@ -53,6 +56,8 @@ class OpRecord:
     target_run: str | None = None
     started: float | None = None
     """Streams: when run.started arrived (the run was admitted before this)."""
+    parent: int | None = None
+    """An answer to a paused run: the run's operation."""
     outcome: dict[str, Any] = field(default_factory=dict)
     """``type`` is one of ok, refused, failed, cancelled, disconnected, read, gone, deleted, cancel, unexpected."""
 
@@ -143,7 +148,9 @@ async def _perform(
     session_id = slot.session_id
     record = OpRecord(world.op_id(), client, kind, session_id, call=0.0)
     world.workload.records.append(record)
-    if kind in ("run", "stale", "fail", "stream", "stream_cut", "stream_cut_early"):
+    if kind == "call":
+        await _call_and_answer(world, http, client, slot, record, sleep_ms)
+    elif kind in ("run", "stale", "fail", "stream", "stream_cut", "stream_cut_early"):
         revision = slot.revision
         if kind == "stale":
             revision = revision - 1 if revision > 0 and choice < 0.8 else revision + 1
@@ -259,6 +266,55 @@ def _succeeded(world: _World, slot: Slot, record: OpRecord, result: dict[str, An
     world.workload.run_sessions[result["id"]] = record.session_id
     if slot.session_id == record.session_id:
         slot.revision = max(slot.revision, session["revision"])
+
+
+async def _call_and_answer(
+    world: _World, http: httpx.AsyncClient, client: int, slot: Slot, record: OpRecord, delay_ms: int
+) -> None:
+    """A run that pauses for the application's function, then (unless someone cancels it first) its answer."""
+    record.revision = slot.revision
+    record.input = f"!call lookup {{}}\nop-{record.id} by client {client}"
+    body = {
+        "provider": "echo",
+        "model": "echo-1",
+        "input": record.input,
+        "session": {"id": record.session_id, "revision": record.revision},
+        "tools": LOOKUP,
+    }
+    record.call = time.monotonic()
+    response = await http.post("/v1/runs", json=body)
+    record.ret = time.monotonic()
+    if response.status_code != 200:
+        await _after_problem(world, slot, record, _problem(response))
+        return
+    run = response.json()
+    if run.get("status") != "requires_action":
+        record.outcome = {"type": "unexpected", "status": 200, "body": response.text[:300]}
+        return
+    record.outcome = {"type": "paused", "run_id": run["id"]}
+    world.workload.run_sessions[run["id"]] = record.session_id
+    if slot.session_id == record.session_id:
+        slot.run_ids.append(run["id"])
+    await asyncio.sleep(delay_ms / 1000)
+    answer = OpRecord(world.op_id(), client, "answer", record.session_id, call=0.0, parent=record.id)
+    answer.revision = record.revision
+    world.workload.records.append(answer)
+    call_id = run["requiredAction"]["calls"][0]["callId"]
+    results = {"functionResults": [{"callId": call_id, "output": FUNCTION_OUTPUT}]}
+    answer.call = time.monotonic()
+    response = await http.post(f"/v1/runs/{run['id']}/actions", json=results)
+    answer.ret = time.monotonic()
+    if response.status_code == 200:
+        _succeeded(world, slot, answer, response.json())
+        return
+    problem = _problem(response)
+    if problem.get("code") == "RUN_CANCELLED":
+        answer.outcome = {"type": "cancelled", "reason": problem.get("reason")}
+    elif problem.get("code") in ("RUN_NOT_FOUND", "RUN_NOT_WAITING"):
+        answer.outcome = {"type": "missed", "code": problem["code"]}
+    else:
+        answer.outcome = {"type": "unexpected", "problem": problem}
+    await world.retire(slot, record.session_id)
 
 
 async def _run(world: _World, http: httpx.AsyncClient, slot: Slot, record: OpRecord, body: dict[str, Any]) -> None:

@@ -2,10 +2,11 @@
 
 32 clients (asyncio + httpx, one connection pool each) share a few session
 slots and issue a seeded random mix of JSON runs at current and stale
-revisions (some sleeping, some failing), streamed runs (read to the end, or
-abandoned after run.started or after the first delta), cancels, reads and
-deletes. Every request is recorded with its invocation and answer times. Then,
-per session:
+revisions (some sleeping, some failing, some pausing for a function result
+that the same client answers a moment later unless another cancels the run
+first), streamed runs (read to the end, or abandoned after run.started or
+after the first delta), cancels, reads and deletes. Every request is
+recorded with its invocation and answer times. Then, per session:
 
 - the history is linearizable with respect to ``session_model.SessionModel``
   (which also requires every completed turn to advance the revision by exactly
