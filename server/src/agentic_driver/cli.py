@@ -14,31 +14,51 @@ import secrets
 import sys
 
 import uvicorn
+from fastapi import FastAPI
 
 from .auth import TokenPolicy, sha256_hex
 from .config import ALL_GRANTS, ConfigError, HostConfig, embedded_default, load_config
 from .driver import Driver
 from .http import create_app
+from .http.limits import Drain
+from .http.server import GRACEFUL_CLOSE_S, HostServer, bounded_protocol
 
 __all__ = ["build_host", "main", "serve"]
 
 
-def build_host(config: HostConfig) -> tuple[Driver, object]:
+def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, FastAPI]:
     """The driver and its ASGI app for a validated config."""
     driver = Driver.from_config(config)
+    limits = config.limits
     app = create_app(
         driver,
         TokenPolicy(config.tokens),
-        max_body_bytes=config.limits.maxBodyBytes,
-        heartbeat_ms=config.limits.heartbeatMs,
+        max_body_bytes=limits.maxBodyBytes,
+        heartbeat_ms=limits.heartbeatMs,
+        stream_stall_ms=limits.streamStallMs,
+        body_timeout_ms=limits.bodyTimeoutMs,
+        drain=drain,
     )
     return driver, app
 
 
 def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:
-    """Serve the host until interrupted."""
-    _, app = build_host(config)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)  # type: ignore[arg-type]
+    """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return."""
+    drain = Drain()
+    driver, app = build_host(config, drain)
+    limits = config.limits
+    server_config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        http=bounded_protocol(limits, driver.metrics),
+        timeout_keep_alive=limits.keepAliveTimeoutMs / 1000,  # type: ignore[arg-type]  # any number of seconds
+        timeout_graceful_shutdown=GRACEFUL_CLOSE_S,  # type: ignore[arg-type]
+        lifespan="off",
+    )
+    HostServer(server_config, driver, drain, limits.drainTimeoutMs).run()
 
 
 def _parser() -> argparse.ArgumentParser:

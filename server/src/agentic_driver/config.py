@@ -198,6 +198,21 @@ class LimitsConfig(_Closed):
     """The largest request body the host reads."""
     heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
     """How long a stream may stay silent before the host sends an SSE comment."""
+    streamStallMs: Annotated[int, Field(ge=100)] = 60_000
+    """How long a stream's client may accept no data before the host treats it as disconnected."""
+    drainTimeoutMs: Annotated[int, Field(ge=0)] = 30_000
+    """On SIGTERM: how long admitted turns may take to finish before they are interrupted."""
+    bodyTimeoutMs: Annotated[int, Field(ge=100)] = 30_000
+    """How long a request body may take to arrive (REQUEST_TIMEOUT beyond)."""
+    requestHeadTimeoutMs: Annotated[int, Field(ge=100)] = 10_000
+    """How long a connection may take to deliver a complete request head (after it opens or after its
+    previous response) before the host closes it: idle and trickling connections do not pile up."""
+    keepAliveTimeoutMs: Annotated[int, Field(ge=100)] = 5_000
+    """How long an idle keep-alive connection stays open between requests."""
+    maxHeaderBytes: Annotated[int, Field(ge=1024)] = 65_536
+    """The largest request head (request line and headers) the host reads (HEADERS_TOO_LARGE beyond)."""
+    maxConnections: Annotated[int, Field(ge=1)] = 1_000
+    """Open connections at most; a connection beyond is answered HOST_BUSY and closed."""
 
 
 class IdempotencyConfig(_Closed):
@@ -339,10 +354,28 @@ def load_config(path: str | Path) -> HostConfig:
     except UnicodeDecodeError as error:
         raise ConfigError([f"(file): not JSON: not UTF-8 text ({error.reason} at byte {error.start})"]) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_members)
     except json.JSONDecodeError as error:
         raise ConfigError([f"(file): not JSON: {error.msg} at line {error.lineno} column {error.colno}"]) from None
+    except RecursionError:
+        raise ConfigError(["(file): not JSON this host reads: nested too deeply"]) from None
+    except _RepeatedMember as error:
+        raise ConfigError([f"(file): {error}"]) from None
     return parse_config(data)
+
+
+class _RepeatedMember(ValueError):
+    pass
+
+
+def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members; a name given twice is an error (which one would count is a guess)."""
+    members: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in members:
+            raise _RepeatedMember(f"the key {name!r} appears twice in one object")
+        members[name] = value
+    return members
 
 
 def embedded_default(token: str | None = None) -> tuple[HostConfig, str]:

@@ -127,6 +127,13 @@ class Driver:
             prices=lambda provider, model: self._prices.get((provider, model)),
             compact_max_chars=sessions.compactToolResultsMaxChars if sessions is not None else 500,
         )
+        slots, store = self._turns.slots, self._store
+        self.metrics.watch(
+            lambda: len(self._runs),
+            lambda: slots.in_use,
+            lambda: slots.waiting,
+            lambda: store.pending_timers() if store is not None else 0,
+        )
 
     @classmethod
     def from_config(cls, config: HostConfig, *, clock: Clock | None = None) -> Driver:
@@ -166,6 +173,10 @@ class Driver:
     @property
     def slots(self) -> RunSlots:
         return self._turns.slots
+
+    def active_runs(self) -> list[ActiveRun]:
+        """Runs that have not ended (waiting for a slot, running, or paused for the application)."""
+        return self._runs.all()
 
     def register_tool(self, tool: HostTool) -> None:
         """Offer a host tool to the model on every run."""

@@ -23,6 +23,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── RunCancelled                     409 RUN_CANCELLED
     ├── RunNotWaiting                    409 RUN_NOT_WAITING
     ├── IdempotencyKeyInUse              409 IDEMPOTENCY_KEY_IN_USE
+    ├── RequestTimeout                   408 REQUEST_TIMEOUT
     ├── PayloadTooLarge                  413 PAYLOAD_TOO_LARGE
     ├── UnsupportedMediaType             415 UNSUPPORTED_MEDIA_TYPE
     ├── ValidationFailed                 422 VALIDATION_ERROR
@@ -35,6 +36,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── IdempotencyKeyReused             422 IDEMPOTENCY_KEY_REUSED
     ├── ToolNameConflict                 422 TOOL_NAME_CONFLICT
     ├── ProviderRateLimited              429 PROVIDER_RATE_LIMITED
+    ├── HeadersTooLarge                  431 HEADERS_TOO_LARGE
     ├── InternalError                    500 INTERNAL_ERROR
     ├── SessionsDisabled                 501 SESSIONS_DISABLED
     ├── ProviderError                    502 PROVIDER_ERROR
@@ -43,6 +45,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── SessionStoreFull                 503 SESSION_STORE_FULL
     ├── HostBusy                         503 HOST_BUSY
     ├── ProviderOverloaded               503 PROVIDER_OVERLOADED
+    ├── ShuttingDown                     503 SHUTTING_DOWN
     └── ProviderTimeout                  504 PROVIDER_TIMEOUT
 """
 
@@ -58,6 +61,7 @@ __all__ = [
     "CodeSpec",
     "DriverError",
     "ErrorCode",
+    "HeadersTooLarge",
     "HostBusy",
     "IdempotencyKeyInUse",
     "IdempotencyKeyReused",
@@ -73,6 +77,7 @@ __all__ = [
     "ProviderRateLimited",
     "ProviderRejected",
     "ProviderTimeout",
+    "RequestTimeout",
     "RouteNotFound",
     "RunCancelled",
     "RunNotFound",
@@ -88,6 +93,7 @@ __all__ = [
     "SessionRevisionConflict",
     "SessionStoreFull",
     "SessionsDisabled",
+    "ShuttingDown",
     "ToolNameConflict",
     "Unauthenticated",
     "UnsupportedContinuation",
@@ -112,6 +118,7 @@ class ErrorCode(StrEnum):
     RUN_CANCELLED = "RUN_CANCELLED"
     RUN_NOT_WAITING = "RUN_NOT_WAITING"
     IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
     UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
     VALIDATION_ERROR = "VALIDATION_ERROR"
@@ -124,6 +131,7 @@ class ErrorCode(StrEnum):
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
     TOOL_NAME_CONFLICT = "TOOL_NAME_CONFLICT"
     PROVIDER_RATE_LIMITED = "PROVIDER_RATE_LIMITED"
+    HEADERS_TOO_LARGE = "HEADERS_TOO_LARGE"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     SESSIONS_DISABLED = "SESSIONS_DISABLED"
     PROVIDER_ERROR = "PROVIDER_ERROR"
@@ -132,6 +140,7 @@ class ErrorCode(StrEnum):
     SESSION_STORE_FULL = "SESSION_STORE_FULL"
     HOST_BUSY = "HOST_BUSY"
     PROVIDER_OVERLOADED = "PROVIDER_OVERLOADED"
+    SHUTTING_DOWN = "SHUTTING_DOWN"
     PROVIDER_TIMEOUT = "PROVIDER_TIMEOUT"
 
 
@@ -159,6 +168,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.RUN_CANCELLED: CodeSpec(409, "Run cancelled"),
     ErrorCode.RUN_NOT_WAITING: CodeSpec(409, "Run not waiting"),
     ErrorCode.IDEMPOTENCY_KEY_IN_USE: CodeSpec(409, "Idempotency key in use"),
+    ErrorCode.REQUEST_TIMEOUT: CodeSpec(408, "Request timeout"),
     ErrorCode.PAYLOAD_TOO_LARGE: CodeSpec(413, "Payload too large"),
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: CodeSpec(415, "Unsupported media type"),
     ErrorCode.VALIDATION_ERROR: CodeSpec(422, "Validation error"),
@@ -171,6 +181,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.IDEMPOTENCY_KEY_REUSED: CodeSpec(422, "Idempotency key reused"),
     ErrorCode.TOOL_NAME_CONFLICT: CodeSpec(422, "Tool name conflict"),
     ErrorCode.PROVIDER_RATE_LIMITED: CodeSpec(429, "Provider rate limited"),
+    ErrorCode.HEADERS_TOO_LARGE: CodeSpec(431, "Headers too large"),
     ErrorCode.INTERNAL_ERROR: CodeSpec(500, "Internal error"),
     ErrorCode.SESSIONS_DISABLED: CodeSpec(501, "Sessions disabled"),
     ErrorCode.PROVIDER_ERROR: CodeSpec(502, "Provider error"),
@@ -179,6 +190,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.SESSION_STORE_FULL: CodeSpec(503, "Session store full"),
     ErrorCode.HOST_BUSY: CodeSpec(503, "Host busy"),
     ErrorCode.PROVIDER_OVERLOADED: CodeSpec(503, "Provider overloaded"),
+    ErrorCode.SHUTTING_DOWN: CodeSpec(503, "Shutting down"),
     ErrorCode.PROVIDER_TIMEOUT: CodeSpec(504, "Provider timeout"),
 }
 
@@ -396,8 +408,33 @@ class SessionStoreFull(DriverError):
 class HostBusy(DriverError):
     code = ErrorCode.HOST_BUSY
 
-    def __init__(self, detail: str, *, maximum: int, retry_after_seconds: int = 1) -> None:
-        super().__init__(detail, retry_after_seconds=retry_after_seconds, limit="maxQueuedRuns", maximum=maximum)
+    def __init__(
+        self, detail: str, *, maximum: int, retry_after_seconds: int = 1, limit: str = "maxQueuedRuns"
+    ) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds, limit=limit, maximum=maximum)
+
+
+class ShuttingDown(DriverError):
+    """The host is draining before it stops: it starts no new work (retry elsewhere)."""
+
+    code = ErrorCode.SHUTTING_DOWN
+
+    def __init__(self, detail: str, *, retry_after_seconds: int = 1) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds)
+
+
+class RequestTimeout(DriverError):
+    code = ErrorCode.REQUEST_TIMEOUT
+
+    def __init__(self, detail: str, *, maximum: int) -> None:
+        super().__init__(detail, limit="bodyTimeoutMs", maximum=maximum)
+
+
+class HeadersTooLarge(DriverError):
+    code = ErrorCode.HEADERS_TOO_LARGE
+
+    def __init__(self, detail: str, *, maximum: int) -> None:
+        super().__init__(detail, limit="maxHeaderBytes", maximum=maximum)
 
 
 class ProviderOverloaded(DriverError):

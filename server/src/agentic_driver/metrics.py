@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 
 __all__ = ["Metrics"]
+
+
+def _tasks() -> int:
+    try:
+        return len(asyncio.all_tasks())
+    except RuntimeError:  # rendered outside the host's event loop
+        return 0
 
 
 class Metrics:
@@ -28,6 +38,43 @@ class Metrics:
         self.errors = Counter(
             "agentic_driver_errors", "Error responses, by error code.", ["code"], registry=self.registry
         )
+
+        self.active_runs = Gauge(
+            "agentic_driver_active_runs",
+            "Runs that have not ended: waiting for a run slot, running, or paused for the application.",
+            registry=self.registry,
+        )
+        self.run_slots_in_use = Gauge(
+            "agentic_driver_run_slots_in_use", "Run slots held by model calls in flight.", registry=self.registry
+        )
+        self.runs_waiting = Gauge(
+            "agentic_driver_runs_waiting", "Runs waiting in line for a run slot.", registry=self.registry
+        )
+        self.session_timers = Gauge(
+            "agentic_driver_session_timers", "Pending session expiry timers.", registry=self.registry
+        )
+        self.asyncio_tasks = Gauge(
+            "agentic_driver_asyncio_tasks", "Tasks alive in the host's event loop.", registry=self.registry
+        )
+        self.asyncio_tasks.set_function(_tasks)
+        self.open_connections = Gauge(
+            "agentic_driver_open_connections",
+            "HTTP connections open to the host (reported when the host serves HTTP itself).",
+            registry=self.registry,
+        )
+
+    def watch(
+        self,
+        active_runs: Callable[[], int],
+        slots_in_use: Callable[[], int],
+        waiting: Callable[[], int],
+        session_timers: Callable[[], int],
+    ) -> None:
+        """Read the gauges of live state from these functions at every scrape."""
+        self.active_runs.set_function(active_runs)
+        self.run_slots_in_use.set_function(slots_in_use)
+        self.runs_waiting.set_function(waiting)
+        self.session_timers.set_function(session_timers)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -72,9 +72,9 @@ class SessionHandle(BaseModel):
     """
     The session id.
     """
-    revision: Annotated[int, Field(ge=0)]
+    revision: Annotated[int, Field(ge=0, le=9007199254740991)]
     """
-    The revision the caller believes is current.
+    The revision the caller believes is current (at most 2^53 - 1, which every JSON client represents exactly).
     """
 
 
@@ -125,7 +125,12 @@ class InterruptedTurn(BaseModel):
     The input the interrupted turn was given.
     """
     reason: Literal[
-        "cancelled", "failed", "disconnected", "idle_timeout", "limit_exceeded"
+        "cancelled",
+        "failed",
+        "disconnected",
+        "idle_timeout",
+        "limit_exceeded",
+        "shutdown",
     ]
     """
     Why a turn stopped after model work started.
@@ -420,6 +425,7 @@ class Problem(BaseModel):
         "RUN_CANCELLED",
         "RUN_NOT_WAITING",
         "IDEMPOTENCY_KEY_IN_USE",
+        "REQUEST_TIMEOUT",
         "PAYLOAD_TOO_LARGE",
         "UNSUPPORTED_MEDIA_TYPE",
         "VALIDATION_ERROR",
@@ -433,6 +439,7 @@ class Problem(BaseModel):
         "TOOL_NAME_CONFLICT",
         "PROVIDER_RATE_LIMITED",
         "INTERNAL_ERROR",
+        "HEADERS_TOO_LARGE",
         "SESSIONS_DISABLED",
         "PROVIDER_ERROR",
         "PROVIDER_AUTH_FAILED",
@@ -440,6 +447,7 @@ class Problem(BaseModel):
         "SESSION_STORE_FULL",
         "HOST_BUSY",
         "PROVIDER_OVERLOADED",
+        "SHUTTING_DOWN",
         "PROVIDER_TIMEOUT",
     ]
     """
@@ -449,18 +457,22 @@ class Problem(BaseModel):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
     detail: str
@@ -485,7 +497,7 @@ class Problem(BaseModel):
     """
     limit: str | MISSING = MISSING
     """
-    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
     """
     maximum: int | MISSING = MISSING
     """
@@ -493,7 +505,7 @@ class Problem(BaseModel):
     """
     reason: str | MISSING = MISSING
     """
-    `RUN_CANCELLED`: `cancelled` or `session_deleted`.
+    `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
     """
     errors: list[ValidationIssue] | MISSING = MISSING
     """
@@ -510,18 +522,22 @@ class UnauthenticatedProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -535,18 +551,22 @@ class PermissionDeniedProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -560,18 +580,22 @@ class SessionNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -585,18 +609,22 @@ class RunTargetNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -610,18 +638,22 @@ class RunNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -635,18 +667,22 @@ class SessionAccountRequiredProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -666,18 +702,22 @@ class RunConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -691,18 +731,22 @@ class PayloadTooLargeProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -716,18 +760,22 @@ class UnsupportedMediaTypeProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -746,18 +794,22 @@ class CreateSessionInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -779,18 +831,22 @@ class RunInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -804,24 +860,28 @@ class SessionsDisabledProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
 
-class SessionStoreFullProblem(Problem):
-    code: Literal["SESSION_STORE_FULL"]
+class CreateSessionUnavailableProblem(Problem):
+    code: Literal["SESSION_STORE_FULL", "SHUTTING_DOWN"]
     """
     The whole error-code catalogue. Each code has one HTTP status:
     `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
@@ -829,18 +889,51 @@ class SessionStoreFullProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
+
+    """
+
+
+class RequestTimeoutProblem(Problem):
+    code: Literal["REQUEST_TIMEOUT"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -854,18 +947,22 @@ class ProviderErrorProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -879,18 +976,22 @@ class ProviderRateLimitedProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -904,24 +1005,28 @@ class ProviderOverloadedProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
 
 class RunUnavailableProblem(Problem):
-    code: Literal["HOST_BUSY", "PROVIDER_OVERLOADED"]
+    code: Literal["HOST_BUSY", "PROVIDER_OVERLOADED", "SHUTTING_DOWN"]
     """
     The whole error-code catalogue. Each code has one HTTP status:
     `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
@@ -929,18 +1034,22 @@ class RunUnavailableProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -954,18 +1063,22 @@ class CreateSessionNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -979,18 +1092,22 @@ class ActionsNotFoundProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1004,18 +1121,22 @@ class ActionsConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1029,18 +1150,22 @@ class StreamActionsConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1059,18 +1184,22 @@ class ActionsInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1084,18 +1213,22 @@ class StreamActionsInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1114,43 +1247,22 @@ class StreamRunConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
-
-    """
-
-
-class HostBusyProblem(Problem):
-    code: Literal["HOST_BUSY"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1164,18 +1276,22 @@ class ProviderTimeoutProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1189,18 +1305,22 @@ class TruncateConflictProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1214,18 +1334,22 @@ class TruncateInvalidProblem(Problem):
     `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
     `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
     `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
     `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-    500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-    `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-    `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
     requests outside the documented operations (or a host defect) and
-    appear in no operation.
+    appear in no operation. The connection-level guards answer before
+    any operation is known, so they appear in no operation either:
+    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+    of open connections; the new connection is answered and closed).
 
     """
 
@@ -1473,7 +1597,7 @@ class RunRequest(BaseModel):
     Names must differ from each other and from the host's own tools.
 
     """
-    idleTimeoutMs: Annotated[int | MISSING, Field(ge=1)] = MISSING
+    idleTimeoutMs: Annotated[int | MISSING, Field(ge=1, le=86400000)] = MISSING
     """
     Opt-in progress timeout: if the provider makes no progress for this
     long, the run fails with `PROVIDER_TIMEOUT` (a session turn leaves

@@ -17,6 +17,8 @@ from .create_session_not_found_problem import CreateSessionNotFoundProblem
 from .create_session_not_found_problem_code import CreateSessionNotFoundProblemCode
 from .create_session_request import CreateSessionRequest
 from .create_session_response import CreateSessionResponse
+from .create_session_unavailable_problem import CreateSessionUnavailableProblem
+from .create_session_unavailable_problem_code import CreateSessionUnavailableProblemCode
 from .discovery import Discovery
 from .error_code import ErrorCode
 from .function_call import FunctionCall
@@ -24,8 +26,6 @@ from .function_call_arguments import FunctionCallArguments
 from .function_calls_action import FunctionCallsAction
 from .function_result import FunctionResult
 from .health import Health
-from .host_busy_problem import HostBusyProblem
-from .host_busy_problem_code import HostBusyProblemCode
 from .interrupt_reason import InterruptReason
 from .interrupted_turn import InterruptedTurn
 from .message import Message
@@ -48,6 +48,8 @@ from .provider_rate_limited_problem_code import ProviderRateLimitedProblemCode
 from .provider_timeout_problem import ProviderTimeoutProblem
 from .provider_timeout_problem_code import ProviderTimeoutProblemCode
 from .read_session_response import ReadSessionResponse
+from .request_timeout_problem import RequestTimeoutProblem
+from .request_timeout_problem_code import RequestTimeoutProblemCode
 from .retrieval import Retrieval
 from .retrieved_document import RetrievedDocument
 from .retry_accounting import RetryAccounting
@@ -78,8 +80,6 @@ from .session_mode import SessionMode
 from .session_not_found_problem import SessionNotFoundProblem
 from .session_not_found_problem_code import SessionNotFoundProblemCode
 from .session_status import SessionStatus
-from .session_store_full_problem import SessionStoreFullProblem
-from .session_store_full_problem_code import SessionStoreFullProblemCode
 from .sessions_disabled_problem import SessionsDisabledProblem
 from .sessions_disabled_problem_code import SessionsDisabledProblemCode
 from .sessions_policy import SessionsPolicy
@@ -122,6 +122,8 @@ __all__ = (
     "CreateSessionNotFoundProblemCode",
     "CreateSessionRequest",
     "CreateSessionResponse",
+    "CreateSessionUnavailableProblem",
+    "CreateSessionUnavailableProblemCode",
     "Discovery",
     "ErrorCode",
     "FunctionCall",
@@ -129,8 +131,6 @@ __all__ = (
     "FunctionCallsAction",
     "FunctionResult",
     "Health",
-    "HostBusyProblem",
-    "HostBusyProblemCode",
     "InterruptReason",
     "InterruptedTurn",
     "Message",
@@ -153,6 +153,8 @@ __all__ = (
     "ProviderTimeoutProblem",
     "ProviderTimeoutProblemCode",
     "ReadSessionResponse",
+    "RequestTimeoutProblem",
+    "RequestTimeoutProblemCode",
     "Retrieval",
     "RetrievedDocument",
     "RetryAccounting",
@@ -183,8 +185,6 @@ __all__ = (
     "SessionNotFoundProblem",
     "SessionNotFoundProblemCode",
     "SessionStatus",
-    "SessionStoreFullProblem",
-    "SessionStoreFullProblemCode",
     "SessionsDisabledProblem",
     "SessionsDisabledProblemCode",
     "SessionsPolicy",

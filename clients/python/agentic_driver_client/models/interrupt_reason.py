@@ -8,6 +8,7 @@ class InterruptReason(StrEnum):
     FAILED = "failed"
     IDLE_TIMEOUT = "idle_timeout"
     LIMIT_EXCEEDED = "limit_exceeded"
+    SHUTDOWN = "shutdown"
 
     @classmethod
     def _missing_(cls, value: object) -> "InterruptReason | None":

@@ -5,6 +5,7 @@ from enum import StrEnum
 class RunUnavailableProblemCode(StrEnum):
     HOST_BUSY = "HOST_BUSY"
     PROVIDER_OVERLOADED = "PROVIDER_OVERLOADED"
+    SHUTTING_DOWN = "SHUTTING_DOWN"
 
     @classmethod
     def _missing_(cls, value: object) -> "RunUnavailableProblemCode | None":

@@ -15,7 +15,8 @@ class SessionHandle:
 
     Attributes:
         id (str): The session id.
-        revision (int): The revision the caller believes is current.
+        revision (int): The revision the caller believes is current (at most 2^53 - 1, which every JSON client
+            represents exactly).
     """
 
     id: str

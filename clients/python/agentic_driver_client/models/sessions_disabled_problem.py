@@ -30,27 +30,32 @@ class SessionsDisabledProblem:
             `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
             `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
             `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-            `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+            `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
             `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
             `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
             `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
             `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-            `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-            500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-            `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-            `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+            `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+            431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+            `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+            `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
             `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
             requests outside the documented operations (or a host defect) and
-            appear in no operation.
+            appear in no operation. The connection-level guards answer before
+            any operation is known, so they appear in no operation either:
+            `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+            `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+            of open connections; the new connection is answered and closed).
         detail (str): What happened, for a person.
         instance (str | Unset): The request path.
         current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.
         active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
         retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
-        limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound
-            that was hit, by its host setting name.
+        limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
+            `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
         maximum (int | Unset): The value of that bound.
-        reason (str | Unset): `RUN_CANCELLED`: `cancelled` or `session_deleted`.
+        reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host
+            stopped before the turn finished).
         errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
     """
 

@@ -20,7 +20,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
@@ -37,6 +37,7 @@ from ..errors import (
 )
 from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest, TruncateSessionRequest
 from .body import parse_body
+from .limits import Drain, RequestGuard
 from .problems import problem_response
 from .sse import EventStreamResponse
 
@@ -133,10 +134,15 @@ def create_app(
     *,
     max_body_bytes: int = 4 * 1024 * 1024,
     heartbeat_ms: int = 15_000,
+    stream_stall_ms: int | None = None,
+    body_timeout_ms: int = 30_000,
+    drain: Drain | None = None,
 ) -> FastAPI:
     app = FastAPI(
         title="Agentic Driver", openapi_url=None, docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None
     )
+    app.add_middleware(RequestGuard, body_timeout_ms=body_timeout_ms, drain=drain or Drain(), metrics=driver.metrics)
+    stall_s = None if stream_stall_ms is None else stream_stall_ms / 1000
     spec_yaml = openapi_document()
     spec_json = json.dumps(yaml.safe_load(spec_yaml), ensure_ascii=False)
 
@@ -164,6 +170,11 @@ def create_app(
         if error.status_code == 405:
             response.headers["Allow"] = ", ".join(_allowed_methods(app, request))
         return response
+
+    @app.exception_handler(ClientDisconnect)
+    async def _client_gone(request: Request, error: Exception) -> Response:
+        # The client went away while its body was arriving: nothing was admitted and nobody is listening.
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def _defect(request: Request, error: Exception) -> Response:
@@ -225,7 +236,7 @@ def create_app(
         key = idempotency_key(request)
         body = await parse_body(request, RunRequest, max_body_bytes)
         events = await driver.stream_run(body, principal, idempotency_key=key)
-        return EventStreamResponse(events, heartbeat_ms / 1000)
+        return EventStreamResponse(events, heartbeat_ms / 1000, stall_s)
 
     @app.post("/v1/runs/{run_id:any}/actions")
     async def submit_run_actions(request: Request, run_id: str) -> Response:
@@ -241,7 +252,7 @@ def create_app(
         key = idempotency_key(request)
         body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
         events = await driver.stream_run_actions(run_id, body, principal, idempotency_key=key)
-        return EventStreamResponse(events, heartbeat_ms / 1000)
+        return EventStreamResponse(events, heartbeat_ms / 1000, stall_s)
 
     @app.post("/v1/runs/{run_id:any}/cancel")
     async def cancel_run(request: Request, run_id: str) -> Response:

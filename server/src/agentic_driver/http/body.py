@@ -40,14 +40,29 @@ def _decode_json(raw: bytes) -> Any:
     """Standard JSON, with numbers as JSON Schema sees them: ``2.0`` is the integer 2.
 
     Strict validation then refuses every coercion (``"2"`` is not an integer).
-    Non-standard constants (NaN, Infinity) and lone UTF-16 surrogates are refused.
+    Non-standard constants (NaN, Infinity), lone UTF-16 surrogates and repeated
+    member names are refused: with a repeated name, parsers disagree about which
+    value counts (most keep the last), so a body that means different things to a
+    proxy and to the host is not accepted at all.
     """
     try:
-        return _checked(json.loads(raw, parse_float=_number, parse_constant=_no_constant))
+        return _checked(
+            json.loads(raw, parse_float=_number, parse_constant=_no_constant, object_pairs_hook=unique_members)
+        )
     except (ValueError, RecursionError) as error:
         raise ValidationFailed(
             f"The request body is not valid JSON: {error}.", errors=[{"location": "body", "message": str(error)}]
         ) from None
+
+
+def unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members, refusing a name that appears twice."""
+    members: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in members:
+            raise _NotJson(f"the member name {name!r} appears twice in one object")
+        members[name] = value
+    return members
 
 
 def _number(text: str) -> int | float:

@@ -4,6 +4,10 @@ The response watches the connection itself: when the client goes away the
 event iterator is closed at once, which is how the driver learns of a
 disconnect (the run is stopped with reason ``disconnected``). During silences
 longer than the heartbeat interval an SSE comment keeps proxies from timing out.
+A client that accepts no data for ``stall_s`` (its socket buffers full) is
+treated as disconnected too: a stalled reader must not hold a run slot and its
+session forever (the run itself waits for a slow reader, at most 64 unread
+deltas behind, so memory stays bounded meanwhile).
 """
 
 from __future__ import annotations
@@ -29,10 +33,11 @@ def encode_event(sequence: int, event: BaseModel) -> bytes:
 
 
 class EventStreamResponse(Response):
-    def __init__(self, events: AsyncIterator[BaseModel], heartbeat_s: float) -> None:
+    def __init__(self, events: AsyncIterator[BaseModel], heartbeat_s: float, stall_s: float | None = None) -> None:
         super().__init__(status_code=200, media_type="text/event-stream")
         self._events = events
         self._heartbeat_s = heartbeat_s
+        self._stall_s = stall_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await send(
@@ -67,7 +72,8 @@ class EventStreamResponse(Response):
                 if gone in done:
                     return False
                 if following not in done:
-                    await send({"type": "http.response.body", "body": HEARTBEAT, "more_body": True})
+                    if not await self._send_within_stall(send, HEARTBEAT):
+                        return False
                     continue
                 try:
                     event = following.result()
@@ -75,12 +81,24 @@ class EventStreamResponse(Response):
                     return True
                 following = None
                 sequence += 1
-                await send({"type": "http.response.body", "body": encode_event(sequence, event), "more_body": True})
+                if not await self._send_within_stall(send, encode_event(sequence, event)):
+                    return False
         finally:
             if following is not None and not following.done():
                 following.cancel()
                 with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
                     await following
+            elif following is not None and not following.cancelled():
+                following.exception()  # the event (or the end) that came with the disconnect is dropped, not leaked
+
+    async def _send_within_stall(self, send: Send, body: bytes) -> bool:
+        """Send ``body``; False when the client accepted nothing for ``stall_s`` (then it counts as gone)."""
+        try:
+            async with asyncio.timeout(self._stall_s):
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+        except TimeoutError:
+            return False
+        return True
 
     async def _close(self) -> None:
         closer = getattr(self._events, "aclose", None)

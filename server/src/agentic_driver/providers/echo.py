@@ -12,6 +12,11 @@ Directive lines at the start of the input:
   error: ``PROVIDER_ERROR``, or with KIND ``rate_limited``, ``overloaded``,
   ``auth`` or ``rejected`` the matching provider code; with ``!call`` or
   ``!tool`` the call is made first and the continuation fails;
+- ``!failafter N``: the call fails like an upstream error after N deltas of the reply;
+- ``!hangafter N``: after N deltas the call makes no further progress (until the
+  run is cancelled, its client disconnects or its ``idleTimeoutMs`` passes);
+- ``!garbage``: after the first delta the adapter emits a malformed event (as an
+  adapter that let an unparsed upstream payload through would);
 - ``!recall``: reply ``recall: <N> messages; last user: <text>``, where N counts
   the earlier visible messages the model received and ``<text>`` is the most
   recent earlier user message (``(none)`` if there is none); in native mode,
@@ -43,7 +48,7 @@ import json
 import secrets
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..config import EchoProviderConfig
 from .base import (
@@ -74,6 +79,9 @@ class Directives:
     """The failure to inject: ``error``, ``rate_limited``, ``overloaded``, ``auth`` or ``rejected``."""
     recall: bool = False
     chunks: int = 1
+    fail_after: int | None = None
+    hang_after: int | None = None
+    garbage: bool = False
     call: tuple[str, dict[str, Any]] | None = None
     text: str = ""
 
@@ -97,6 +105,12 @@ def _apply(found: Directives, line: str) -> bool:
     elif name == "!fail" and (argument or "error") in FAILURES:
         found.fail = True
         found.fail_kind = argument or "error"
+    elif name == "!failafter" and argument.isdigit():
+        found.fail_after = int(argument)
+    elif name == "!hangafter" and argument.isdigit():
+        found.hang_after = int(argument)
+    elif name == "!garbage" and not argument:
+        found.garbage = True
     elif name == "!recall" and not argument:
         found.recall = True
     elif name == "!chunks" and argument.isdigit() and int(argument) > 0:
@@ -183,7 +197,19 @@ class EchoProvider:
             return
         reply = _recall(earlier, kept_exchanges) if directives.recall else f"echo: {directives.text}"
         reply += "".join(f" | {e.name} -> {e.output}" for e in request.exchange)
-        for piece in _split(reply, directives.chunks):
+        pieces = _split(reply, directives.chunks)
+        fail_at, hang_at = (
+            None if n is None else min(n, len(pieces)) for n in (directives.fail_after, directives.hang_after)
+        )
+        for index, piece in enumerate([*pieces, None]):
+            if index == fail_at:
+                raise ProviderFailure(f"injected failure after {index} deltas (!failafter)")
+            if index == hang_at:
+                await asyncio.Event().wait()  # no progress, ever; only cancellation ends it
+            if directives.garbage and index == min(1, len(pieces)):
+                yield cast(TurnEvent, {"type": "delta", "text": None})  # an unparsed upstream payload
+            if piece is None:
+                break
             await self._pause(directives.sleep_ms)
             yield TextDelta(piece)
         if native:

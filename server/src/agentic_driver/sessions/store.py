@@ -46,6 +46,10 @@ class SessionStore:
     def __len__(self) -> int:
         return len(self._records)
 
+    def pending_timers(self) -> int:
+        """Expiry timers scheduled now (one per idle record, none for a record with an active turn)."""
+        return sum(1 for record in self._records.values() if record.timer is not None)
+
     # -- lifecycle of records -------------------------------------------------
 
     def create(

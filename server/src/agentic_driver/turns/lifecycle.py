@@ -57,6 +57,7 @@ from ..providers.base import (
 )
 from ..sessions import InterruptedTurnRecord, RunFigures, SessionRecord, SessionStore, TurnGrowth
 from ..tools import HostTool
+from .guard import checked_events
 from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
@@ -211,7 +212,7 @@ class TurnLifecycle:
         except asyncio.CancelledError:
             outcome = "cancelled"
             reason = run.cancel_reason or "cancelled"
-            self._stop(run, store, progress, "disconnected" if reason == "disconnected" else "cancelled")
+            self._stop(run, store, progress, _interrupt_reason(reason))
             self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         except _IdleTimeout:
             outcome = "timeout"
@@ -255,7 +256,7 @@ class TurnLifecycle:
 
         deadline = asyncio.timeout(None)
         try:
-            async with deadline, aclosing(provider.turn(request, native=native)) as events:
+            async with deadline, aclosing(checked_events(provider.turn(request, native=native))) as events:
                 arm(deadline)
                 async for event in events:
                     if isinstance(event, TextDelta):
@@ -315,7 +316,7 @@ class TurnLifecycle:
             return
         self.slots.unreserve()
         reason = run.cancel_reason or "cancelled"
-        self._stop(run, store, None, "disconnected" if reason == "disconnected" else "cancelled")
+        self._stop(run, store, None, _interrupt_reason(reason))
         self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         self._metrics.runs.labels("cancelled").inc()
         self._runs.remove(run)
@@ -388,9 +389,16 @@ def tools_fingerprint(tools: Sequence[ToolSpec]) -> str:
     return hashlib.sha256(orjson.dumps(surface, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
+def _interrupt_reason(cancel_reason: str) -> str:
+    """The interrupted turn's reason for a run stopped from outside (a deleted session keeps no record)."""
+    return cancel_reason if cancel_reason in ("disconnected", "shutdown") else "cancelled"
+
+
 def _cancel_detail(reason: str) -> str:
     if reason == "session_deleted":
         return "The run was aborted because its session was deleted."
     if reason == "disconnected":
         return "The run was stopped because its client disconnected."
+    if reason == "shutdown":
+        return "The run was stopped because the host is shutting down and its drain timeout passed."
     return "The run was cancelled."

@@ -139,3 +139,6 @@ class RunRegistry:
 
     def __len__(self) -> int:
         return len(self._runs)
+
+    def all(self) -> list[ActiveRun]:
+        return list(self._runs.values())

@@ -11,6 +11,7 @@ from ...models.permission_denied_problem import PermissionDeniedProblem
 from ...models.provider_error_problem import ProviderErrorProblem
 from ...models.provider_rate_limited_problem import ProviderRateLimitedProblem
 from ...models.provider_timeout_problem import ProviderTimeoutProblem
+from ...models.request_timeout_problem import RequestTimeoutProblem
 from ...models.run_conflict_problem import RunConflictProblem
 from ...models.run_invalid_problem import RunInvalidProblem
 from ...models.run_request import RunRequest
@@ -53,6 +54,7 @@ def _parse_response(
     | ProviderErrorProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -82,6 +84,11 @@ def _parse_response(
         response_404 = RunTargetNotFoundProblem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 408:
+        response_408 = RequestTimeoutProblem.from_dict(response.json())
+
+        return response_408
 
     if response.status_code == 409:
         response_409 = RunConflictProblem.from_dict(response.json())
@@ -142,6 +149,7 @@ def _build_response(
     | ProviderErrorProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -170,6 +178,7 @@ def sync_detailed(
     | ProviderErrorProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -202,7 +211,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -228,6 +237,7 @@ def sync(
     | ProviderErrorProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -261,7 +271,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -282,6 +292,7 @@ async def asyncio_detailed(
     | ProviderErrorProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -314,7 +325,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -338,6 +349,7 @@ async def asyncio(
     | ProviderErrorProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunConflictProblem
     | RunInvalidProblem
     | RunResult
@@ -371,7 +383,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

@@ -6,10 +6,10 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.host_busy_problem import HostBusyProblem
 from ...models.output_delta_event import OutputDeltaEvent
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.request_timeout_problem import RequestTimeoutProblem
 from ...models.run_completed_event import RunCompletedEvent
 from ...models.run_failed_event import RunFailedEvent
 from ...models.run_invalid_problem import RunInvalidProblem
@@ -17,6 +17,7 @@ from ...models.run_request import RunRequest
 from ...models.run_requires_action_event import RunRequiresActionEvent
 from ...models.run_started_event import RunStartedEvent
 from ...models.run_target_not_found_problem import RunTargetNotFoundProblem
+from ...models.run_unavailable_problem import RunUnavailableProblem
 from ...models.sessions_disabled_problem import SessionsDisabledProblem
 from ...models.stream_run_conflict_problem import StreamRunConflictProblem
 from ...models.unauthenticated_problem import UnauthenticatedProblem
@@ -49,16 +50,17 @@ def _get_kwargs(
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> (
-    HostBusyProblem
-    | OutputDeltaEvent
+    OutputDeltaEvent
     | RunCompletedEvent
     | RunFailedEvent
     | RunRequiresActionEvent
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | RunInvalidProblem
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | StreamRunConflictProblem
     | UnauthenticatedProblem
@@ -135,6 +137,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 408:
+        response_408 = RequestTimeoutProblem.from_dict(response.json())
+
+        return response_408
+
     if response.status_code == 409:
         response_409 = StreamRunConflictProblem.from_dict(response.json())
 
@@ -161,7 +168,7 @@ def _parse_response(
         return response_501
 
     if response.status_code == 503:
-        response_503 = HostBusyProblem.from_dict(response.json())
+        response_503 = RunUnavailableProblem.from_dict(response.json())
 
         return response_503
 
@@ -174,16 +181,17 @@ def _parse_response(
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
-    HostBusyProblem
-    | OutputDeltaEvent
+    OutputDeltaEvent
     | RunCompletedEvent
     | RunFailedEvent
     | RunRequiresActionEvent
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | RunInvalidProblem
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | StreamRunConflictProblem
     | UnauthenticatedProblem
@@ -203,16 +211,17 @@ def sync_detailed(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    HostBusyProblem
-    | OutputDeltaEvent
+    OutputDeltaEvent
     | RunCompletedEvent
     | RunFailedEvent
     | RunRequiresActionEvent
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | RunInvalidProblem
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | StreamRunConflictProblem
     | UnauthenticatedProblem
@@ -221,7 +230,7 @@ def sync_detailed(
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
-    before the stream starts (401, 403, 404, 409, 413, 415, 422, 501, 503)
+    before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
     are ordinary problem responses. Once the run is admitted the answer is
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -247,7 +256,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HostBusyProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RunInvalidProblem | RunTargetNotFoundProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -268,16 +277,17 @@ def sync(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> (
-    HostBusyProblem
-    | OutputDeltaEvent
+    OutputDeltaEvent
     | RunCompletedEvent
     | RunFailedEvent
     | RunRequiresActionEvent
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | RunInvalidProblem
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | StreamRunConflictProblem
     | UnauthenticatedProblem
@@ -287,7 +297,7 @@ def sync(
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
-    before the stream starts (401, 403, 404, 409, 413, 415, 422, 501, 503)
+    before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
     are ordinary problem responses. Once the run is admitted the answer is
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -313,7 +323,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HostBusyProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RunInvalidProblem | RunTargetNotFoundProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -329,16 +339,17 @@ async def asyncio_detailed(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    HostBusyProblem
-    | OutputDeltaEvent
+    OutputDeltaEvent
     | RunCompletedEvent
     | RunFailedEvent
     | RunRequiresActionEvent
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | RunInvalidProblem
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | StreamRunConflictProblem
     | UnauthenticatedProblem
@@ -347,7 +358,7 @@ async def asyncio_detailed(
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
-    before the stream starts (401, 403, 404, 409, 413, 415, 422, 501, 503)
+    before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
     are ordinary problem responses. Once the run is admitted the answer is
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -373,7 +384,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HostBusyProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RunInvalidProblem | RunTargetNotFoundProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -392,16 +403,17 @@ async def asyncio(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> (
-    HostBusyProblem
-    | OutputDeltaEvent
+    OutputDeltaEvent
     | RunCompletedEvent
     | RunFailedEvent
     | RunRequiresActionEvent
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | RunInvalidProblem
     | RunTargetNotFoundProblem
+    | RunUnavailableProblem
     | SessionsDisabledProblem
     | StreamRunConflictProblem
     | UnauthenticatedProblem
@@ -411,7 +423,7 @@ async def asyncio(
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
-    before the stream starts (401, 403, 404, 409, 413, 415, 422, 501, 503)
+    before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
     are ordinary problem responses. Once the run is admitted the answer is
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -437,7 +449,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HostBusyProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RunInvalidProblem | RunTargetNotFoundProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

@@ -11,6 +11,7 @@ from ...models.actions_not_found_problem import ActionsNotFoundProblem
 from ...models.output_delta_event import OutputDeltaEvent
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.request_timeout_problem import RequestTimeoutProblem
 from ...models.run_completed_event import RunCompletedEvent
 from ...models.run_failed_event import RunFailedEvent
 from ...models.run_requires_action_event import RunRequiresActionEvent
@@ -59,6 +60,7 @@ def _parse_response(
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -135,6 +137,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 408:
+        response_408 = RequestTimeoutProblem.from_dict(response.json())
+
+        return response_408
+
     if response.status_code == 409:
         response_409 = StreamActionsConflictProblem.from_dict(response.json())
 
@@ -172,6 +179,7 @@ def _build_response(
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -200,6 +208,7 @@ def sync_detailed(
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -221,7 +230,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -252,6 +261,7 @@ def sync(
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -274,7 +284,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -300,6 +310,7 @@ async def asyncio_detailed(
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -321,7 +332,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -350,6 +361,7 @@ async def asyncio(
     | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -372,7 +384,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

@@ -16,6 +16,7 @@ from ...models.provider_error_problem import ProviderErrorProblem
 from ...models.provider_overloaded_problem import ProviderOverloadedProblem
 from ...models.provider_rate_limited_problem import ProviderRateLimitedProblem
 from ...models.provider_timeout_problem import ProviderTimeoutProblem
+from ...models.request_timeout_problem import RequestTimeoutProblem
 from ...models.run_result import RunResult
 from ...models.submit_run_actions_request import SubmitRunActionsRequest
 from ...models.unauthenticated_problem import UnauthenticatedProblem
@@ -60,6 +61,7 @@ def _parse_response(
     | ProviderOverloadedProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -84,6 +86,11 @@ def _parse_response(
         response_404 = ActionsNotFoundProblem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 408:
+        response_408 = RequestTimeoutProblem.from_dict(response.json())
+
+        return response_408
 
     if response.status_code == 409:
         response_409 = ActionsConflictProblem.from_dict(response.json())
@@ -143,6 +150,7 @@ def _build_response(
     | ProviderOverloadedProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -171,6 +179,7 @@ def sync_detailed(
     | ProviderOverloadedProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -186,6 +195,15 @@ def sync_detailed(
     Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
+    A waiting run has no connection to lose: the request that answered
+    `requires_action` (or the stream that ended with `run.requires_action`)
+    is over, and closing it changes nothing. The run stays the session's
+    active turn, with retention suspended, until it is answered here,
+    cancelled (`cancelRun`), its session deleted, or the host stops (reason
+    `shutdown`). Losing the connection of this request once the turn
+    continues is a disconnect after model work started: the session is
+    interrupted (reason `disconnected`).
+
     Args:
         run_id (str):
         idempotency_key (str | Unset):
@@ -197,7 +215,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -229,6 +247,7 @@ def sync(
     | ProviderOverloadedProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -245,6 +264,15 @@ def sync(
     Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
+    A waiting run has no connection to lose: the request that answered
+    `requires_action` (or the stream that ended with `run.requires_action`)
+    is over, and closing it changes nothing. The run stays the session's
+    active turn, with retention suspended, until it is answered here,
+    cancelled (`cancelRun`), its session deleted, or the host stops (reason
+    `shutdown`). Losing the connection of this request once the turn
+    continues is a disconnect after model work started: the session is
+    interrupted (reason `disconnected`).
+
     Args:
         run_id (str):
         idempotency_key (str | Unset):
@@ -256,7 +284,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -283,6 +311,7 @@ async def asyncio_detailed(
     | ProviderOverloadedProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -298,6 +327,15 @@ async def asyncio_detailed(
     Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
+    A waiting run has no connection to lose: the request that answered
+    `requires_action` (or the stream that ended with `run.requires_action`)
+    is over, and closing it changes nothing. The run stays the session's
+    active turn, with retention suspended, until it is answered here,
+    cancelled (`cancelRun`), its session deleted, or the host stops (reason
+    `shutdown`). Losing the connection of this request once the turn
+    continues is a disconnect after model work started: the session is
+    interrupted (reason `disconnected`).
+
     Args:
         run_id (str):
         idempotency_key (str | Unset):
@@ -309,7 +347,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -339,6 +377,7 @@ async def asyncio(
     | ProviderOverloadedProblem
     | ProviderRateLimitedProblem
     | ProviderTimeoutProblem
+    | RequestTimeoutProblem
     | RunResult
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -355,6 +394,15 @@ async def asyncio(
     Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
+    A waiting run has no connection to lose: the request that answered
+    `requires_action` (or the stream that ended with `run.requires_action`)
+    is over, and closing it changes nothing. The run stays the session's
+    active turn, with retention suspended, until it is answered here,
+    cancelled (`cancelRun`), its session deleted, or the host stops (reason
+    `shutdown`). Losing the connection of this request once the turn
+    continues is a disconnect after model work started: the session is
+    interrupted (reason `disconnected`).
+
     Args:
         run_id (str):
         idempotency_key (str | Unset):
@@ -366,7 +414,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

@@ -10,10 +10,11 @@ from ...models.create_session_invalid_problem import CreateSessionInvalidProblem
 from ...models.create_session_not_found_problem import CreateSessionNotFoundProblem
 from ...models.create_session_request import CreateSessionRequest
 from ...models.create_session_response import CreateSessionResponse
+from ...models.create_session_unavailable_problem import CreateSessionUnavailableProblem
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.request_timeout_problem import RequestTimeoutProblem
 from ...models.session_account_required_problem import SessionAccountRequiredProblem
-from ...models.session_store_full_problem import SessionStoreFullProblem
 from ...models.sessions_disabled_problem import SessionsDisabledProblem
 from ...models.unauthenticated_problem import UnauthenticatedProblem
 from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
@@ -48,10 +49,11 @@ def _parse_response(
     CreateSessionInvalidProblem
     | CreateSessionNotFoundProblem
     | CreateSessionResponse
+    | CreateSessionUnavailableProblem
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionAccountRequiredProblem
-    | SessionStoreFullProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -76,6 +78,11 @@ def _parse_response(
         response_404 = CreateSessionNotFoundProblem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 408:
+        response_408 = RequestTimeoutProblem.from_dict(response.json())
+
+        return response_408
 
     if response.status_code == 409:
         response_409 = SessionAccountRequiredProblem.from_dict(response.json())
@@ -103,7 +110,7 @@ def _parse_response(
         return response_501
 
     if response.status_code == 503:
-        response_503 = SessionStoreFullProblem.from_dict(response.json())
+        response_503 = CreateSessionUnavailableProblem.from_dict(response.json())
 
         return response_503
 
@@ -119,10 +126,11 @@ def _build_response(
     CreateSessionInvalidProblem
     | CreateSessionNotFoundProblem
     | CreateSessionResponse
+    | CreateSessionUnavailableProblem
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionAccountRequiredProblem
-    | SessionStoreFullProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -144,10 +152,11 @@ def sync_detailed(
     CreateSessionInvalidProblem
     | CreateSessionNotFoundProblem
     | CreateSessionResponse
+    | CreateSessionUnavailableProblem
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionAccountRequiredProblem
-    | SessionStoreFullProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -169,7 +178,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | CreateSessionUnavailableProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionAccountRequiredProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -193,10 +202,11 @@ def sync(
     CreateSessionInvalidProblem
     | CreateSessionNotFoundProblem
     | CreateSessionResponse
+    | CreateSessionUnavailableProblem
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionAccountRequiredProblem
-    | SessionStoreFullProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -219,7 +229,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | CreateSessionUnavailableProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionAccountRequiredProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -238,10 +248,11 @@ async def asyncio_detailed(
     CreateSessionInvalidProblem
     | CreateSessionNotFoundProblem
     | CreateSessionResponse
+    | CreateSessionUnavailableProblem
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionAccountRequiredProblem
-    | SessionStoreFullProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -263,7 +274,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | CreateSessionUnavailableProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionAccountRequiredProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -285,10 +296,11 @@ async def asyncio(
     CreateSessionInvalidProblem
     | CreateSessionNotFoundProblem
     | CreateSessionResponse
+    | CreateSessionUnavailableProblem
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionAccountRequiredProblem
-    | SessionStoreFullProblem
     | SessionsDisabledProblem
     | UnauthenticatedProblem
     | UnsupportedMediaTypeProblem
@@ -311,7 +323,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionAccountRequiredProblem | SessionStoreFullProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | CreateSessionUnavailableProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionAccountRequiredProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

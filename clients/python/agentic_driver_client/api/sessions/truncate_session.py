@@ -10,6 +10,7 @@ from ...client import AuthenticatedClient, Client
 from ...models.create_session_response import CreateSessionResponse
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.request_timeout_problem import RequestTimeoutProblem
 from ...models.session_not_found_problem import SessionNotFoundProblem
 from ...models.sessions_disabled_problem import SessionsDisabledProblem
 from ...models.truncate_conflict_problem import TruncateConflictProblem
@@ -48,6 +49,7 @@ def _parse_response(
     CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionNotFoundProblem
     | SessionsDisabledProblem
     | TruncateConflictProblem
@@ -75,6 +77,11 @@ def _parse_response(
         response_404 = SessionNotFoundProblem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 408:
+        response_408 = RequestTimeoutProblem.from_dict(response.json())
+
+        return response_408
 
     if response.status_code == 409:
         response_409 = TruncateConflictProblem.from_dict(response.json())
@@ -113,6 +120,7 @@ def _build_response(
     CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionNotFoundProblem
     | SessionsDisabledProblem
     | TruncateConflictProblem
@@ -137,6 +145,7 @@ def sync_detailed(
     CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionNotFoundProblem
     | SessionsDisabledProblem
     | TruncateConflictProblem
@@ -165,7 +174,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -189,6 +198,7 @@ def sync(
     CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionNotFoundProblem
     | SessionsDisabledProblem
     | TruncateConflictProblem
@@ -218,7 +228,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -237,6 +247,7 @@ async def asyncio_detailed(
     CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionNotFoundProblem
     | SessionsDisabledProblem
     | TruncateConflictProblem
@@ -265,7 +276,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -287,6 +298,7 @@ async def asyncio(
     CreateSessionResponse
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
+    | RequestTimeoutProblem
     | SessionNotFoundProblem
     | SessionsDisabledProblem
     | TruncateConflictProblem
@@ -316,7 +328,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

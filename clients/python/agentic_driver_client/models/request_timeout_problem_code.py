@@ -2,11 +2,11 @@
 from enum import StrEnum
 
 
-class HostBusyProblemCode(StrEnum):
-    HOST_BUSY = "HOST_BUSY"
+class RequestTimeoutProblemCode(StrEnum):
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
 
     @classmethod
-    def _missing_(cls, value: object) -> "HostBusyProblemCode | None":
+    def _missing_(cls, value: object) -> "RequestTimeoutProblemCode | None":
         # A value added by a newer host parses as an unnamed member instead of
         # failing the whole response (forward compatibility).
         if not isinstance(value, str):

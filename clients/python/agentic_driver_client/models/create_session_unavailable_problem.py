@@ -7,57 +7,64 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.host_busy_problem_code import HostBusyProblemCode
+from ..models.create_session_unavailable_problem_code import (
+    CreateSessionUnavailableProblemCode,
+)
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.validation_issue import ValidationIssue
 
 
-T = TypeVar("T", bound="HostBusyProblem")
+T = TypeVar("T", bound="CreateSessionUnavailableProblem")
 
 
 @_attrs_define
-class HostBusyProblem:
+class CreateSessionUnavailableProblem:
     """
     Attributes:
         type_ (str): A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
         title (str): A short summary of the problem type.
         status (int): The HTTP status code.
-        code (HostBusyProblemCode): The whole error-code catalogue. Each code has one HTTP status:
+        code (CreateSessionUnavailableProblemCode): The whole error-code catalogue. Each code has one HTTP status:
             `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
             `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
             `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
             `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
             `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-            `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+            `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
             `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
             `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
             `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
             `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-            `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `INTERNAL_ERROR`
-            500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`,
-            `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-            `PROVIDER_OVERLOADED` 503; `PROVIDER_TIMEOUT` 504.
+            `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+            431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+            `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+            `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
             `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
             requests outside the documented operations (or a host defect) and
-            appear in no operation.
+            appear in no operation. The connection-level guards answer before
+            any operation is known, so they appear in no operation either:
+            `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+            `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+            of open connections; the new connection is answered and closed).
         detail (str): What happened, for a person.
         instance (str | Unset): The request path.
         current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.
         active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
         retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
-        limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound
-            that was hit, by its host setting name.
+        limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
+            `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
         maximum (int | Unset): The value of that bound.
-        reason (str | Unset): `RUN_CANCELLED`: `cancelled` or `session_deleted`.
+        reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host
+            stopped before the turn finished).
         errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
     """
 
     type_: str
     title: str
     status: int
-    code: HostBusyProblemCode
+    code: CreateSessionUnavailableProblemCode
     detail: str
     instance: str | Unset = UNSET
     current_revision: int | Unset = UNSET
@@ -142,7 +149,7 @@ class HostBusyProblem:
 
         status = d.pop("status")
 
-        code = HostBusyProblemCode(d.pop("code"))
+        code = CreateSessionUnavailableProblemCode(d.pop("code"))
 
         detail = d.pop("detail")
 
@@ -169,7 +176,7 @@ class HostBusyProblem:
 
                 errors.append(errors_item)
 
-        host_busy_problem = cls(
+        create_session_unavailable_problem = cls(
             type_=type_,
             title=title,
             status=status,
@@ -185,8 +192,8 @@ class HostBusyProblem:
             errors=errors,
         )
 
-        host_busy_problem.additional_properties = d
-        return host_busy_problem
+        create_session_unavailable_problem.additional_properties = d
+        return create_session_unavailable_problem
 
     @property
     def additional_keys(self) -> list[str]:

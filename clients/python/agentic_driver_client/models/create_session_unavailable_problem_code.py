@@ -2,11 +2,12 @@
 from enum import StrEnum
 
 
-class SessionStoreFullProblemCode(StrEnum):
+class CreateSessionUnavailableProblemCode(StrEnum):
     SESSION_STORE_FULL = "SESSION_STORE_FULL"
+    SHUTTING_DOWN = "SHUTTING_DOWN"
 
     @classmethod
-    def _missing_(cls, value: object) -> "SessionStoreFullProblemCode | None":
+    def _missing_(cls, value: object) -> "CreateSessionUnavailableProblemCode | None":
         # A value added by a newer host parses as an unnamed member instead of
         # failing the whole response (forward compatibility).
         if not isinstance(value, str):

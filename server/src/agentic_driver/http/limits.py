@@ -1,0 +1,102 @@
+"""Request-level guards in front of the app: the body deadline and the drain before shutdown.
+
+``RequestGuard`` is plain ASGI middleware:
+
+- a request body must arrive within ``body_timeout_s`` (``REQUEST_TIMEOUT``,
+  408): a client trickling its body does not hold a request open forever;
+- while the host drains before it stops (``Drain.draining``), operations that
+  would start new work (``createSession``, ``run``, ``streamRun``) answer
+  ``SHUTTING_DOWN`` (503, ``Retry-After``), on new and on kept-alive
+  connections alike, and every response asks the client to close its
+  connection, so clients move to another host process. Everything else (reads,
+  deletes, cancels, and the actions that let admitted turns finish) is served.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import DriverError, RequestTimeout, ShuttingDown
+from ..metrics import Metrics
+from .problems import problem_response
+
+__all__ = ["NEW_WORK", "Drain", "RequestGuard"]
+
+NEW_WORK = frozenset({("POST", "/v1/sessions"), ("POST", "/v1/runs"), ("POST", "/v1/runs/stream")})
+"""The operations a draining host refuses: they would create a session or start a turn."""
+
+
+class Drain:
+    """Whether the host is draining before it stops (set once, never cleared)."""
+
+    def __init__(self, retry_after_seconds: int = 1) -> None:
+        self.draining = False
+        self.retry_after_seconds = retry_after_seconds
+
+    def begin(self) -> None:
+        self.draining = True
+
+
+class RequestGuard:
+    def __init__(self, app: ASGIApp, *, body_timeout_ms: int, drain: Drain, metrics: Metrics) -> None:
+        self._app = app
+        self._body_timeout_ms = body_timeout_ms
+        self._drain = drain
+        self._metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        if self._drain.draining:
+            send = _closing(send)
+            if (scope["method"], scope["path"]) in NEW_WORK:
+                refusal = ShuttingDown(
+                    "The host is shutting down and starts no new work; retry on another host process.",
+                    retry_after_seconds=self._drain.retry_after_seconds,
+                )
+                await self._refuse(refusal, scope, receive, send)
+                return
+        await self._app(scope, self._deadline(receive), send)
+
+    async def _refuse(self, error: DriverError, scope: Scope, receive: Receive, send: Send) -> None:
+        await problem_response(error, scope["path"], self._metrics)(scope, receive, send)
+
+    def _deadline(self, receive: Receive) -> Receive:
+        """``receive``, bounded in time until the last body chunk has arrived."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._body_timeout_ms / 1000
+        body_done = False
+
+        async def guarded() -> Message:
+            nonlocal body_done
+            if body_done:
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                raise RequestTimeout(
+                    f"The request body did not arrive within {self._body_timeout_ms} ms.",
+                    maximum=self._body_timeout_ms,
+                ) from None
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body_done = True
+            return message
+
+        return guarded
+
+
+def _closing(send: Send) -> Send:
+    """``send`` that adds ``Connection: close`` to the response head."""
+
+    async def closing(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers: list[Any] = [h for h in message.get("headers", []) if h[0].lower() != b"connection"]
+            message = {**message, "headers": [*headers, (b"connection", b"close")]}
+        await send(message)
+
+    return closing

@@ -1,0 +1,222 @@
+"""Serving the app: connection-level bounds and a graceful stop on SIGTERM.
+
+``bounded_protocol`` is uvicorn's httptools protocol with three bounds from the
+host's ``limits`` (uvicorn itself has none of them):
+
+- ``maxConnections``: a connection beyond is answered ``HOST_BUSY`` (``limit:
+  maxConnections``, ``Retry-After``) and closed, while the open ones are served;
+- ``maxHeaderBytes``: a request head that grows beyond is answered
+  ``HEADERS_TOO_LARGE`` (431) and the connection closed;
+- ``requestHeadTimeoutMs``: a connection that has not delivered a complete
+  request head this long after it opened (or after its previous response) is
+  closed, so idle and trickling connections do not pile up.
+
+``HostServer`` is uvicorn's server with a drain in front of its own graceful
+shutdown. The first SIGTERM (or SIGINT) starts the drain: operations that start
+new work answer ``SHUTTING_DOWN`` (listener and kept-alive connections stay
+open meanwhile, so clients get the 503 rather than a reset), admitted turns may
+finish until ``drainTimeoutMs``, those still active then are interrupted
+(reason ``shutdown``); then uvicorn closes the listener and the connections and
+the process exits 0. A second signal stops at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from types import FrameType
+from typing import Any
+
+import orjson
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from ..config import LimitsConfig
+from ..driver import Driver
+from ..errors import DriverError, HeadersTooLarge, HostBusy
+from ..metrics import Metrics
+from .limits import Drain
+from .problems import PROBLEM_JSON
+
+__all__ = ["HostServer", "bounded_protocol"]
+
+log = logging.getLogger("agentic_driver.http")
+
+LINGER_S = 1.0
+"""After refusing a connection, how long the host keeps reading (and discarding) before it closes: closing
+while the client still sends would reset the connection and could destroy the answer before it is read."""
+GRACEFUL_CLOSE_S = 5.0
+"""After the drain, how long uvicorn may wait for responses still being written before it cancels them."""
+
+
+def _raw_problem(error: DriverError) -> bytes:
+    """A complete HTTP/1.1 problem response that closes the connection (written before any app sees it)."""
+    body = orjson.dumps(error.problem())
+    head = [
+        f"HTTP/1.1 {error.status} {error.title}",
+        f"content-type: {PROBLEM_JSON}",
+        f"content-length: {len(body)}",
+        "connection: close",
+    ]
+    if error.retry_after_seconds is not None:
+        head.append(f"retry-after: {error.retry_after_seconds}")
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsProtocol]:
+    """uvicorn's httptools protocol with the host's connection, head size and head time bounds."""
+
+    class BoundedProtocol(HttpToolsProtocol):
+        _head_bytes = 0
+        """Bytes received since the current request head began (all of them are head until it completes)."""
+        _parsed_head_bytes = 0
+        """The head's URL and headers as parsed (for heads that complete within one read)."""
+        _awaiting_head = True
+        _refused = False
+        _head_deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > limits.maxConnections:
+                self._refuse(
+                    HostBusy(
+                        f"The host holds its maximum of {limits.maxConnections} connections.",
+                        maximum=limits.maxConnections,
+                        limit="maxConnections",
+                    )
+                )
+                return
+            self._expect_head()
+
+        def data_received(self, data: bytes) -> None:
+            if self._refused:
+                return  # discard what still arrives until the lingering close
+            if self._awaiting_head:
+                self._head_bytes += len(data)
+            super().data_received(data)
+            if self._awaiting_head and self._head_bytes > limits.maxHeaderBytes:
+                self._head_too_large()
+
+        def on_message_begin(self) -> None:
+            self._parsed_head_bytes = 0
+            super().on_message_begin()
+
+        def on_url(self, url: bytes) -> None:
+            self._parsed_head_bytes += len(url)
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._parsed_head_bytes += len(name) + len(value) + 4
+            super().on_header(name, value)
+
+        def on_headers_complete(self) -> None:
+            self._awaiting_head = False
+            self._cancel_deadline()
+            if self._parsed_head_bytes > limits.maxHeaderBytes:
+                self._head_too_large()
+            if not self._refused:
+                super().on_headers_complete()
+
+        def on_body(self, body: bytes) -> None:
+            if not self._refused:
+                super().on_body(body)
+
+        def on_message_complete(self) -> None:
+            if not self._refused:
+                super().on_message_complete()
+
+        def _head_too_large(self) -> None:
+            if not self._refused:
+                self._refuse(
+                    HeadersTooLarge(
+                        f"The request head exceeds {limits.maxHeaderBytes} bytes.", maximum=limits.maxHeaderBytes
+                    )
+                )
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._expect_head()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._cancel_deadline()
+            super().connection_lost(exc)
+
+        def _expect_head(self) -> None:
+            self._awaiting_head, self._head_bytes = True, 0
+            self._cancel_deadline()
+            self._head_deadline = self.loop.call_later(limits.requestHeadTimeoutMs / 1000, self._head_timed_out)
+
+        def _head_timed_out(self) -> None:
+            self._head_deadline = None
+            if self._awaiting_head and not self.transport.is_closing():
+                self.transport.close()  # nothing was asked: there is nobody to answer
+
+        def _cancel_deadline(self) -> None:
+            if self._head_deadline is not None:
+                self._head_deadline.cancel()
+                self._head_deadline = None
+
+        def _refuse(self, error: DriverError) -> None:
+            """Answer with the problem, stop reading requests, and close after a short linger."""
+            metrics.errors.labels(error.code.value).inc()
+            self._refused = True
+            self._cancel_deadline()
+            self.transport.write(_raw_problem(error))
+            if self.transport.can_write_eof():
+                self.transport.write_eof()
+            self.loop.call_later(LINGER_S, self.transport.close)
+
+    return BoundedProtocol
+
+
+class HostServer(uvicorn.Server):
+    """uvicorn's server, draining the driver's turns before its own graceful shutdown."""
+
+    def __init__(self, config: uvicorn.Config, driver: Driver, drain: Drain, drain_timeout_ms: int) -> None:
+        super().__init__(config)
+        self._driver = driver
+        self._drain = drain
+        self._drain_timeout_s = drain_timeout_ms / 1000
+        self._drain_task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        driver.metrics.open_connections.set_function(lambda: len(self.server_state.connections))
+
+    async def serve(self, sockets: Any = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        # Never re-raise the signal after serving (uvicorn does, which ends the process by the signal):
+        # a drained stop is a clean exit.
+        if self._drain.draining or self._loop is None or sig not in (signal.SIGTERM, signal.SIGINT):
+            self.should_exit = True
+            self.force_exit = self._drain.draining
+            return
+        self._drain.begin()
+        self._loop.call_soon_threadsafe(self._start_drain)
+
+    def _start_drain(self) -> None:
+        self._drain_task = asyncio.create_task(self._drain_then_exit())
+
+    async def _drain_then_exit(self) -> None:
+        try:
+            interrupted = await drain_driver(self._driver, self._drain_timeout_s)
+            if interrupted:
+                log.warning("drain timeout passed: interrupted %d active run(s)", interrupted)
+        finally:
+            self.should_exit = True
+
+
+async def drain_driver(driver: Driver, timeout_s: float) -> int:
+    """Wait up to ``timeout_s`` for the driver's active runs to end; interrupt the rest. Returns how many."""
+    tasks = [run.task for run in driver.active_runs() if run.task is not None]
+    if tasks:
+        await asyncio.wait(tasks, timeout=timeout_s)
+    left = driver.active_runs()
+    for run in left:
+        run.cancel("shutdown")
+    for run in left:
+        await run.settled()
+    return len(left)
