@@ -34,10 +34,10 @@ serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded defa
 demo: $(VENV_STAMP) ## Start a host on a free port, run a two-turn session through the Python client, stop
 	$(BIN)/python clients/python/examples/demo.py
 
-generate: $(VENV_STAMP) ## Regenerate the server models and every client from openapi.yaml
+generate: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the server models and every client from openapi.yaml (needs go, cargo)
 	$(BIN)/python generator/generate.py
 
-check-generated: $(VENV_STAMP) ## Fail if any generated tree differs from a fresh generation
+check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree differs from a fresh generation
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python
