@@ -11,7 +11,7 @@ PORT ?= 8080
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python setup clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-typescript test-go test-rust setup clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -53,7 +53,11 @@ lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q
 
-test: check-generated lint typecheck lint-spec test-python ## Set up and run every check and test
+test-typescript: $(VENV_STAMP) ## The TypeScript client's unit and end-to-end tests (npm ci, tsc, node --test)
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
+
+test: check-generated lint typecheck lint-spec test-python test-typescript ## Set up and run every check and test
 
 clean: ## Remove installed tools and caches
 	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
+	rm -rf clients/typescript/node_modules clients/typescript/dist clients/typescript/build
