@@ -3,7 +3,6 @@
 package agenticdriver
 
 import (
-	"context"
 	"net/http"
 
 	ht "github.com/ogen-go/ogen/http"
@@ -19,13 +18,8 @@ type (
 )
 
 type clientConfig struct {
-	// A list of callbacks for modifying requests which are generated before sending over
-	// the network.
-	RequestEditors []RequestEditor
-	// A list of callbacks for modifying response.
-	ResponseEditors []ResponseEditor
-	Client          ht.Client
-	sseCfg          sseClientConfig
+	Client ht.Client
+	sseCfg sseClientConfig
 }
 
 // ClientOption is client config option.
@@ -76,27 +70,5 @@ func WithClient(client ht.Client) ClientOption {
 func WithSSEClientOptions(opts ...SSEClientOption) ClientOption {
 	return optionFunc[clientConfig](func(cfg *clientConfig) {
 		cfg.sseCfg.apply(opts...)
-	})
-}
-
-// RequestEditor is the function signature for the RequestEditor callback function
-type RequestEditor func(ctx context.Context, req *http.Request) error
-
-// ResponseEditor is the function signature for the ResponseEditor callback function
-type ResponseEditor func(ctx context.Context, resp *http.Response) error
-
-// WithRequestEditor allows setting up a callback function, which will be
-// called right before sending the request. This can be used to mutate the request.
-func WithRequestEditor(fn RequestEditor) ClientOption {
-	return optionFunc[clientConfig](func(cfg *clientConfig) {
-		cfg.RequestEditors = append(cfg.RequestEditors, fn)
-	})
-}
-
-// WithResponseEditor allows setting up a callback function, which will be
-// called right after receiving the response. This can be used to mutate the response.
-func WithResponseEditor(fn ResponseEditor) ClientOption {
-	return optionFunc[clientConfig](func(cfg *clientConfig) {
-		cfg.ResponseEditors = append(cfg.ResponseEditors, fn)
 	})
 }

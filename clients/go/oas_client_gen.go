@@ -365,23 +365,6 @@ func NewClient(serverURL string, sec SecuritySource, opts ...ClientOption) (*Cli
 		baseClient: c,
 	}, nil
 }
-func (c *Client) onRequest(ctx context.Context, req *http.Request) error {
-	for _, fn := range c.cfg.RequestEditors {
-		if err := fn(ctx, req); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (c *Client) onResponse(ctx context.Context, resp *http.Response) error {
-	for _, fn := range c.cfg.ResponseEditors {
-		if err := fn(ctx, resp); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // CancelRun invokes cancelRun operation.
 //
@@ -471,10 +454,6 @@ func (c *Client) sendCancelRun(ctx context.Context, params CancelRunParams, requ
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -491,10 +470,6 @@ func (c *Client) sendCancelRun(ctx context.Context, params CancelRunParams, requ
 		_, _ = io.Copy(io.Discard, body)
 		_ = body.Close()
 	}()
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
-	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
 		return res, errors.Wrap(err, "edit response")
@@ -595,10 +570,6 @@ func (c *Client) sendCreateSession(ctx context.Context, request *CreateSessionRe
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -615,10 +586,6 @@ func (c *Client) sendCreateSession(ctx context.Context, request *CreateSessionRe
 		_, _ = io.Copy(io.Discard, body)
 		_ = body.Close()
 	}()
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
-	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
 		return res, errors.Wrap(err, "edit response")
@@ -717,10 +684,6 @@ func (c *Client) sendDeleteSession(ctx context.Context, params DeleteSessionPara
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -737,10 +700,6 @@ func (c *Client) sendDeleteSession(ctx context.Context, params DeleteSessionPara
 		_, _ = io.Copy(io.Discard, body)
 		_ = body.Close()
 	}()
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
-	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
 		return res, errors.Wrap(err, "edit response")
@@ -820,10 +779,6 @@ func (c *Client) sendGetDiscovery(ctx context.Context, requestOptions ...Request
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -840,10 +795,6 @@ func (c *Client) sendGetDiscovery(ctx context.Context, requestOptions ...Request
 		_, _ = io.Copy(io.Discard, body)
 		_ = body.Close()
 	}()
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
-	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
 		return res, errors.Wrap(err, "edit response")
@@ -889,10 +840,6 @@ func (c *Client) sendGetHealth(ctx context.Context, requestOptions ...RequestOpt
 		return res, errors.Wrap(err, "create request")
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -909,10 +856,6 @@ func (c *Client) sendGetHealth(ctx context.Context, requestOptions ...RequestOpt
 		_, _ = io.Copy(io.Discard, body)
 		_ = body.Close()
 	}()
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
-	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
 		return res, errors.Wrap(err, "edit response")
@@ -1011,10 +954,6 @@ func (c *Client) sendReadSession(ctx context.Context, params ReadSessionParams, 
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -1031,10 +970,6 @@ func (c *Client) sendReadSession(ctx context.Context, params ReadSessionParams, 
 		_, _ = io.Copy(io.Discard, body)
 		_ = body.Close()
 	}()
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
-	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
 		return res, errors.Wrap(err, "edit response")
@@ -1137,10 +1072,6 @@ func (c *Client) sendRun(ctx context.Context, request *RunRequest, params RunPar
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -1157,10 +1088,6 @@ func (c *Client) sendRun(ctx context.Context, request *RunRequest, params RunPar
 		_, _ = io.Copy(io.Discard, body)
 		_ = body.Close()
 	}()
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
-	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
 		return res, errors.Wrap(err, "edit response")
@@ -1274,10 +1201,6 @@ func (c *Client) sendStreamRun(ctx context.Context, request *RunRequest, params 
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -1285,10 +1208,6 @@ func (c *Client) sendStreamRun(ctx context.Context, request *RunRequest, params 
 	resp, err := reqCfg.Client.Do(r)
 	if err != nil {
 		return res, errors.Wrap(err, "do request")
-	}
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
 	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
@@ -1326,21 +1245,12 @@ func (c *Client) sendStreamRun(ctx context.Context, request *RunRequest, params 
 				reconnectReq.Header.Del("Last-Event-ID")
 			}
 
-			if err := c.onRequest(reconnectCtx, reconnectReq); err != nil {
-				return nil, errors.Wrap(err, "client edit reconnect request")
-			}
-
 			if err := reqCfg.onRequest(reconnectReq); err != nil {
 				return nil, errors.Wrap(err, "edit reconnect request")
 			}
 			reconnectResp, err := reqCfg.Client.Do(reconnectReq)
 			if err != nil {
 				return nil, errors.Wrap(err, "do reconnect request")
-			}
-
-			if err := c.onResponse(reconnectCtx, reconnectResp); err != nil {
-				_ = reconnectResp.Body.Close()
-				return nil, errors.Wrap(err, "client edit reconnect response")
 			}
 
 			if err := reqCfg.onResponse(reconnectResp); err != nil {
@@ -1490,10 +1400,6 @@ func (c *Client) sendStreamRunActions(ctx context.Context, request *SubmitRunAct
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -1501,10 +1407,6 @@ func (c *Client) sendStreamRunActions(ctx context.Context, request *SubmitRunAct
 	resp, err := reqCfg.Client.Do(r)
 	if err != nil {
 		return res, errors.Wrap(err, "do request")
-	}
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
 	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
@@ -1542,21 +1444,12 @@ func (c *Client) sendStreamRunActions(ctx context.Context, request *SubmitRunAct
 				reconnectReq.Header.Del("Last-Event-ID")
 			}
 
-			if err := c.onRequest(reconnectCtx, reconnectReq); err != nil {
-				return nil, errors.Wrap(err, "client edit reconnect request")
-			}
-
 			if err := reqCfg.onRequest(reconnectReq); err != nil {
 				return nil, errors.Wrap(err, "edit reconnect request")
 			}
 			reconnectResp, err := reqCfg.Client.Do(reconnectReq)
 			if err != nil {
 				return nil, errors.Wrap(err, "do reconnect request")
-			}
-
-			if err := c.onResponse(reconnectCtx, reconnectResp); err != nil {
-				_ = reconnectResp.Body.Close()
-				return nil, errors.Wrap(err, "client edit reconnect response")
 			}
 
 			if err := reqCfg.onResponse(reconnectResp); err != nil {
@@ -1699,10 +1592,6 @@ func (c *Client) sendSubmitRunActions(ctx context.Context, request *SubmitRunAct
 		}
 	}
 
-	if err := c.onRequest(ctx, r); err != nil {
-		return res, errors.Wrap(err, "client edit request")
-	}
-
 	if err := reqCfg.onRequest(r); err != nil {
 		return res, errors.Wrap(err, "edit request")
 	}
@@ -1719,10 +1608,6 @@ func (c *Client) sendSubmitRunActions(ctx context.Context, request *SubmitRunAct
 		_, _ = io.Copy(io.Discard, body)
 		_ = body.Close()
 	}()
-
-	if err := c.onResponse(ctx, resp); err != nil {
-		return res, errors.Wrap(err, "client edit response")
-	}
 
 	if err := reqCfg.onResponse(resp); err != nil {
 		return res, errors.Wrap(err, "edit response")
