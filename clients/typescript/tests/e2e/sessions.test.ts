@@ -46,6 +46,16 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   assert.fail('expected the call to fail');
 }
 
+/** Polls the session (bounded) until it has the status. */
+async function waitForStatus(sessionId: string, status: SessionInfo['status']): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if ((await client.readSession(sessionId)).session.status === status) return;
+    await new Promise((done) => setTimeout(done, 10));
+  }
+  assert.fail(`session ${sessionId} never became ${status}`);
+}
+
 describe('a session, end to end', () => {
   it('creates, runs twice (history carries over), reads and deletes', async () => {
     const health = await host.client().getHealth();
@@ -100,12 +110,8 @@ describe('session errors, distinguished by type', () => {
   it('SESSION_BUSY names the active run while a turn is in flight', async () => {
     const session = await newSession();
     const slow = client.run({ ...ECHO, input: '!sleep 1500\nslow', session: handle(session) });
-    let error: unknown;
-    for (let attempt = 0; attempt < 100; attempt++) {
-      error = await rejection(client.run({ ...ECHO, input: 'again', session: handle(session) }));
-      if (error instanceof SessionBusyError) break;
-      await new Promise((done) => setTimeout(done, 20)); // the first run may not be admitted yet
-    }
+    await waitForStatus(session.id, 'running');
+    const error = await rejection(client.run({ ...ECHO, input: 'again', session: handle(session) }));
     assert.ok(error instanceof SessionBusyError, String(error));
     assert.match(error.activeRunId, /^run_/);
     assert.ok(error.retryAfterSeconds !== undefined && error.retryAfterSeconds >= 0);
