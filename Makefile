@@ -56,7 +56,10 @@ test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 test-typescript: $(VENV_STAMP) ## The TypeScript client's unit and end-to-end tests (npm ci, tsc, node --test)
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
 
-test: check-generated lint typecheck lint-spec test-python test-typescript ## Set up and run every check and test
+test-go: $(VENV_STAMP) ## The Go client's unit and end-to-end tests (go mod download, go vet, go test)
+	cd clients/go && go mod download && go vet ./... && go test -count=1 ./...
+
+test: check-generated lint typecheck lint-spec test-python test-typescript test-go ## Set up and run every check and test
 
 clean: ## Remove installed tools and caches
 	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
