@@ -59,8 +59,12 @@ test-typescript: $(VENV_STAMP) ## The TypeScript client's unit and end-to-end te
 test-go: $(VENV_STAMP) ## The Go client's unit and end-to-end tests (go mod download, go vet, go test)
 	cd clients/go && go mod download && go vet ./... && go test -count=1 ./...
 
-test: check-generated lint typecheck lint-spec test-python test-typescript test-go ## Set up and run every check and test
+test-rust: $(VENV_STAMP) ## The Rust client's unit and end-to-end tests (cargo fetch, cargo test)
+	cd clients/rust && cargo fetch --locked && cargo test --locked
+
+test: check-generated lint typecheck lint-spec test-python test-typescript test-go test-rust ## Set up and run every check and test
 
 clean: ## Remove installed tools and caches
 	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
 	rm -rf clients/typescript/node_modules clients/typescript/dist clients/typescript/build
+	rm -rf clients/rust/target generator/rust/codegen/target
