@@ -76,6 +76,8 @@ type EventStream struct {
 	once     sync.Once
 	// LastEventID is the SSE id of the last event read.
 	LastEventID string
+	// LastEventData is the data of the last event read, as sent.
+	LastEventData json.RawMessage
 }
 
 func newEventStream(response *http.Response) *EventStream {
@@ -96,7 +98,8 @@ func (s *EventStream) Next() (Event, error) {
 		return nil, err
 	}
 	s.LastEventID = raw.ID
-	return ParseEvent(raw.Type, []byte(raw.Data))
+	s.LastEventData = json.RawMessage(raw.Data)
+	return ParseEvent(raw.Type, s.LastEventData)
 }
 
 // All yields every event, then stops; an error is yielded once, last. Leaving the loop early
