@@ -133,8 +133,11 @@ where
     key.map(K::try_from).transpose().map_err(|error| Error::InvalidRequest(format!("Idempotency-Key: {error}")))
 }
 
-/// The body of a documented error answer: a stream for problem responses, nothing for `()`.
-pub(crate) trait ErrorBody {
+/// The body of an error answer of the generated client: a stream for problem responses
+/// (`ByteStream`), nothing for operations without documented errors (`()`).
+#[allow(async_fn_in_trait)]
+pub trait ErrorBody {
+    /// Reads the whole body.
     async fn bytes(self) -> Result<Vec<u8>, reqwest::Error>;
 }
 
@@ -154,7 +157,14 @@ impl ErrorBody for () {
     }
 }
 
-/// Converts a generated method's error into this crate's [`Error`].
+impl Error {
+    /// Converts an error of the generated client ([`Client::raw`]) into this crate's error, reading
+    /// a problem response's body.
+    pub async fn from_raw<E: ErrorBody>(error: progenitor_client::Error<E>) -> Error {
+        convert(error).await
+    }
+}
+
 async fn convert<E: ErrorBody>(error: progenitor_client::Error<E>) -> Error {
     use progenitor_client::Error as Generated;
     match error {
@@ -200,5 +210,6 @@ async fn event_stream(
     if !content_type.starts_with("text/event-stream") {
         return Err(Error::Protocol(format!("a streamed run answered Content-Type {content_type:?}")));
     }
-    Ok(EventStream::new(response.into_inner()))
+    let (status, headers) = (response.status().as_u16(), response.headers().clone());
+    Ok(EventStream::new(response.into_inner(), status, headers))
 }

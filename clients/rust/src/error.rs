@@ -114,6 +114,9 @@ pub struct Problem {
     pub kind: ProblemKind,
     /// The problem document as sent.
     pub body: serde_json::Value,
+    /// The answer's headers (`Retry-After`, `x-should-retry`, ...); empty for a problem carried
+    /// inside an event.
+    pub headers: HeaderMap,
 }
 
 impl fmt::Display for Problem {
@@ -311,6 +314,7 @@ impl Problem {
             retry_after_seconds: fields.retry_after_seconds.or(retry_after_header),
             kind,
             body: value,
+            headers: headers.cloned().unwrap_or_default(),
         })
     }
 
@@ -328,6 +332,7 @@ impl Problem {
             retry_after_seconds: problem.retry_after_seconds,
             kind: ProblemKind::Unknown(problem.code.to_string()),
             body: serde_json::Value::Null,
+            headers: HeaderMap::new(),
         })
     }
 }

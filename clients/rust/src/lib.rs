@@ -37,7 +37,7 @@ mod session;
 pub mod sse;
 mod stream;
 
-pub use client::Client;
+pub use client::{Client, ErrorBody};
 pub use error::{Error, Problem, ProblemKind};
 pub use generated::types;
 pub use session::SessionIdentity;

@@ -8,6 +8,7 @@ use std::task::{Context, Poll};
 
 use futures_core::Stream;
 use progenitor_client::ByteStream;
+use reqwest::header::HeaderMap;
 
 use crate::error::{Error, Problem};
 use crate::generated::types;
@@ -97,11 +98,38 @@ pub struct EventStream {
     ready: VecDeque<ServerSentEvent>,
     finished: bool,
     last_event_id: Option<String>,
+    last_event_data: String,
+    status: u16,
+    headers: HeaderMap,
 }
 
 impl EventStream {
-    pub(crate) fn new(body: ByteStream) -> Self {
-        EventStream { body, parser: SseParser::new(), ready: VecDeque::new(), finished: false, last_event_id: None }
+    pub(crate) fn new(body: ByteStream, status: u16, headers: HeaderMap) -> Self {
+        EventStream {
+            body,
+            parser: SseParser::new(),
+            ready: VecDeque::new(),
+            finished: false,
+            last_event_id: None,
+            last_event_data: String::new(),
+            status,
+            headers,
+        }
+    }
+
+    /// The HTTP status of the answer (200).
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The answer's headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The `data` of the last event read, as sent.
+    pub fn last_event_data(&self) -> &str {
+        &self.last_event_data
     }
 
     /// The next event; `None` after the last one.
@@ -142,7 +170,9 @@ impl Stream for EventStream {
                 if message.id.is_some() {
                     this.last_event_id.clone_from(&message.id);
                 }
-                return Poll::Ready(Some(Event::parse(&message.event, &message.data)));
+                let event = Event::parse(&message.event, &message.data);
+                this.last_event_data = message.data;
+                return Poll::Ready(Some(event));
             }
             if this.finished {
                 return Poll::Ready(None);
@@ -172,7 +202,7 @@ mod tests {
                 Poll::Ready(self.get_mut().0.pop_front().map(|chunk| Ok(bytes::Bytes::from_static(chunk.as_bytes()))))
             }
         }
-        EventStream::new(ByteStream::new(Box::pin(Chunks(chunks.iter().copied().collect()))))
+        EventStream::new(ByteStream::new(Box::pin(Chunks(chunks.iter().copied().collect()))), 200, HeaderMap::new())
     }
 
     fn block_on<F: std::future::Future>(future: F) -> F::Output {
