@@ -10,8 +10,10 @@ PORT ?= 8080
 
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
+CONTRACT_STAMP := $(VENV)/.contract-installed
+CONTRACT_NODE_STAMP := contract-tests/node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-typescript test-go test-rust setup clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-bench test-typescript test-go test-rust contract bench setup clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -41,8 +43,8 @@ check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree diffe
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python
-	$(BIN)/ruff check server clients/python/examples generator
-	$(BIN)/ruff format --check server clients/python/examples generator
+	$(BIN)/ruff check server clients/python/examples generator bench contract-tests
+	$(BIN)/ruff format --check server clients/python/examples generator bench contract-tests
 
 typecheck: $(VENV_STAMP) ## mypy (strict) on the host
 	cd server && ../$(BIN)/mypy
@@ -50,21 +52,38 @@ typecheck: $(VENV_STAMP) ## mypy (strict) on the host
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 	npx --no-install redocly lint openapi.yaml
 
+$(CONTRACT_STAMP): $(VENV_STAMP) contract-tests/requirements.txt
+	$(BIN)/python -m pip install --quiet -r contract-tests/requirements.txt
+	touch $@
+
+$(CONTRACT_NODE_STAMP): contract-tests/package.json contract-tests/package-lock.json
+	cd contract-tests && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the live host against openapi.yaml (schemathesis, scenarios, spec rules)
+	$(BIN)/python contract-tests/run.py
+
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q
 
-test-typescript: $(VENV_STAMP) ## The TypeScript client's unit and end-to-end tests (npm ci, tsc, node --test)
+test-bench: $(VENV_STAMP) ## Smoke test of the benchmark harness (seconds; runs no benchmark)
+	cd bench && ../$(BIN)/pytest -q
+
+test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test)
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
 
-test-go: $(VENV_STAMP) ## The Go client's unit and end-to-end tests (go mod download, go vet, go test)
+test-go: $(VENV_STAMP) ## The Go client's unit, end-to-end and scenario tests (go mod download, go vet, go test)
 	cd clients/go && go mod download && go vet ./... && go test -count=1 ./...
 
-test-rust: $(VENV_STAMP) ## The Rust client's unit and end-to-end tests (cargo fetch, cargo test)
+test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
 	cd clients/rust && cargo fetch --locked && cargo test --locked
 
-test: check-generated lint typecheck lint-spec test-python test-typescript test-go test-rust ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec test-python test-bench contract test-typescript test-go test-rust ## Set up and run every check and test
+
+bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
+	cd bench && ../$(BIN)/python -m harness
 
 clean: ## Remove installed tools and caches
-	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache
+	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs
 	rm -rf clients/typescript/node_modules clients/typescript/dist clients/typescript/build
 	rm -rf clients/rust/target generator/rust/codegen/target

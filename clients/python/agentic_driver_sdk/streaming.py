@@ -105,12 +105,14 @@ def _headers(idempotency_key: str | None) -> dict[str, str]:
 
 def _events(source: EventSource) -> Iterator[Event]:
     for sse in source.iter_sse():
-        yield parse_event(sse)
+        if sse.data:  # keep-alive comments can surface as data-less events; they carry nothing
+            yield parse_event(sse)
 
 
 async def _aevents(source: EventSource) -> AsyncIterator[Event]:
     async for sse in source.aiter_sse():
-        yield parse_event(sse)
+        if sse.data:
+            yield parse_event(sse)
 
 
 @contextmanager

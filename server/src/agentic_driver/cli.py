@@ -1,15 +1,22 @@
-"""``agentic-driver serve [--config FILE] [--host H] [--port P]``: run the reference host."""
+"""The ``agentic-driver`` command.
+
+agentic-driver serve [--config FILE] [--host H] [--port P]
+agentic-driver token create --subject S --providers P... --grants G...
+agentic-driver config check FILE
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import secrets
 import sys
 
 import uvicorn
 
-from .auth import TokenPolicy
-from .config import ConfigError, HostConfig, embedded_default, load_config
+from .auth import TokenPolicy, sha256_hex
+from .config import ALL_GRANTS, ConfigError, HostConfig, embedded_default, load_config
 from .driver import Driver
 from .http import create_app
 
@@ -42,11 +49,49 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     run.add_argument("--port", type=int, default=8080, help="port to bind (default 8080; 0 picks a free one)")
     run.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    token = commands.add_parser("token", help="operator tooling for bearer tokens").add_subparsers(
+        dest="token_command", required=True
+    )
+    create = token.add_parser("create", help="print a new random token once, and its host JSON entry (hashed)")
+    create.add_argument("--subject", required=True, help="the subject that owns the sessions this token creates")
+    create.add_argument("--providers", nargs="+", required=True, metavar="P", help="provider ids, or * for all")
+    create.add_argument(
+        "--grants", nargs="*", default=[], choices=list(ALL_GRANTS), metavar="G", help=" ".join(ALL_GRANTS)
+    )
+    config = commands.add_parser("config", help="operator tooling for host JSON").add_subparsers(
+        dest="config_command", required=True
+    )
+    check = config.add_parser("check", help="validate a host config; print every problem with its JSON path")
+    check.add_argument("file")
     return parser
+
+
+def _token_create(subject: str, providers: list[str], grants: list[str]) -> int:
+    secret = secrets.token_urlsafe(32)
+    entry = {"subject": subject, "tokenSha256": sha256_hex(secret), "providers": providers, "sessions": grants}
+    print(f"token (shown once; give it to the application): {secret}")
+    print('host JSON entry for "tokens":')
+    print(json.dumps(entry, indent=2))
+    return 0
+
+
+def _config_check(path: str) -> int:
+    try:
+        load_config(path)
+    except ConfigError as error:
+        for problem in error.problems:
+            print(problem)
+        return 1
+    print(f"{path}: valid")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
+    if options.command == "token":
+        return _token_create(options.subject, options.providers, options.grants)
+    if options.command == "config":
+        return _config_check(options.file)
     logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         if options.config:

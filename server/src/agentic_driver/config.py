@@ -27,6 +27,7 @@ __all__ = [
     "HostToolConfig",
     "IdempotencyConfig",
     "LimitsConfig",
+    "PriceConfig",
     "ProviderConfig",
     "SessionsConfig",
     "TokenConfig",
@@ -63,6 +64,13 @@ class EchoSettings(_Closed):
     """Simulated model latency before every reply."""
 
 
+class PriceConfig(_Closed):
+    inputPerMillion: Annotated[float, Field(ge=0)]
+    outputPerMillion: Annotated[float, Field(ge=0)]
+    cachedInputPerMillion: Annotated[float, Field(ge=0)] | None = None
+    cacheWritePerMillion: Annotated[float, Field(ge=0)] | None = None
+
+
 class EchoProviderConfig(_Closed):
     id: Annotated[str, Field(min_length=1)]
     kind: Literal["echo"]
@@ -70,6 +78,8 @@ class EchoProviderConfig(_Closed):
     """The stable, opaque account the instance is bound to; sessions require one."""
     models: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)] = ["echo-1"]
     settings: EchoSettings = EchoSettings()
+    prices: dict[str, PriceConfig] = {}
+    """Per-model prices; a model without one has null cost."""
 
 
 # A discriminated union on ``kind`` as further adapters arrive.
@@ -83,6 +93,8 @@ class SessionsConfig(_Closed):
     maxMessages: Annotated[int, Field(ge=1, le=DEFAULT_MAX_MESSAGES)] = DEFAULT_MAX_MESSAGES
     maxRecordBytes: Annotated[int, Field(ge=1, le=DEFAULT_MAX_RECORD_BYTES)] = DEFAULT_MAX_RECORD_BYTES
     maxNativeMessages: Annotated[int, Field(ge=1, le=DEFAULT_MAX_NATIVE_MESSAGES)] = DEFAULT_MAX_NATIVE_MESSAGES
+    compactToolResultsMaxChars: Annotated[int, Field(ge=1)] = 500
+    """How much of each tool result a ``compact_tool_results`` native session keeps."""
 
 
 class LimitsConfig(_Closed):
@@ -153,10 +165,10 @@ class HostConfig(_Closed):
 
 def _path(location: tuple[int | str, ...]) -> str:
     text = ""
-    for part in location:
+    for position, part in enumerate(location):
         if isinstance(part, int):
             text += f"[{part}]"
-        elif part in ("echo",):  # pydantic's discriminator tag, not a JSON key
+        elif position == 2 and location[0] == "providers" and part in ("echo",):  # the discriminator tag
             continue
         else:
             text += f".{part}" if text else str(part)
@@ -179,28 +191,38 @@ def _repeats(names: list[str], path: str, field: str, what: str) -> list[str]:
     return problems
 
 
-def _cross_checks(config: HostConfig) -> list[str]:
-    """Problems that span fields, each reported at the path it concerns."""
-    problems = _repeats([p.id for p in config.providers], "providers", "id", "provider id")
-    problems += _repeats([t.name for t in config.tools], "tools", "name", "tool name")
-    known = {p.id for p in config.providers}
-    problems += [
-        f"tokens[{i}].providers: unknown provider {name!r}"
-        for i, token in enumerate(config.tokens)
-        for name in token.providers
-        if name != "*" and name not in known
-    ]
+def _names(data: Any, section: str, key: str) -> list[str]:
+    items = data.get(section) if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [str(item.get(key)) for item in items if isinstance(item, dict) and isinstance(item.get(key), str)]
+
+
+def _cross_checks(data: Any) -> list[str]:
+    """Problems that span fields, each at the path it concerns; read from the raw document so they
+    are reported together with every other problem."""
+    problems = _repeats(_names(data, "providers", "id"), "providers", "id", "provider id")
+    problems += _repeats(_names(data, "tools", "name"), "tools", "name", "tool name")
+    known = set(_names(data, "providers", "id"))
+    tokens = data.get("tokens") if isinstance(data, dict) else None
+    for index, token in enumerate(tokens if isinstance(tokens, list) else []):
+        names = token.get("providers") if isinstance(token, dict) else None
+        for name in names if isinstance(names, list) else []:
+            if isinstance(name, str) and name != "*" and name not in known:
+                problems.append(f"tokens[{index}].providers: unknown provider {name!r}")
     return problems
 
 
 def parse_config(data: Any) -> HostConfig:
     """Validate decoded host JSON, raising ``ConfigError`` with one line per problem, each led by its path."""
+    problems = []
+    config = None
     try:
         config = HostConfig.model_validate(data)
     except ValidationError as error:
-        raise ConfigError([f"{_path(e['loc'])}: {_message(e)}" for e in error.errors()]) from None
-    problems = _cross_checks(config)
-    if problems:
+        problems = [f"{_path(e['loc'])}: {_message(e)}" for e in error.errors()]
+    problems += _cross_checks(data)
+    if problems or config is None:
         raise ConfigError(problems)
     return config
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
 from pydantic import MISSING, BaseModel
 
-from . import __version__, views
+from . import __version__, envelope, views
 from .auth import SessionGrant, SessionPrincipal
 from .clock import Clock, SystemClock
 from .config import (
@@ -46,10 +46,13 @@ from .errors import (
     RunNotFound,
     RunNotWaiting,
     SessionAccountRequired,
+    SessionBusy,
     SessionContextUnsupported,
     SessionNotFound,
     SessionOverrideRejected,
+    SessionRevisionConflict,
     SessionsDisabled,
+    ToolNameConflict,
     UnsupportedContinuation,
     ValidationFailed,
 )
@@ -64,13 +67,16 @@ from .models import (
     RunResult,
     SessionsPolicy,
     SubmitRunActionsRequest,
+    TruncateSessionRequest,
 )
+from .pricing import Prices
 from .providers import ModelRequest, Provider, VisibleMessage, build_provider
-from .providers.base import ToolSpec, Usage
-from .sessions import Owner, SessionRecord, SessionStore
+from .providers.base import NativeFiltering, ToolSpec
+from .sessions import Owner, RunFigures, SessionRecord, SessionStore
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
 from .turns.idempotency import IdempotencyStore, Recorded, fingerprint
+from .turns.lifecycle import tools_fingerprint
 from .turns.runs import Delta, Outcome, PendingAction
 from .views import StreamEvent
 
@@ -92,6 +98,7 @@ class Driver:
         max_queued_runs: int = 256,
         idempotency: IdempotencyConfig | None = None,
         tools: Iterable[HostTool] = (),
+        prices: Mapping[tuple[str, str], Prices] | None = None,
         clock: Clock | None = None,
     ) -> None:
         self.host_id = host_id
@@ -107,8 +114,15 @@ class Driver:
         for tool in tools:
             self.register_tool(tool)
         self._runs = RunRegistry()
+        self._prices = dict(prices or {})
         self._turns = TurnLifecycle(
-            RunSlots(max_concurrent_runs, max_queued_runs), self._runs, self.metrics, self._clock, self._host_tools
+            RunSlots(max_concurrent_runs, max_queued_runs),
+            self._runs,
+            self.metrics,
+            self._clock,
+            self._host_tools,
+            prices=lambda provider, model: self._prices.get((provider, model)),
+            compact_max_chars=sessions.compactToolResultsMaxChars if sessions is not None else 500,
         )
 
     @classmethod
@@ -128,6 +142,16 @@ class Driver:
             max_queued_runs=config.limits.maxQueuedRuns,
             idempotency=config.idempotency,
             tools=tools,
+            prices={
+                (provider.id, model): Prices(
+                    price.inputPerMillion,
+                    price.outputPerMillion,
+                    price.cachedInputPerMillion,
+                    price.cacheWritePerMillion,
+                )
+                for provider in config.providers
+                for model, price in provider.prices.items()
+            },
             clock=clock,
         )
 
@@ -192,6 +216,68 @@ class Driver:
     async def read_session(self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> ReadSessionResponse:
         principal.require_grant("read")
         return views.read_session_view(self._owned_session(principal, session_id), self.host_id)
+
+    async def truncate_session(
+        self, session_id: str, request: TruncateSessionRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL
+    ) -> CreateSessionResponse:
+        """Keep the first ``keepTurns`` turns; the revision advances, accounting stays."""
+        principal.require_grant("continue")
+        record = self._owned_session(principal, session_id)
+        if request.revision != record.revision:
+            raise SessionRevisionConflict(
+                f"The session is at revision {record.revision}, not {request.revision}.",
+                current_revision=record.revision,
+            )
+        if record.active_run is not None:
+            raise SessionBusy(
+                f"Run {record.active_run.id!r} is active in this session.", active_run_id=record.active_run.id
+            )
+        self._require_store().truncate(record, request.keepTurns)
+        return CreateSessionResponse(session=views.session_info(record, self.host_id))
+
+    def export_session(
+        self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, include_instructions: bool = False
+    ) -> dict[str, Any]:
+        """A versioned, JSON-clean envelope of the session (embedded use only; the host stores nothing)."""
+        principal.require_grant("read")
+        record = self._owned_session(principal, session_id)
+        return envelope.export_record(record, include_instructions, self._provider(record.owner.provider).kind)
+
+    def import_session(
+        self,
+        data: Mapping[str, Any],
+        principal: SessionPrincipal = LOCAL_PRINCIPAL,
+        *,
+        instructions: str | None = None,
+        tools: Iterable[ToolSpec] = (),
+    ) -> envelope.ImportReport:
+        """Restore an exported session into this driver's store (bounds apply).
+
+        Refuses another provider or account (``envelope.ImportRejected``); reports,
+        without refusing, instructions or a tool surface whose fingerprint changed.
+        ``instructions`` supplies them when the envelope was exported without them.
+        """
+        principal.require_grant("create")
+        parsed = envelope.parse(data)
+        if parsed.provider not in self._providers:
+            raise envelope.ImportRejected(
+                f"The session belongs to provider {parsed.provider!r}, which this host does not configure."
+            )
+        provider = self._granted_provider(principal, parsed.provider, parsed.model)
+        if parsed.provider_kind is not None and parsed.provider_kind != provider.kind:
+            raise envelope.ImportRejected(
+                f"The session was kept by a {parsed.provider_kind!r} provider; {provider.id!r} is {provider.kind!r}."
+            )
+        if provider.account_id is None or provider.account_id != parsed.account:
+            raise envelope.ImportRejected(
+                f"The session belongs to account {parsed.account!r}; provider {provider.id!r} is bound to "
+                f"{provider.account_id!r}. Sessions never move between accounts."
+            )
+        surface = tuple(tools) + tuple(tool.spec for tool in self._host_tools.values())
+        record, report = envelope.restore(
+            self._require_store(), parsed, principal.subject, instructions, tools_fingerprint(surface)
+        )
+        return dataclasses.replace(report, session=views.session_info(record, self.host_id))
 
     async def delete_session(self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> None:
         principal.require_grant("delete")
@@ -337,27 +423,13 @@ class Driver:
         result: RunResult = outcome.result
         return result
 
-    async def _stream(self, run: ActiveRun, first: StreamEvent | None) -> AsyncIterator[StreamEvent]:
-        finished = False
-        try:
-            if first is not None:
-                yield first
-            while True:
-                signal = await run.channel.get()
-                if isinstance(signal, Delta):
-                    yield views.delta_event(run.id, signal.text)
-                    continue
-                finished = True
-                yield views.outcome_event(run.id, signal.result, signal.error)
-                return
-        finally:
-            if not finished:
-                run.cancel("disconnected")
+    def _stream(self, run: ActiveRun, first: StreamEvent | None) -> RunEvents:
+        return RunEvents(run, first)
 
-    def _describe(self, run: ActiveRun, action: PendingAction | None, text: str, usage: Usage) -> RunResult:
+    def _describe(self, run: ActiveRun, action: PendingAction | None, text: str, figures: RunFigures) -> RunResult:
         record = run.session
         session = views.session_info(record, self.host_id) if record is not None and not record.deleted else None
-        return views.run_result(run.id, action, text, usage, session)
+        return views.run_result(run.id, action, text, figures, session)
 
     # -- idempotency ------------------------------------------------------------------
 
@@ -409,6 +481,8 @@ class Driver:
         supported = capabilities.native_continuation if request.mode == "native" else capabilities.history_continuation
         if not supported:
             raise UnsupportedContinuation(f"Provider {provider.id!r} does not support {request.mode} continuation.")
+        native_filter = "full" if request.nativeHistory is MISSING else request.nativeHistory
+        _check_native_filter(provider, request.mode, native_filter)
         history = [] if request.history is MISSING else [VisibleMessage(m.role, m.content) for m in request.history]
         record = store.create(
             Owner(principal.subject, provider.id, provider.account_id, request.model),
@@ -416,6 +490,7 @@ class Driver:
             None if request.instructions is MISSING else request.instructions,
             history,
         )
+        record.native_filter = native_filter
         return CreateSessionResponse(session=views.session_info(record, self.host_id))
 
     def _active_run(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:
@@ -438,7 +513,7 @@ class Driver:
                 problems.append({"location": f"body.tools.{index}.name", "message": f"{tool.name!r} is declared twice"})
             seen.add(tool.name)
         if problems:
-            raise ValidationFailed(
+            raise ToolNameConflict(
                 f"Tool names must be unique and differ from the host's tools: {problems[0]['message']}.",
                 errors=problems,
             )
@@ -502,6 +577,40 @@ class Driver:
         )
 
 
+class RunEvents:
+    """A run's events for one reader. Closing it before the last event disconnects the reader,
+    which stops the run (interrupted if model work had started), even if it was never read."""
+
+    def __init__(self, run: ActiveRun, first: StreamEvent | None) -> None:
+        self._run = run
+        self._first = first
+        self._finished = False
+
+    def __aiter__(self) -> RunEvents:
+        return self
+
+    async def __anext__(self) -> StreamEvent:
+        if self._finished:
+            raise StopAsyncIteration
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
+        try:
+            signal = await self._run.next_signal()
+        except asyncio.CancelledError:
+            await self.aclose()
+            raise
+        if isinstance(signal, Delta):
+            return views.delta_event(self._run.id, signal.text)
+        self._finished = True
+        return views.outcome_event(self._run.id, signal.result, signal.error)
+
+    async def aclose(self) -> None:
+        if not self._finished:
+            self._finished = True
+            self._run.cancel("disconnected")
+
+
 async def _single(event: StreamEvent) -> AsyncIterator[StreamEvent]:
     yield event
 
@@ -518,6 +627,18 @@ def _stateless_request(request: RunRequest, tools: tuple[ToolSpec, ...]) -> Mode
         retrieval=() if request.retrieval is MISSING else [(d.id, d.text) for d in request.retrieval.documents],
         tools=tools,
     )
+
+
+def _check_native_filter(provider: Provider, mode: str, native_filter: str) -> None:
+    if native_filter == "full":
+        return
+    if mode != "native":
+        raise ValidationFailed(
+            "nativeHistory filters apply to native sessions only.",
+            errors=[{"location": "body.nativeHistory", "message": "requires mode native"}],
+        )
+    if native_filter not in provider.capabilities.native_filters or not isinstance(provider, NativeFiltering):
+        raise UnsupportedContinuation(f"Provider {provider.id!r} does not support the {native_filter} native history.")
 
 
 def _refuse_session_overrides(request: RunRequest) -> None:

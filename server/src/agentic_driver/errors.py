@@ -31,6 +31,7 @@ keeps the two in step).
     ├── SessionLimitExceeded             422 SESSION_LIMIT_EXCEEDED
     ├── ActionMismatch                   422 ACTION_MISMATCH
     ├── IdempotencyKeyReused             422 IDEMPOTENCY_KEY_REUSED
+    ├── ToolNameConflict                 422 TOOL_NAME_CONFLICT
     ├── InternalError                    500 INTERNAL_ERROR
     ├── SessionsDisabled                 501 SESSIONS_DISABLED
     ├── ProviderError                    502 PROVIDER_ERROR
@@ -76,6 +77,7 @@ __all__ = [
     "SessionRevisionConflict",
     "SessionStoreFull",
     "SessionsDisabled",
+    "ToolNameConflict",
     "Unauthenticated",
     "UnsupportedContinuation",
     "UnsupportedMediaType",
@@ -108,6 +110,7 @@ class ErrorCode(StrEnum):
     SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
     ACTION_MISMATCH = "ACTION_MISMATCH"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
+    TOOL_NAME_CONFLICT = "TOOL_NAME_CONFLICT"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     SESSIONS_DISABLED = "SESSIONS_DISABLED"
     PROVIDER_ERROR = "PROVIDER_ERROR"
@@ -149,6 +152,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.SESSION_LIMIT_EXCEEDED: CodeSpec(422, "Session limit exceeded"),
     ErrorCode.ACTION_MISMATCH: CodeSpec(422, "Action mismatch"),
     ErrorCode.IDEMPOTENCY_KEY_REUSED: CodeSpec(422, "Idempotency key reused"),
+    ErrorCode.TOOL_NAME_CONFLICT: CodeSpec(422, "Tool name conflict"),
     ErrorCode.INTERNAL_ERROR: CodeSpec(500, "Internal error"),
     ErrorCode.SESSIONS_DISABLED: CodeSpec(501, "Sessions disabled"),
     ErrorCode.PROVIDER_ERROR: CodeSpec(502, "Provider error"),
@@ -315,6 +319,14 @@ class ActionMismatch(DriverError):
 
 class IdempotencyKeyReused(DriverError):
     code = ErrorCode.IDEMPOTENCY_KEY_REUSED
+
+
+class ToolNameConflict(DriverError):
+    code = ErrorCode.TOOL_NAME_CONFLICT
+
+    def __init__(self, detail: str, *, errors: list[dict[str, str]]) -> None:
+        super().__init__(detail, errors=errors)
+        self.errors = errors
 
 
 class InternalError(DriverError):

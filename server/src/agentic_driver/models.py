@@ -16,28 +16,6 @@ class Health(BaseModel):
     """
 
 
-class ProviderCapabilities(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    historyContinuation: bool
-    """
-    Sessions in `history` mode are supported.
-    """
-    nativeContinuation: bool
-    """
-    Sessions in `native` mode are supported.
-    """
-    streaming: bool
-    """
-    Streamed runs are supported.
-    """
-    applicationFunctions: bool
-    """
-    Application-owned functions are supported.
-    """
-
-
 class SessionsPolicy(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -100,100 +78,6 @@ class SessionHandle(BaseModel):
     """
 
 
-class SessionInfo(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    id: str
-    """
-    The session id.
-    """
-    revision: Annotated[int, Field(ge=0)]
-    """
-    Starts at 0 and advances by one with every completed turn.
-    """
-    status: Literal["ready", "running", "interrupted"]
-    """
-    `ready` accepts a run at the current revision; `running` has an active
-    turn (running, or waiting for a run slot); `interrupted` refuses runs
-    until the application reconciles and starts a new session.
-
-    """
-    provider: str
-    """
-    The provider instance the session is bound to.
-    """
-    model: str
-    """
-    The model the session is bound to.
-    """
-    mode: Literal["history", "native"]
-    """
-    `history` keeps submitted user text and final visible assistant text.
-    `native` also keeps the provider's own state, unchanged, inside the host.
-
-    """
-    createdAt: str
-    """
-    Creation time, UTC, millisecond precision.
-    """
-    updatedAt: str
-    """
-    The last change of revision or status.
-    """
-    expiresAt: str | None
-    """
-    When the idle session expires; null while a turn is active.
-    """
-    messageCount: Annotated[int, Field(ge=0)]
-    """
-    Visible messages held.
-    """
-    recordBytes: Annotated[int, Field(ge=0)]
-    """
-    Encoded bytes counted against `maxRecordBytes`.
-    """
-    hostId: str
-    """
-    The id of the host that holds the session.
-    """
-
-
-class CreateSessionRequest(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    provider: str
-    """
-    The provider instance id.
-    """
-    model: str
-    """
-    A model the instance serves.
-    """
-    mode: Literal["history", "native"]
-    """
-    `history` keeps submitted user text and final visible assistant text.
-    `native` also keeps the provider's own state, unchanged, inside the host.
-
-    """
-    instructions: str | MISSING = MISSING
-    """
-    Instructions (a system prompt) that belong to the session from now on.
-    """
-    history: list[Message] | MISSING = MISSING
-    """
-    Visible messages to import, bounded by `maxMessages` and `maxRecordBytes`.
-    """
-
-
-class CreateSessionResponse(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    session: SessionInfo
-
-
 class Turn(BaseModel):
     """
     One completed turn still in the history; `history[start:end]` is what it added.
@@ -252,26 +136,6 @@ class InterruptedTurn(BaseModel):
     """
 
 
-class ReadSessionResponse(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    session: SessionInfo
-    instructions: str | None
-    """
-    The session's instructions, or null.
-    """
-    history: list[Message]
-    """
-    The visible history, oldest first. Provider-private state is never shown.
-    """
-    turns: list[Turn]
-    """
-    The recorded turns still in the history, oldest first.
-    """
-    interruptedTurn: InterruptedTurn | MISSING = MISSING
-
-
 class Attachment(BaseModel):
     """
     A file sent with a stateless run.
@@ -319,6 +183,12 @@ class RunOutput(BaseModel):
 
 
 class Usage(BaseModel):
+    """
+    Token counts normalised across providers. `inputTokens` includes cached
+    input and cache writes; `outputTokens` includes reasoning.
+
+    """
+
     model_config = ConfigDict(
         extra="forbid",
     )
@@ -329,6 +199,35 @@ class Usage(BaseModel):
     outputTokens: Annotated[int, Field(ge=0)]
     """
     Tokens the model wrote.
+    """
+    cachedInputTokens: Annotated[int, Field(ge=0)]
+    """
+    Input tokens served from the provider's prompt cache.
+    """
+    cacheWriteTokens: Annotated[int, Field(ge=0)]
+    """
+    Input tokens written to the provider's prompt cache.
+    """
+    reasoningTokens: Annotated[int, Field(ge=0)]
+    """
+    Output tokens spent on reasoning.
+    """
+
+
+class RetryAccounting(BaseModel):
+    """
+    Provider attempts that failed and were retried, and what they consumed (already billed).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    count: Annotated[int, Field(ge=0)]
+    inputTokens: Annotated[int, Field(ge=0)]
+    outputTokens: Annotated[int, Field(ge=0)]
+    cost: Annotated[float | None, Field(ge=0.0)]
+    """
+    Their cost when the host has prices for the model, else null.
     """
 
 
@@ -444,19 +343,6 @@ class SubmitRunActionsRequest(BaseModel):
     )
 
 
-class RunStartedEvent(BaseModel):
-    """
-    The run was admitted; a session run carries the session (status `running`).
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    type: Literal["run.started"]
-    runId: str
-    session: SessionInfo | MISSING = MISSING
-
-
 class OutputDeltaEvent(BaseModel):
     """
     The next piece of the assistant's visible text.
@@ -470,23 +356,18 @@ class OutputDeltaEvent(BaseModel):
     text: str
 
 
-class CancelRunResponse(BaseModel):
+class TruncateSessionRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    id: str
+    revision: Annotated[int, Field(ge=0)]
     """
-    The cancelled run.
+    The revision the caller believes is current.
     """
-    status: Literal["cancelled"]
+    keepTurns: Annotated[int, Field(ge=0)]
     """
-    Always `cancelled`.
+    How many of the first recorded turns to keep (0 keeps only the imported history).
     """
-    modelWorkStarted: bool
-    """
-    Whether model work had started; if so, the session is now interrupted.
-    """
-    session: SessionInfo | MISSING = MISSING
 
 
 class ValidationIssue(BaseModel):
@@ -547,6 +428,7 @@ class Problem(BaseModel):
         "SESSION_LIMIT_EXCEEDED",
         "ACTION_MISMATCH",
         "IDEMPOTENCY_KEY_REUSED",
+        "TOOL_NAME_CONFLICT",
         "INTERNAL_ERROR",
         "SESSIONS_DISABLED",
         "PROVIDER_ERROR",
@@ -565,7 +447,7 @@ class Problem(BaseModel):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -624,7 +506,7 @@ class UnauthenticatedProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -647,7 +529,7 @@ class PermissionDeniedProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -670,7 +552,7 @@ class SessionNotFoundProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -693,7 +575,7 @@ class RunTargetNotFoundProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -716,7 +598,7 @@ class RunNotFoundProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -739,7 +621,7 @@ class SessionAccountRequiredProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -768,7 +650,7 @@ class RunConflictProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -791,7 +673,7 @@ class PayloadTooLargeProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -814,7 +696,7 @@ class UnsupportedMediaTypeProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -842,7 +724,7 @@ class CreateSessionInvalidProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -859,6 +741,7 @@ class RunInvalidProblem(Problem):
         "SESSION_OVERRIDE_REJECTED",
         "SESSION_LIMIT_EXCEEDED",
         "IDEMPOTENCY_KEY_REUSED",
+        "TOOL_NAME_CONFLICT",
     ]
     """
     The whole error-code catalogue. Each code has one HTTP status:
@@ -871,7 +754,7 @@ class RunInvalidProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -894,7 +777,7 @@ class SessionsDisabledProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -917,7 +800,7 @@ class SessionStoreFullProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -940,7 +823,7 @@ class ProviderErrorProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -963,7 +846,7 @@ class CreateSessionNotFoundProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -986,7 +869,7 @@ class ActionsNotFoundProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -1009,7 +892,7 @@ class ActionsConflictProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -1032,7 +915,7 @@ class StreamActionsConflictProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -1060,7 +943,7 @@ class ActionsInvalidProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -1083,7 +966,7 @@ class StreamActionsInvalidProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -1111,7 +994,7 @@ class StreamRunConflictProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -1134,7 +1017,7 @@ class HostBusyProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -1157,7 +1040,7 @@ class ProviderTimeoutProblem(Problem):
     `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
     `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
     `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
     `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
     `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
     `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -1167,27 +1050,233 @@ class ProviderTimeoutProblem(Problem):
     """
 
 
-class ProviderInfo(BaseModel):
+class TruncateConflictProblem(Problem):
+    code: Literal["SESSION_REVISION_CONFLICT", "SESSION_BUSY"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class TruncateInvalidProblem(Problem):
+    code: Literal["VALIDATION_ERROR"]
+    """
+    The whole error-code catalogue. Each code has one HTTP status:
+    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+    `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+    `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
+    `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+    `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+    requests outside the documented operations (or a host defect) and
+    appear in no operation.
+
+    """
+
+
+class ProviderCapabilities(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    historyContinuation: bool
+    """
+    Sessions in `history` mode are supported.
+    """
+    nativeContinuation: bool
+    """
+    Sessions in `native` mode are supported.
+    """
+    streaming: bool
+    """
+    Streamed runs are supported.
+    """
+    applicationFunctions: bool
+    """
+    Application-owned functions are supported.
+    """
+    nativeHistoryFilters: list[
+        Literal["full", "no_reasoning", "no_tool_results", "compact_tool_results"]
+    ]
+    """
+    The `nativeHistory` filters this instance's native sessions support.
+    """
+
+
+class SessionInfo(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
     id: str
     """
-    The provider instance id used in requests.
+    The session id.
     """
-    kind: Annotated[str, Field(examples=["echo"])]
+    revision: Annotated[int, Field(ge=0)]
     """
-    The adapter kind, for example `echo`.
+    Starts at 0 and advances by one with every completed turn.
     """
-    models: list[str]
+    status: Literal["ready", "running", "interrupted"]
     """
-    The models this instance serves.
+    `ready` accepts a run at the current revision; `running` has an active
+    turn (running, or waiting for a run slot); `interrupted` refuses runs
+    until the application reconciles and starts a new session.
+
     """
-    accountBound: bool
+    provider: str
     """
-    Whether the instance has an account binding, which sessions require. The account id itself is never disclosed.
+    The provider instance the session is bound to.
     """
-    capabilities: ProviderCapabilities
+    model: str
+    """
+    The model the session is bound to.
+    """
+    mode: Literal["history", "native"]
+    """
+    `history` keeps submitted user text and final visible assistant text.
+    `native` also keeps the provider's own state, unchanged, inside the host.
+
+    """
+    createdAt: str
+    """
+    Creation time, UTC, millisecond precision.
+    """
+    updatedAt: str
+    """
+    The last change of revision or status.
+    """
+    expiresAt: str | None
+    """
+    When the idle session expires; null while a turn is active.
+    """
+    messageCount: Annotated[int, Field(ge=0)]
+    """
+    Visible messages held.
+    """
+    recordBytes: Annotated[int, Field(ge=0)]
+    """
+    Encoded bytes counted against `maxRecordBytes`.
+    """
+    hostId: str
+    """
+    The id of the host that holds the session.
+    """
+    nativeHistory: Literal[
+        "full", "no_reasoning", "no_tool_results", "compact_tool_results"
+    ]
+    """
+    What a native session keeps of each stored turn (applied when the turn
+    is stored, so replay and bounds both see the filtered history).
+    `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+    whole (never edits one); `no_tool_results` replaces each tool result's
+    content with a short placeholder, keeping calls and results paired;
+    `compact_tool_results` cuts each tool result to the host's
+    `sessions.compactToolResultsMaxChars`.
+
+    """
+    runCount: Annotated[int, Field(ge=0)]
+    """
+    Every turn ever run that reached the model, including interrupted and failed ones; truncation never rewinds it.
+    """
+    usage: Usage
+    cost: Annotated[float | None, Field(ge=0.0)]
+    """
+    Cumulative cost when the host has prices for the model, else null.
+    """
+    retries: RetryAccounting
+    servedModels: list[str]
+    """
+    The model that answered each turn, as the provider reported it, oldest first.
+    """
+
+
+class CreateSessionRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    provider: str
+    """
+    The provider instance id.
+    """
+    model: str
+    """
+    A model the instance serves.
+    """
+    mode: Literal["history", "native"]
+    """
+    `history` keeps submitted user text and final visible assistant text.
+    `native` also keeps the provider's own state, unchanged, inside the host.
+
+    """
+    instructions: str | MISSING = MISSING
+    """
+    Instructions (a system prompt) that belong to the session from now on.
+    """
+    history: list[Message] | MISSING = MISSING
+    """
+    Visible messages to import, bounded by `maxMessages` and `maxRecordBytes`.
+    """
+    nativeHistory: (
+        Literal["full", "no_reasoning", "no_tool_results", "compact_tool_results"]
+        | MISSING
+    ) = MISSING
+    """
+    What a native session keeps of each stored turn (applied when the turn
+    is stored, so replay and bounds both see the filtered history).
+    `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+    whole (never edits one); `no_tool_results` replaces each tool result's
+    content with a short placeholder, keeping calls and results paired;
+    `compact_tool_results` cuts each tool result to the host's
+    `sessions.compactToolResultsMaxChars`.
+
+    """
+
+
+class CreateSessionResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    session: SessionInfo
+
+
+class ReadSessionResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    session: SessionInfo
+    instructions: str | None
+    """
+    The session's instructions, or null.
+    """
+    history: list[Message]
+    """
+    The visible history, oldest first. Provider-private state is never shown.
+    """
+    turns: list[Turn]
+    """
+    The recorded turns still in the history, oldest first.
+    """
+    interruptedTurn: InterruptedTurn | MISSING = MISSING
 
 
 class Retrieval(BaseModel):
@@ -1278,6 +1367,28 @@ class RunResult(BaseModel):
     """
     What a `requires_action` run waits for.
     """
+    cost: Annotated[float | None, Field(ge=0.0)]
+    """
+    This run's cost when the host has prices for the model, else null (never a guess).
+    """
+    retries: RetryAccounting
+    servedModel: str | None
+    """
+    The model that answered, as the provider reported it.
+    """
+    session: SessionInfo | MISSING = MISSING
+
+
+class RunStartedEvent(BaseModel):
+    """
+    The run was admitted; a session run carries the session (status `running`).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Literal["run.started"]
+    runId: str
     session: SessionInfo | MISSING = MISSING
 
 
@@ -1340,6 +1451,48 @@ class RunEvent(
     `type`; clients should ignore event types they do not know.
 
     """
+
+
+class CancelRunResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The cancelled run.
+    """
+    status: Literal["cancelled"]
+    """
+    Always `cancelled`.
+    """
+    modelWorkStarted: bool
+    """
+    Whether model work had started; if so, the session is now interrupted.
+    """
+    session: SessionInfo | MISSING = MISSING
+
+
+class ProviderInfo(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The provider instance id used in requests.
+    """
+    kind: Annotated[str, Field(examples=["echo"])]
+    """
+    The adapter kind, for example `echo`.
+    """
+    models: list[str]
+    """
+    The models this instance serves.
+    """
+    accountBound: bool
+    """
+    Whether the instance has an account binding, which sessions require. The account id itself is never disclosed.
+    """
+    capabilities: ProviderCapabilities
 
 
 class Discovery(BaseModel):

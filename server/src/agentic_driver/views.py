@@ -17,6 +17,7 @@ from .models import (
     ProviderCapabilities,
     ProviderInfo,
     ReadSessionResponse,
+    RetryAccounting,
     RunCompletedEvent,
     RunFailedEvent,
     RunOutput,
@@ -29,7 +30,7 @@ from .models import (
 )
 from .providers.base import Provider
 from .providers.base import Usage as UsageFigures
-from .sessions import SessionRecord
+from .sessions import RunFigures, SessionRecord
 from .turns.runs import PendingAction
 
 __all__ = [
@@ -60,6 +61,27 @@ def session_info(record: SessionRecord, host_id: str) -> SessionInfo:
         messageCount=len(record.history),
         recordBytes=record.record_bytes,
         hostId=host_id,
+        nativeHistory=record.native_filter,
+        runCount=record.accounting.runs,
+        usage=usage_view(record.accounting.usage),
+        cost=record.accounting.cost,
+        retries=RetryAccounting(
+            count=record.accounting.retries,
+            inputTokens=record.accounting.retry_usage.input_tokens,
+            outputTokens=record.accounting.retry_usage.output_tokens,
+            cost=record.accounting.retry_cost,
+        ),
+        servedModels=list(record.accounting.served_models),
+    )
+
+
+def usage_view(usage: UsageFigures) -> Usage:
+    return Usage(
+        inputTokens=usage.input_tokens,
+        outputTokens=usage.output_tokens,
+        cachedInputTokens=usage.cached_input_tokens,
+        cacheWriteTokens=usage.cache_write_tokens,
+        reasoningTokens=usage.reasoning_tokens,
     )
 
 
@@ -96,6 +118,7 @@ def provider_info(provider: Provider) -> ProviderInfo:
             nativeContinuation=capabilities.native_continuation,
             streaming=capabilities.streaming,
             applicationFunctions=capabilities.application_functions,
+            nativeHistoryFilters=list(capabilities.native_filters),
         ),
     )
 
@@ -104,14 +127,22 @@ def run_result(
     run_id: str,
     action: PendingAction | None,
     text: str,
-    usage: UsageFigures,
+    figures: RunFigures,
     session: SessionInfo | None,
 ) -> RunResult:
     result = RunResult(
         id=run_id,
         status="completed" if action is None else "requires_action",
         output=RunOutput(text=text),
-        usage=Usage(inputTokens=usage.input_tokens, outputTokens=usage.output_tokens),
+        usage=usage_view(figures.usage),
+        cost=figures.cost,
+        retries=RetryAccounting(
+            count=figures.retries,
+            inputTokens=figures.retry_usage.input_tokens,
+            outputTokens=figures.retry_usage.output_tokens,
+            cost=figures.retry_cost,
+        ),
+        servedModel=figures.served_model,
     )
     if action is not None:
         calls = [FunctionCall(callId=c.call_id, name=c.name, arguments=c.arguments) for c in action.calls]

@@ -18,7 +18,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,20 +27,30 @@ from typing import Any
 import httpx
 import pytest
 from agentic_driver_client import AuthenticatedClient, Client
-from agentic_driver_client.api.runs import run
-from agentic_driver_client.api.sessions import create_session, read_session
+from agentic_driver_client.api.runs import run, submit_run_actions
+from agentic_driver_client.api.sessions import create_session, delete_session, read_session, truncate_session
 from agentic_driver_client.models import (
+    ApprovalDecision,
     CreateSessionRequest,
+    CreateSessionResponse,
+    FunctionResult,
     Message,
     MessageRole,
+    NativeHistoryFilter,
     ReadSessionResponse,
     RunRequest,
     RunResult,
     SessionHandle,
     SessionInfo,
     SessionMode,
+    SubmitRunActionsRequest,
+    ToolDefinition,
+    ToolDefinitionParameters,
+    TruncateSessionRequest,
 )
 from agentic_driver_client.types import UNSET
+
+from . import host_tools
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -130,6 +141,11 @@ class Host:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return httpx.Client(base_url=self.base_url, headers=headers, timeout=REQUEST_TIMEOUT, trust_env=False)
 
+    def araw(self, token: str | None = None, timeout: httpx.Timeout = REQUEST_TIMEOUT) -> httpx.AsyncClient:
+        """Plain async httpx, e.g. with a short read timeout to give up (disconnect) mid-request."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=timeout, trust_env=False)
+
     # observation ---------------------------------------------------------------
 
     def metrics(self) -> list[tuple[str, dict[str, str], float]]:
@@ -155,6 +171,16 @@ class Host:
                 value
                 for name, labels, value in self.metrics()
                 if name == "agentic_driver_errors_total" and labels.get("code") == code
+            )
+        )
+
+    def runs_ended(self, outcome: str) -> int:
+        """Runs that ended with ``outcome`` (completed, failed, cancelled, timeout), from agentic_driver_runs_total."""
+        return int(
+            sum(
+                value
+                for name, labels, value in self.metrics()
+                if name == "agentic_driver_runs_total" and labels.get("outcome") == outcome
             )
         )
 
@@ -198,11 +224,25 @@ class Host:
                 self.process.wait(timeout=STOP_TIMEOUT_S)
 
 
-def launch_host(name: str, config: dict[str, Any], workdir: Path, env: dict[str, str] | None = None) -> Host:
-    """Start a real host for ``config`` and return it once ``/healthz`` answers."""
+def launch_host(
+    name: str,
+    config: dict[str, Any],
+    workdir: Path,
+    env: dict[str, str] | None = None,
+    python_path: tuple[Path, ...] = (),
+) -> Host:
+    """Start a real host for ``config`` and return it once ``/healthz`` answers.
+
+    ``env`` adds to (or overrides) the inherited environment; ``python_path``
+    directories are put first on the host's PYTHONPATH (for ``module:function``
+    host tools the host process must import).
+    """
     config_path = workdir / f"{name}.json"
     config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
     child_env = {**os.environ, **(env or {})}
+    if python_path:
+        inherited = [child_env["PYTHONPATH"]] if child_env.get("PYTHONPATH") else []
+        child_env["PYTHONPATH"] = os.pathsep.join([*(str(p) for p in python_path), *inherited])
     for attempt in range(3):  # a free port can be taken between probing and binding
         port = free_port()
         log_path = workdir / f"{name}-{attempt}.log"
@@ -306,8 +346,10 @@ def launch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., H
     """Start hosts that live until the end of the test session (each is stopped at teardown)."""
     hosts: list[Host] = []
 
-    def _launch(name: str, config: dict[str, Any], env: dict[str, str] | None = None) -> Host:
-        host = launch_host(name, config, tmp_path_factory.mktemp(name), env)
+    def _launch(
+        name: str, config: dict[str, Any], env: dict[str, str] | None = None, python_path: tuple[Path, ...] = ()
+    ) -> Host:
+        host = launch_host(name, config, tmp_path_factory.mktemp(name), env, python_path)
         hosts.append(host)
         return host
 
@@ -349,6 +391,103 @@ def slots_host(launch: Callable[..., Host]) -> Host:
     return launch("slots", simple_config("e2e-slots", sessions=sessions, max_concurrent_runs=2))
 
 
+# -- hosts for streaming, functions, approvals, idempotency and the wait queue ---------
+
+E2E_DIR = Path(__file__).resolve().parent
+HEARTBEAT_MS = 50
+IDEMPOTENCY_MAX_KEYS = 200
+
+
+def actions_config() -> dict[str, Any]:
+    """Host tools from ``host_tools`` (``add`` runs freely, ``write_note`` needs approval).
+
+    Heartbeats stay at the default (15 s) here: see ``heartbeat_host``.
+    """
+    return {
+        "hostId": "e2e-actions",
+        "providers": [echo_provider("echo")],
+        "sessions": {"retentionMs": RETENTION_MS},
+        "limits": {"maxConcurrentRuns": 16, "maxQueuedRuns": 16},
+        "idempotency": {"maxKeys": IDEMPOTENCY_MAX_KEYS, "ttlMs": 600_000},
+        "tools": [
+            {
+                "name": "add",
+                "handler": "host_tools:add",
+                "description": "Add two numbers.",
+                "parameters": host_tools.ADD_PARAMETERS,
+                "approval": "never",
+            },
+            {
+                "name": "write_note",
+                "handler": "host_tools:write_note",
+                "description": "Write a note somewhere a person will read it.",
+                "parameters": host_tools.WRITE_NOTE_PARAMETERS,
+                "approval": "required",
+            },
+        ],
+        "tokens": [
+            token_entry("alice", ALICE, ["*"], ALL_GRANTS),
+            token_entry("bob", BOB, ["*"], ALL_GRANTS),
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def tool_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The file ``actions_host``'s host tools append their calls to (see ``host_tools``)."""
+    return tmp_path_factory.mktemp("tool-log") / "calls.jsonl"
+
+
+@pytest.fixture(scope="session")
+def actions_host(launch: Callable[..., Host], tool_log: Path) -> Host:
+    """Host tools, application functions, idempotency keys; alice and bob."""
+    return launch("actions", actions_config(), env={host_tools.TOOL_LOG_ENV: str(tool_log)}, python_path=(E2E_DIR,))
+
+
+@pytest.fixture(scope="session")
+def queue_host(launch: Callable[..., Host]) -> Host:
+    """One run slot and one place in line: a third concurrent run is HOST_BUSY."""
+    config = simple_config("e2e-queue", sessions={"retentionMs": RETENTION_MS}, max_concurrent_runs=1)
+    config["limits"]["maxQueuedRuns"] = 1
+    return launch("queue", config)
+
+
+@pytest.fixture(scope="session")
+def heartbeat_host(launch: Callable[..., Host]) -> Host:
+    """Heartbeats every 50 ms, so any ``!sleep`` of a few hundred ms carries SSE comments.
+
+    Kept apart from the other hosts: httpx-sse 0.4.3 (under agentic_driver_sdk)
+    turns a comment that follows an event with an ``id`` into an empty-data
+    event (httpx-sse issue #35), which the SDK fails to parse.
+    """
+    config = simple_config("e2e-heartbeat", sessions={"retentionMs": RETENTION_MS})
+    config["limits"]["heartbeatMs"] = HEARTBEAT_MS
+    return launch("heartbeat", config)
+
+
+# -- accounting and native history filters ----------------------------------------
+
+LEDGER_INPUT_PER_MILLION = 3.0
+LEDGER_OUTPUT_PER_MILLION = 15.0
+LEDGER_COMPACT_MAX_CHARS = 12
+
+
+@pytest.fixture(scope="session")
+def ledger_host(launch: Callable[..., Host]) -> Host:
+    """``echo`` prices echo-1 (not echo-2); ``echo-free`` has no prices; native filters keep 12 characters."""
+    priced = echo_provider("echo", models=("echo-1", "echo-2"))
+    priced["prices"] = {
+        "echo-1": {"inputPerMillion": LEDGER_INPUT_PER_MILLION, "outputPerMillion": LEDGER_OUTPUT_PER_MILLION}
+    }
+    config = {
+        "hostId": "e2e-ledger",
+        "providers": [priced, echo_provider("echo-free"), echo_provider("echo-history", native=False)],
+        "sessions": {"retentionMs": RETENTION_MS, "compactToolResultsMaxChars": LEDGER_COMPACT_MAX_CHARS},
+        "tokens": [token_entry("alice", ALICE, ["*"], ALL_GRANTS)],
+    }
+    return launch("ledger", config)
+
+
 # -- request builders -------------------------------------------------------------
 
 
@@ -365,6 +504,7 @@ def create_request(
     *,
     instructions: str | None = None,
     history: list[Message] | None = None,
+    native_history: str | None = None,
 ) -> CreateSessionRequest:
     return CreateSessionRequest(
         provider=provider,
@@ -372,6 +512,7 @@ def create_request(
         mode=SessionMode(mode),
         instructions=UNSET if instructions is None else instructions,
         history=UNSET if history is None else history,
+        native_history=UNSET if native_history is None else NativeHistoryFilter(native_history),
     )
 
 
@@ -442,6 +583,31 @@ async def aread_ok(client: AuthenticatedClient, session_id: str) -> ReadSessionR
     return response.parsed
 
 
+def truncate(client: AuthenticatedClient, session_id: str, revision: int, keep_turns: int) -> Any:
+    """truncateSession through the generated client (the detailed response, whatever its status)."""
+    body = TruncateSessionRequest(revision=revision, keep_turns=keep_turns)
+    return truncate_session.sync_detailed(session_id, client=client, body=body)
+
+
+def truncate_ok(client: AuthenticatedClient, session_id: str, revision: int, keep_turns: int) -> SessionInfo:
+    response = truncate(client, session_id, revision, keep_turns)
+    assert response.status_code == 200, response.content
+    assert isinstance(response.parsed, CreateSessionResponse)
+    return response.parsed.session
+
+
+async def atruncate(client: AuthenticatedClient, session_id: str, revision: int, keep_turns: int) -> Any:
+    body = TruncateSessionRequest(revision=revision, keep_turns=keep_turns)
+    return await truncate_session.asyncio_detailed(session_id, client=client, body=body)
+
+
+async def atruncate_ok(client: AuthenticatedClient, session_id: str, revision: int, keep_turns: int) -> SessionInfo:
+    response = await atruncate(client, session_id, revision, keep_turns)
+    assert response.status_code == 200, response.content
+    assert isinstance(response.parsed, CreateSessionResponse)
+    return response.parsed.session
+
+
 async def wait_for_status(
     client: AuthenticatedClient, session_id: str, status: str, timeout_s: float = WAIT_TIMEOUT_S
 ) -> ReadSessionResponse:
@@ -462,6 +628,48 @@ async def wait_for_status(
 async def settle(task: asyncio.Task[Any], timeout_s: float = WAIT_TIMEOUT_S) -> Any:
     """The result of an in-flight request task, bounded in time."""
     return await asyncio.wait_for(task, timeout_s)
+
+
+async def wait_until(condition: Callable[[], bool], what: str, timeout_s: float = WAIT_TIMEOUT_S) -> None:
+    """Poll ``condition`` (bounded in count and time) until it holds."""
+    deadline = time.monotonic() + timeout_s
+    for _ in range(int(timeout_s / POLL_INTERVAL_S) + 1):
+        if condition():
+            return
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(POLL_INTERVAL_S)
+    raise AssertionError(f"timed out waiting until {what}")
+
+
+@dataclass
+class Holder:
+    session: SessionInfo
+    run_id: str
+
+
+@asynccontextmanager
+async def slot_taken(client: AuthenticatedClient) -> AsyncIterator[Holder]:
+    """A run that sleeps 60 s holds a run slot for the block (the only one on ``queue_host``).
+
+    Yields the holder's session and run id (cancel it to free the slot early);
+    afterwards its session is deleted, which aborts the run at once.
+    """
+    create = await create_session.asyncio_detailed(client=client, body=create_request())
+    assert create.status_code == 201 and create.parsed is not None, create.content
+    session = create.parsed.session
+    holding = asyncio.create_task(run.asyncio_detailed(client=client, body=run_request("!sleep 60000\nHold", session)))
+    try:
+        # running means admitted, and the admitted run's task took the free slot before any later request
+        await wait_for_status(client, session.id, "running")
+        probe = await run.asyncio_detailed(client=client, body=run_request("Probe", session))
+        assert probe.status_code == 409, probe.content
+        yield Holder(session, body_of(probe)["activeRunId"])
+    finally:
+        deleted = await delete_session.asyncio_detailed(session.id, client=client)
+        assert deleted.status_code == 204, deleted.content
+        aborted = await settle(holding)
+        assert aborted.status_code == 409 and body_of(aborted)["code"] == "RUN_CANCELLED", aborted.content
 
 
 # -- assertions ----------------------------------------------------------------------
@@ -495,3 +703,96 @@ def assert_problem(response: Any, status: int, code: str, **fields: Any) -> dict
 def visible_bytes(role: str, content: str) -> int:
     """How many bytes one visible message counts against maxRecordBytes (compact JSON, UTF-8)."""
     return len(json.dumps({"role": role, "content": content}, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+# -- streams, functions and approvals ---------------------------------------------------
+
+
+def function_tool(name: str, parameters: dict[str, Any] | None = None) -> ToolDefinition:
+    """An application-owned function declared on a run."""
+    schema = parameters if parameters is not None else {"type": "object", "properties": {"city": {"type": "string"}}}
+    return ToolDefinition(
+        name=name, description=f"The application's {name}.", parameters=ToolDefinitionParameters.from_dict(schema)
+    )
+
+
+def function_results(*answers: tuple[str, str]) -> SubmitRunActionsRequest:
+    """``functionResults`` from (callId, output) pairs."""
+    return SubmitRunActionsRequest(function_results=[FunctionResult(call_id=c, output=o) for c, o in answers])
+
+
+def approvals(*decisions: tuple[str, bool, str | None]) -> SubmitRunActionsRequest:
+    """``approvals`` from (callId, approve, reason or None) triples."""
+    return SubmitRunActionsRequest(
+        approvals=[
+            ApprovalDecision(call_id=call_id, approve=approve, reason=UNSET if reason is None else reason)
+            for call_id, approve, reason in decisions
+        ]
+    )
+
+
+def submit_ok(
+    client: AuthenticatedClient, run_id: str, body: SubmitRunActionsRequest, idempotency_key: str | None = None
+) -> RunResult:
+    response = submit_run_actions.sync_detailed(
+        run_id, client=client, body=body, idempotency_key=UNSET if idempotency_key is None else idempotency_key
+    )
+    assert response.status_code == 200, response.content
+    assert isinstance(response.parsed, RunResult)
+    return response.parsed
+
+
+async def asubmit_ok(client: AuthenticatedClient, run_id: str, body: SubmitRunActionsRequest) -> RunResult:
+    response = await submit_run_actions.asyncio_detailed(run_id, client=client, body=body)
+    assert response.status_code == 200, response.content
+    assert isinstance(response.parsed, RunResult)
+    return response.parsed
+
+
+async def acollect(events: Any, limit: int = 1_000) -> list[Any]:
+    """Every event of an ``astream_*`` iterator, bounded in count."""
+    collected = []
+    async for event in events:
+        collected.append(event)
+        assert len(collected) <= limit, "the stream does not end"
+    return collected
+
+
+def kinds(events: list[Any]) -> list[str]:
+    """The ``type`` of each typed event."""
+    return [event.type_ if hasattr(event, "type_") else f"unknown:{event.type}" for event in events]
+
+
+@dataclass
+class SseMessage:
+    """One SSE message as sent on the wire (raw httpx), or a comment line when ``comment`` is set."""
+
+    id: str | None = None
+    event: str | None = None
+    data: str | None = None
+    comment: str | None = None
+
+    def json(self) -> dict[str, Any]:
+        assert self.data is not None
+        decoded: dict[str, Any] = json.loads(self.data)
+        return decoded
+
+
+def read_sse(lines: Iterator[str]) -> list[SseMessage]:
+    """SSE lines -> messages and comments, in arrival order (a strict reader: unknown fields fail)."""
+    messages_: list[SseMessage] = []
+    current = SseMessage()
+    for line in lines:
+        if line == "":
+            if current != SseMessage():
+                messages_.append(current)
+            current = SseMessage()
+        elif line.startswith(":"):
+            messages_.append(SseMessage(comment=line))
+        else:
+            field_name, _, value = line.partition(": ")
+            assert field_name in ("id", "event", "data"), line
+            assert getattr(current, field_name) is None, f"repeated {field_name} in one message: {line!r}"
+            setattr(current, field_name, value)
+    assert current == SseMessage(), "the stream ended inside a message"
+    return messages_

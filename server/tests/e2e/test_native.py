@@ -50,7 +50,10 @@ def test_native_round_trip(main_host: Host) -> None:
         # nothing provider-private leaks into the read answer
         raw = body_of(read_session.sync_detailed(native_id, client=alice))
         text = str(raw)
-        assert "signature" not in text and "reasoning" not in text
+        assert "signature" not in text and "considered" not in text  # no signed or reasoning item
+        # "reasoning" appears only as the accounting key reasoningTokens, never as an item
+        assert "reasoning" not in str({key: value for key, value in raw.items() if key != "session"})
+        assert "reasoning" not in str({k: v for k, v in raw["session"].items() if k != "usage"})
         assert set(raw) <= {"session", "instructions", "history", "turns", "interruptedTurn"}
         assert all(set(m) == {"role", "content"} for m in raw["history"])
 

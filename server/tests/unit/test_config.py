@@ -82,7 +82,9 @@ def test_session_bounds_may_tighten_the_defaults() -> None:
     [
         pytest.param({"providers": [{"id": "echo", "kind": "ecco"}]}, "providers[0].kind", "'echo'", id="kind"),
         pytest.param({"providers": []}, "providers", "at least 1", id="no-providers"),
-        pytest.param({"providers": [ECHO, ECHO]}, "providers[1].id", "duplicate provider id 'echo'", id="duplicate-ids"),
+        pytest.param(
+            {"providers": [ECHO, ECHO]}, "providers[1].id", "duplicate provider id 'echo'", id="duplicate-ids"
+        ),
         pytest.param(
             {"providers": [{**ECHO, "models": [""]}]}, "providers[0].models[0]", "at least 1 character", id="model"
         ),

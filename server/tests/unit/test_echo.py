@@ -50,7 +50,10 @@ async def test_the_reply_echoes_the_input_and_usage_counts_words_sent_and_writte
     events = [event async for event in provider.turn(request, native=False)]
 
     # input: 3 instruction words + 4 + 2 earlier message words + 4 input words; output: "echo: what is my name"
-    assert events == [TextDelta("echo: what is my name"), UsageReport(Usage(input_tokens=13, output_tokens=5))]
+    assert events == [
+        TextDelta("echo: what is my name"),
+        UsageReport(Usage(input_tokens=13, output_tokens=5), model="echo-1"),
+    ]
 
 
 async def test_directive_lines_are_counted_as_sent_but_not_echoed() -> None:
@@ -60,7 +63,7 @@ async def test_directive_lines_are_counted_as_sent_but_not_echoed() -> None:
         event async for event in provider.turn(ModelRequest(model="echo-1", input="!sleep 0\nhi there"), native=False)
     ]
 
-    assert events == [TextDelta("echo: hi there"), UsageReport(Usage(input_tokens=4, output_tokens=3))]
+    assert events == [TextDelta("echo: hi there"), UsageReport(Usage(input_tokens=4, output_tokens=3), model="echo-1")]
 
 
 async def test_recall_counts_the_earlier_messages_and_names_the_last_user_message() -> None:
@@ -76,7 +79,7 @@ async def test_recall_counts_the_earlier_messages_and_names_the_last_user_messag
 
     assert events[0] == TextDelta("recall: 4 messages; last user: second one")
     # input: 1 + 2 + 2 + 3 earlier message words + 1 input word ("!recall")
-    assert events[1] == UsageReport(Usage(input_tokens=9, output_tokens=7))
+    assert events[1] == UsageReport(Usage(input_tokens=9, output_tokens=7), model="echo-1")
 
 
 async def test_recall_without_earlier_messages_says_none() -> None:
@@ -98,7 +101,7 @@ async def test_fail_raises_a_provider_failure_before_any_reply() -> None:
     assert events == []
 
 
-async def test_a_native_turn_yields_three_signed_items_that_a_later_turn_replays() -> None:
+async def test_a_native_turn_yields_three_items_the_models_own_signed_that_a_later_turn_replays() -> None:
     provider = EchoProvider(id="echo", models=("echo-1",), account_id="acct-1")
 
     first = [event async for event in provider.turn(ModelRequest("echo-1", "hello"), native=True)]
@@ -116,7 +119,8 @@ async def test_a_native_turn_yields_three_signed_items_that_a_later_turn_replays
     assert bodies[0]["content"] == "hello"
     assert bodies[1]["summary"] == "considered 0 earlier messages"
     assert bodies[2]["content"] == "echo: hello"
-    assert all(len(b["signature"]) == 64 for b in bodies)
+    assert "signature" not in bodies[0]  # the user's message is the application's, not the model's
+    assert all(len(b["signature"]) == 64 for b in bodies[1:])
     assert later[0] == TextDelta("recall: 2 messages; last user: hello")
 
 
@@ -125,7 +129,7 @@ async def test_native_items_from_another_instance_do_not_verify() -> None:
     verifier = EchoProvider(id="echo", models=("echo-1",), account_id="acct-1")
     items = [event async for event in signer.turn(ModelRequest("echo-1", "hello"), native=True)][1].items
 
-    with pytest.raises(ProviderFailure, match="native item 0 was modified"):
+    with pytest.raises(ProviderFailure, match="native item 1 was modified"):  # item 0 is the unsigned user message
         [event async for event in verifier.turn(ModelRequest("echo-1", "again", native=items), native=True)]
 
 

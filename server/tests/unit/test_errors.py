@@ -102,6 +102,7 @@ def test_the_spec_documents_error_responses_for_every_operation() -> None:
         "submitRunActions",
         "streamRunActions",
         "cancelRun",
+        "truncateSession",
     }
 
 

@@ -104,7 +104,7 @@ def test_commit_advances_the_revision_by_one_and_records_which_messages_the_turn
     store.commit_turn(record, TurnGrowth("run_a", added, native=('{"n":1}', '{"n":2}')))
 
     assert record.revision == 1
-    assert record.turns == [TurnRecord(revision=1, run_id="run_a", start=2, end=4, at_ms=clock.now_ms())]
+    assert record.turns == [TurnRecord(revision=1, run_id="run_a", start=2, end=4, at_ms=clock.now_ms(), native_end=2)]
     assert record.history == [*imported, *added]
     assert record.native == ['{"n":1}', '{"n":2}']
     assert record.record_bytes == bytes_before + sum(message_bytes(m) for m in added) + len(b'{"n":1}{"n":2}')
@@ -113,7 +113,9 @@ def test_commit_advances_the_revision_by_one_and_records_which_messages_the_turn
     store.commit_turn(record, TurnGrowth("run_b", added))
 
     assert record.revision == 2
-    assert record.turns[-1] == TurnRecord(revision=2, run_id="run_b", start=4, end=6, at_ms=clock.now_ms())
+    assert record.turns[-1] == TurnRecord(
+        revision=2, run_id="run_b", start=4, end=6, at_ms=clock.now_ms(), native_end=2
+    )
 
 
 def test_an_interrupted_turn_leaves_history_and_revision_and_counts_retention_from_the_interruption() -> None:

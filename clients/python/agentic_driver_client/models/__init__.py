@@ -30,6 +30,7 @@ from .interrupt_reason import InterruptReason
 from .interrupted_turn import InterruptedTurn
 from .message import Message
 from .message_role import MessageRole
+from .native_history_filter import NativeHistoryFilter
 from .output_delta_event import OutputDeltaEvent
 from .payload_too_large_problem import PayloadTooLargeProblem
 from .payload_too_large_problem_code import PayloadTooLargeProblemCode
@@ -45,6 +46,7 @@ from .provider_timeout_problem_code import ProviderTimeoutProblemCode
 from .read_session_response import ReadSessionResponse
 from .retrieval import Retrieval
 from .retrieved_document import RetrievedDocument
+from .retry_accounting import RetryAccounting
 from .run_completed_event import RunCompletedEvent
 from .run_conflict_problem import RunConflictProblem
 from .run_conflict_problem_code import RunConflictProblemCode
@@ -84,6 +86,11 @@ from .stream_run_conflict_problem_code import StreamRunConflictProblemCode
 from .submit_run_actions_request import SubmitRunActionsRequest
 from .tool_definition import ToolDefinition
 from .tool_definition_parameters import ToolDefinitionParameters
+from .truncate_conflict_problem import TruncateConflictProblem
+from .truncate_conflict_problem_code import TruncateConflictProblemCode
+from .truncate_invalid_problem import TruncateInvalidProblem
+from .truncate_invalid_problem_code import TruncateInvalidProblemCode
+from .truncate_session_request import TruncateSessionRequest
 from .turn import Turn
 from .unauthenticated_problem import UnauthenticatedProblem
 from .unauthenticated_problem_code import UnauthenticatedProblemCode
@@ -122,6 +129,7 @@ __all__ = (
     "InterruptedTurn",
     "Message",
     "MessageRole",
+    "NativeHistoryFilter",
     "OutputDeltaEvent",
     "PayloadTooLargeProblem",
     "PayloadTooLargeProblemCode",
@@ -137,6 +145,7 @@ __all__ = (
     "ReadSessionResponse",
     "Retrieval",
     "RetrievedDocument",
+    "RetryAccounting",
     "RunCompletedEvent",
     "RunConflictProblem",
     "RunConflictProblemCode",
@@ -176,6 +185,11 @@ __all__ = (
     "SubmitRunActionsRequest",
     "ToolDefinition",
     "ToolDefinitionParameters",
+    "TruncateConflictProblem",
+    "TruncateConflictProblemCode",
+    "TruncateInvalidProblem",
+    "TruncateInvalidProblemCode",
+    "TruncateSessionRequest",
     "Turn",
     "UnauthenticatedProblem",
     "UnauthenticatedProblemCode",

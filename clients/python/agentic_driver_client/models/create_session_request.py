@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.native_history_filter import NativeHistoryFilter
 from ..models.session_mode import SessionMode
 from ..types import UNSET, Unset
 
@@ -26,6 +27,14 @@ class CreateSessionRequest:
             `native` also keeps the provider's own state, unchanged, inside the host.
         instructions (str | Unset): Instructions (a system prompt) that belong to the session from now on.
         history (list[Message] | Unset): Visible messages to import, bounded by `maxMessages` and `maxRecordBytes`.
+        native_history (NativeHistoryFilter | Unset): What a native session keeps of each stored turn (applied when the
+            turn
+            is stored, so replay and bounds both see the filtered history).
+            `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+            whole (never edits one); `no_tool_results` replaces each tool result's
+            content with a short placeholder, keeping calls and results paired;
+            `compact_tool_results` cuts each tool result to the host's
+            `sessions.compactToolResultsMaxChars`.
     """
 
     provider: str
@@ -33,6 +42,7 @@ class CreateSessionRequest:
     mode: SessionMode
     instructions: str | Unset = UNSET
     history: list[Message] | Unset = UNSET
+    native_history: NativeHistoryFilter | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         provider = self.provider
@@ -50,6 +60,10 @@ class CreateSessionRequest:
                 history_item = history_item_data.to_dict()
                 history.append(history_item)
 
+        native_history: str | Unset = UNSET
+        if not isinstance(self.native_history, Unset):
+            native_history = self.native_history.value
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -63,6 +77,8 @@ class CreateSessionRequest:
             field_dict["instructions"] = instructions
         if history is not UNSET:
             field_dict["history"] = history
+        if native_history is not UNSET:
+            field_dict["nativeHistory"] = native_history
 
         return field_dict
 
@@ -88,12 +104,20 @@ class CreateSessionRequest:
 
                 history.append(history_item)
 
+        _native_history = d.pop("nativeHistory", UNSET)
+        native_history: NativeHistoryFilter | Unset
+        if isinstance(_native_history, Unset):
+            native_history = UNSET
+        else:
+            native_history = NativeHistoryFilter(_native_history)
+
         create_session_request = cls(
             provider=provider,
             model=model,
             mode=mode,
             instructions=instructions,
             history=history,
+            native_history=native_history,
         )
 
         return create_session_request

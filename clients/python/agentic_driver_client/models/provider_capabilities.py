@@ -6,6 +6,8 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.native_history_filter import NativeHistoryFilter
+
 T = TypeVar("T", bound="ProviderCapabilities")
 
 
@@ -17,12 +19,15 @@ class ProviderCapabilities:
         native_continuation (bool): Sessions in `native` mode are supported.
         streaming (bool): Streamed runs are supported.
         application_functions (bool): Application-owned functions are supported.
+        native_history_filters (list[NativeHistoryFilter]): The `nativeHistory` filters this instance's native sessions
+            support.
     """
 
     history_continuation: bool
     native_continuation: bool
     streaming: bool
     application_functions: bool
+    native_history_filters: list[NativeHistoryFilter]
 
     def to_dict(self) -> dict[str, Any]:
         history_continuation = self.history_continuation
@@ -33,6 +38,11 @@ class ProviderCapabilities:
 
         application_functions = self.application_functions
 
+        native_history_filters = []
+        for native_history_filters_item_data in self.native_history_filters:
+            native_history_filters_item = native_history_filters_item_data.value
+            native_history_filters.append(native_history_filters_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -41,6 +51,7 @@ class ProviderCapabilities:
                 "nativeContinuation": native_continuation,
                 "streaming": streaming,
                 "applicationFunctions": application_functions,
+                "nativeHistoryFilters": native_history_filters,
             }
         )
 
@@ -57,11 +68,21 @@ class ProviderCapabilities:
 
         application_functions = d.pop("applicationFunctions")
 
+        native_history_filters = []
+        _native_history_filters = d.pop("nativeHistoryFilters")
+        for native_history_filters_item_data in _native_history_filters:
+            native_history_filters_item = NativeHistoryFilter(
+                native_history_filters_item_data
+            )
+
+            native_history_filters.append(native_history_filters_item)
+
         provider_capabilities = cls(
             history_continuation=history_continuation,
             native_continuation=native_continuation,
             streaming=streaming,
             application_functions=application_functions,
+            native_history_filters=native_history_filters,
         )
 
         return provider_capabilities

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.approvals_action import ApprovalsAction
     from ..models.function_calls_action import FunctionCallsAction
+    from ..models.retry_accounting import RetryAccounting
     from ..models.run_output import RunOutput
     from ..models.session_info import SessionInfo
     from ..models.usage import Usage
@@ -29,7 +30,12 @@ class RunResult:
             `requires_action`: the turn waits for the application (`requiredAction`
             says for what); it is still the session's active turn.
         output (RunOutput):
-        usage (Usage):
+        usage (Usage): Token counts normalised across providers. `inputTokens` includes cached
+            input and cache writes; `outputTokens` includes reasoning.
+        cost (float | None): This run's cost when the host has prices for the model, else null (never a guess).
+        retries (RetryAccounting): Provider attempts that failed and were retried, and what they consumed (already
+            billed).
+        served_model (None | str): The model that answered, as the provider reported it.
         required_action (ApprovalsAction | FunctionCallsAction | Unset): What a `requires_action` run waits for.
         session (SessionInfo | Unset):
     """
@@ -38,6 +44,9 @@ class RunResult:
     status: RunStatus
     output: RunOutput
     usage: Usage
+    cost: float | None
+    retries: RetryAccounting
+    served_model: None | str
     required_action: ApprovalsAction | FunctionCallsAction | Unset = UNSET
     session: SessionInfo | Unset = UNSET
 
@@ -51,6 +60,14 @@ class RunResult:
         output = self.output.to_dict()
 
         usage = self.usage.to_dict()
+
+        cost: float | None
+        cost = self.cost
+
+        retries = self.retries.to_dict()
+
+        served_model: None | str
+        served_model = self.served_model
 
         required_action: dict[str, Any] | Unset
         if isinstance(self.required_action, Unset):
@@ -72,6 +89,9 @@ class RunResult:
                 "status": status,
                 "output": output,
                 "usage": usage,
+                "cost": cost,
+                "retries": retries,
+                "servedModel": served_model,
             }
         )
         if required_action is not UNSET:
@@ -85,6 +105,7 @@ class RunResult:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.approvals_action import ApprovalsAction
         from ..models.function_calls_action import FunctionCallsAction
+        from ..models.retry_accounting import RetryAccounting
         from ..models.run_output import RunOutput
         from ..models.session_info import SessionInfo
         from ..models.usage import Usage
@@ -97,6 +118,22 @@ class RunResult:
         output = RunOutput.from_dict(d.pop("output"))
 
         usage = Usage.from_dict(d.pop("usage"))
+
+        def _parse_cost(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        cost = _parse_cost(d.pop("cost"))
+
+        retries = RetryAccounting.from_dict(d.pop("retries"))
+
+        def _parse_served_model(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        served_model = _parse_served_model(d.pop("servedModel"))
 
         def _parse_required_action(
             data: object,
@@ -133,6 +170,9 @@ class RunResult:
             status=status,
             output=output,
             usage=usage,
+            cost=cost,
+            retries=retries,
+            served_model=served_model,
             required_action=required_action,
             session=session,
         )

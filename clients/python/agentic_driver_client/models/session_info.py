@@ -3,12 +3,18 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.native_history_filter import NativeHistoryFilter
 from ..models.session_mode import SessionMode
 from ..models.session_status import SessionStatus
+
+if TYPE_CHECKING:
+    from ..models.retry_accounting import RetryAccounting
+    from ..models.usage import Usage
+
 
 T = TypeVar("T", bound="SessionInfo")
 
@@ -32,6 +38,21 @@ class SessionInfo:
         message_count (int): Visible messages held.
         record_bytes (int): Encoded bytes counted against `maxRecordBytes`.
         host_id (str): The id of the host that holds the session.
+        native_history (NativeHistoryFilter): What a native session keeps of each stored turn (applied when the turn
+            is stored, so replay and bounds both see the filtered history).
+            `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+            whole (never edits one); `no_tool_results` replaces each tool result's
+            content with a short placeholder, keeping calls and results paired;
+            `compact_tool_results` cuts each tool result to the host's
+            `sessions.compactToolResultsMaxChars`.
+        run_count (int): Every turn ever run that reached the model, including interrupted and failed ones; truncation
+            never rewinds it.
+        usage (Usage): Token counts normalised across providers. `inputTokens` includes cached
+            input and cache writes; `outputTokens` includes reasoning.
+        cost (float | None): Cumulative cost when the host has prices for the model, else null.
+        retries (RetryAccounting): Provider attempts that failed and were retried, and what they consumed (already
+            billed).
+        served_models (list[str]): The model that answered each turn, as the provider reported it, oldest first.
     """
 
     id: str
@@ -46,6 +67,12 @@ class SessionInfo:
     message_count: int
     record_bytes: int
     host_id: str
+    native_history: NativeHistoryFilter
+    run_count: int
+    usage: Usage
+    cost: float | None
+    retries: RetryAccounting
+    served_models: list[str]
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -76,6 +103,19 @@ class SessionInfo:
 
         host_id = self.host_id
 
+        native_history = self.native_history.value
+
+        run_count = self.run_count
+
+        usage = self.usage.to_dict()
+
+        cost: float | None
+        cost = self.cost
+
+        retries = self.retries.to_dict()
+
+        served_models = self.served_models
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -92,6 +132,12 @@ class SessionInfo:
                 "messageCount": message_count,
                 "recordBytes": record_bytes,
                 "hostId": host_id,
+                "nativeHistory": native_history,
+                "runCount": run_count,
+                "usage": usage,
+                "cost": cost,
+                "retries": retries,
+                "servedModels": served_models,
             }
         )
 
@@ -99,6 +145,9 @@ class SessionInfo:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.retry_accounting import RetryAccounting
+        from ..models.usage import Usage
+
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -137,6 +186,23 @@ class SessionInfo:
 
         host_id = d.pop("hostId")
 
+        native_history = NativeHistoryFilter(d.pop("nativeHistory"))
+
+        run_count = d.pop("runCount")
+
+        usage = Usage.from_dict(d.pop("usage"))
+
+        def _parse_cost(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        cost = _parse_cost(d.pop("cost"))
+
+        retries = RetryAccounting.from_dict(d.pop("retries"))
+
+        served_models = cast(list[str], d.pop("servedModels"))
+
         session_info = cls(
             id=id,
             revision=revision,
@@ -150,6 +216,12 @@ class SessionInfo:
             message_count=message_count,
             record_bytes=record_bytes,
             host_id=host_id,
+            native_history=native_history,
+            run_count=run_count,
+            usage=usage,
+            cost=cost,
+            retries=retries,
+            served_models=served_models,
         )
 
         return session_info

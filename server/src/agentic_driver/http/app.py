@@ -18,6 +18,7 @@ from typing import TypeVar
 import yaml
 from fastapi import FastAPI
 from pydantic import BaseModel
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -34,7 +35,7 @@ from ..errors import (
     Unauthenticated,
     ValidationFailed,
 )
-from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest
+from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest, TruncateSessionRequest
 from .body import parse_body
 from .problems import problem_response
 from .sse import EventStreamResponse
@@ -50,6 +51,36 @@ IDEMPOTENCY_KEY_MAX = 255
 def openapi_document() -> str:
     """The contract, exactly as written (a copy of the repository's openapi.yaml kept by generator/)."""
     return resources.files(__package__).joinpath("openapi.yaml").read_text(encoding="utf-8")
+
+
+class _AnyText(Convertor[str]):
+    """Path parameters are opaque ids: once percent-decoded they may hold any character, '/' and
+    line breaks included, and must still reach the operation (which answers *_NOT_FOUND)."""
+
+    regex = r"[\s\S]*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+class _SessionId(_AnyText):
+    """Any text, except a path that names a session's sub-resource (``/truncate``), so other methods
+    there still get METHOD_NOT_ALLOWED rather than reaching readSession or deleteSession."""
+
+    regex = r"(?![\s\S]*/truncate$)[\s\S]*"
+
+
+register_url_convertor("any", _AnyText())
+register_url_convertor("session_id", _SessionId())
+
+
+def _instance(request: Request) -> str:
+    """The request path exactly as sent (still percent-encoded): a URI reference, unlike the decoded path."""
+    raw = request.scope.get("raw_path")
+    return raw.decode("latin-1") if isinstance(raw, bytes) else request.url.path
 
 
 def _json(model: BaseModel, status_code: int = 200) -> Response:
@@ -119,7 +150,7 @@ def create_app(
     @app.exception_handler(DriverError)
     async def _driver_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, DriverError)
-        return problem_response(error, request.url.path, driver.metrics)
+        return problem_response(error, _instance(request), driver.metrics)
 
     @app.exception_handler(HTTPException)
     async def _routing_error(request: Request, error: Exception) -> Response:
@@ -129,7 +160,7 @@ def create_app(
             mapped = MethodNotAllowed(f"{request.method} is not allowed on {request.url.path}.")
         else:
             mapped = RouteNotFound(f"No route {request.url.path}.")
-        response = problem_response(mapped, request.url.path, driver.metrics)
+        response = problem_response(mapped, _instance(request), driver.metrics)
         if error.status_code == 405:
             response.headers["Allow"] = ", ".join(_allowed_methods(app, request))
         return response
@@ -137,7 +168,7 @@ def create_app(
     @app.exception_handler(Exception)
     async def _defect(request: Request, error: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return problem_response(InternalError("The host failed unexpectedly."), request.url.path, driver.metrics)
+        return problem_response(InternalError("The host failed unexpectedly."), _instance(request), driver.metrics)
 
     @app.get("/healthz")
     async def get_health() -> Response:
@@ -166,11 +197,17 @@ def create_app(
         body = await parse_body(request, CreateSessionRequest, max_body_bytes)
         return _json(await driver.create_session(body, principal, idempotency_key=key), 201)
 
-    @app.get("/v1/sessions/{session_id}")
+    @app.get("/v1/sessions/{session_id:session_id}")
     async def read_session(request: Request, session_id: str) -> Response:
         return _json(await driver.read_session(session_id, principal_of(request)))
 
-    @app.delete("/v1/sessions/{session_id}")
+    @app.post("/v1/sessions/{session_id:any}/truncate")
+    async def truncate_session(request: Request, session_id: str) -> Response:
+        principal = principal_of(request)
+        body = await parse_body(request, TruncateSessionRequest, max_body_bytes)
+        return _json(await driver.truncate_session(session_id, body, principal))
+
+    @app.delete("/v1/sessions/{session_id:session_id}")
     async def delete_session(request: Request, session_id: str) -> Response:
         await driver.delete_session(session_id, principal_of(request))
         return Response(status_code=204)
@@ -190,7 +227,7 @@ def create_app(
         events = await driver.stream_run(body, principal, idempotency_key=key)
         return EventStreamResponse(events, heartbeat_ms / 1000)
 
-    @app.post("/v1/runs/{run_id}/actions")
+    @app.post("/v1/runs/{run_id:any}/actions")
     async def submit_run_actions(request: Request, run_id: str) -> Response:
         principal = principal_of(request)
         key = idempotency_key(request)
@@ -198,7 +235,7 @@ def create_app(
         work = driver.submit_run_actions(run_id, body, principal, idempotency_key=key)
         return _json(await unless_disconnected(request, work))
 
-    @app.post("/v1/runs/{run_id}/actions/stream")
+    @app.post("/v1/runs/{run_id:any}/actions/stream")
     async def stream_run_actions(request: Request, run_id: str) -> EventStreamResponse:
         principal = principal_of(request)
         key = idempotency_key(request)
@@ -206,7 +243,7 @@ def create_app(
         events = await driver.stream_run_actions(run_id, body, principal, idempotency_key=key)
         return EventStreamResponse(events, heartbeat_ms / 1000)
 
-    @app.post("/v1/runs/{run_id}/cancel")
+    @app.post("/v1/runs/{run_id:any}/cancel")
     async def cancel_run(request: Request, run_id: str) -> Response:
         return _json(await driver.cancel_run(run_id, principal_of(request)))
 

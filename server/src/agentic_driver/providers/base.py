@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
     "Capabilities",
     "ModelRequest",
+    "NativeFilter",
+    "NativeFiltering",
     "NativeItems",
     "Provider",
     "ProviderFailure",
+    "RetryReport",
     "TextDelta",
     "ToolCall",
     "ToolExchange",
@@ -34,6 +37,8 @@ class Capabilities:
     native_continuation: bool
     streaming: bool
     application_functions: bool
+    native_filters: tuple[str, ...] = ("full",)
+    """``nativeHistory`` filters the adapter can apply (``filter_native``); ``full`` needs none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +90,26 @@ class ModelRequest:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
+    """Token counts normalised across providers: ``input_tokens`` includes cached input,
+    ``output_tokens`` includes reasoning; the other fields break those totals down."""
+
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_input_tokens: int = 0
+    """Input tokens served from the provider's prompt cache (part of ``input_tokens``)."""
+    cache_write_tokens: int = 0
+    """Input tokens written to the provider's prompt cache (part of ``input_tokens``)."""
+    reasoning_tokens: int = 0
+    """Output tokens spent on reasoning (part of ``output_tokens``)."""
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cached_input_tokens + other.cached_input_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +135,22 @@ class NativeItems:
 
 @dataclass(frozen=True, slots=True)
 class UsageReport:
+    """What this provider call consumed, and the model that answered as the provider named it."""
+
     usage: Usage
+    model: str | None = None
 
 
-TurnEvent = TextDelta | ToolCall | NativeItems | UsageReport
+@dataclass(frozen=True, slots=True)
+class RetryReport:
+    """An attempt that failed and was retried by the adapter; what it consumed was still billed."""
+
+    usage: Usage = field(default_factory=Usage)
+
+
+TurnEvent = TextDelta | ToolCall | NativeItems | UsageReport | RetryReport
+
+NativeFilter = Literal["full", "no_reasoning", "no_tool_results", "compact_tool_results"]
 
 
 class ProviderFailure(Exception):
@@ -138,4 +173,14 @@ class Provider(Protocol):
         turn's native items) or with tool calls; the lifecycle answers those and
         calls again with ``request.exchange`` extended. Usage is reported per step.
         """
+        ...
+
+
+@runtime_checkable
+class NativeFiltering(Protocol):
+    """An adapter that can filter its own native items (see ``Capabilities.native_filters``)."""
+
+    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+        """The turn's items as a ``mode`` session keeps them; kept items are never edited unless
+        the mode says so (tool results), and signed blocks are dropped whole or kept as they are."""
         ...

@@ -18,11 +18,17 @@ Directive lines at the start of the input:
   object as arguments; once answered the reply is ``echo: <input> | NAME -> <output>``;
 - ``!tool NAME JSON``: the same for a host tool.
 
-Native mode: every turn yields its items (the user message, a private
-reasoning item, any tool calls and results, and the assistant message), each
-canonical JSON signed with an HMAC under a per-instance secret. A later turn
-verifies that every earlier item came back byte-identical and fails otherwise,
-as a real provider rejects a tampered signed block.
+Native mode: every turn yields its items as canonical JSON: the user message,
+a private reasoning item, any tool calls and their results, and the assistant
+message. What the model produced (reasoning, calls, the reply) is signed with
+an HMAC under a per-instance secret; what the application supplied (the user
+message, tool results) is not, as with real providers. A later turn verifies
+that every earlier item came back byte-identical and every signature holds,
+and fails otherwise, as a real provider rejects a tampered signed block.
+
+It supports every ``nativeHistory`` filter: ``no_reasoning`` drops reasoning
+items whole, ``no_tool_results`` replaces each tool result's output with a
+placeholder, ``compact_tool_results`` cuts it (a string or a list of text blocks).
 """
 
 from __future__ import annotations
@@ -133,6 +139,9 @@ class EchoProvider:
             native_continuation=self.native_supported,
             streaming=True,
             application_functions=True,
+            native_filters=("full", "no_reasoning", "no_tool_results", "compact_tool_results")
+            if self.native_supported
+            else ("full",),
         )
 
     async def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
@@ -156,7 +165,7 @@ class EchoProvider:
         if directives.call is not None and not request.exchange:
             await self._pause(directives.sleep_ms)
             yield self._tool_call(request, *directives.call)
-            yield UsageReport(Usage(input_tokens=sent, output_tokens=0))
+            yield UsageReport(Usage(input_tokens=sent, output_tokens=0), model=request.model)
             return
         reply = _recall(earlier, kept_exchanges) if directives.recall else f"echo: {directives.text}"
         reply += "".join(f" | {e.name} -> {e.output}" for e in request.exchange)
@@ -165,7 +174,7 @@ class EchoProvider:
             yield TextDelta(piece)
         if native:
             yield NativeItems(self._turn_items(request, reply, len(earlier)))
-        yield UsageReport(Usage(input_tokens=sent, output_tokens=_words(reply)))
+        yield UsageReport(Usage(input_tokens=sent, output_tokens=_words(reply)), model=request.model)
 
     async def _pause(self, ms: int) -> None:
         if ms:
@@ -184,17 +193,30 @@ class EchoProvider:
 
     def _turn_items(self, request: ModelRequest, reply: str, earlier_count: int) -> tuple[str, ...]:
         items = [
-            self._sign({"type": "message", "role": "user", "content": request.input}),
+            _canonical({"type": "message", "role": "user", "content": request.input}),
             self._sign({"type": "reasoning", "summary": f"considered {earlier_count} earlier messages"}),
         ]
         for exchange in request.exchange:
             call = {"type": "function_call", "call_id": exchange.call_id, "name": exchange.name}
             items.append(self._sign({**call, "arguments": exchange.arguments}))
             items.append(
-                self._sign({"type": "function_call_output", "call_id": exchange.call_id, "output": exchange.output})
+                _canonical({"type": "function_call_output", "call_id": exchange.call_id, "output": exchange.output})
             )
         items.append(self._sign({"type": "message", "role": "assistant", "content": reply}))
         return tuple(items)
+
+    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+        """The turn's items as a ``mode`` session keeps them (signed items are kept whole or dropped whole)."""
+        kept = []
+        for raw in items:
+            body = json.loads(raw)
+            if mode == "no_reasoning" and body.get("type") == "reasoning":
+                continue
+            if mode in ("no_tool_results", "compact_tool_results") and body.get("type") == "function_call_output":
+                output = TOOL_RESULT_PLACEHOLDER if mode == "no_tool_results" else _compact(body["output"], max_chars)
+                raw = _canonical({**body, "output": output})
+            kept.append(raw)
+        return tuple(kept)
 
     def _verified_items(self, items: Sequence[str]) -> list[dict[str, Any]]:
         return [self._verify(raw, position) for position, raw in enumerate(items)]
@@ -202,12 +224,47 @@ class EchoProvider:
     def _verify(self, raw: str, position: int) -> dict[str, Any]:
         try:
             body: dict[str, Any] = json.loads(raw)
-            signature = body.pop("signature")
-        except (ValueError, KeyError, AttributeError, TypeError):
+            kind = body["type"]
+        except (ValueError, KeyError, TypeError):
             raise ProviderFailure(f"native item {position} is not an item this provider produced") from None
+        if kind in SUPPLIED_TYPES and body.get("role", "user") == "user" and "signature" not in body:
+            if not _supplied_shape(body):
+                raise ProviderFailure(f"native item {position} is not an item this provider produced")
+            if _canonical(body) != raw:
+                raise ProviderFailure(f"native item {position} was modified: it is not byte-identical")
+            return body
+        signature = body.pop("signature", None)
         if not isinstance(signature, str) or self._sign(body) != raw:
             raise ProviderFailure(f"native item {position} was modified: its signature does not verify")
         return body
+
+
+TOOL_RESULT_PLACEHOLDER = "[tool result omitted from history]"
+SUPPLIED_TYPES = ("message", "function_call_output")
+"""Item types the application supplies (user messages, tool results): replayed byte-identical, not signed."""
+
+
+def _supplied_shape(body: dict[str, Any]) -> bool:
+    if body["type"] == "message":
+        return isinstance(body.get("content"), str) and body.get("role") == "user"
+    return isinstance(body.get("call_id"), str) and "output" in body
+
+
+def _compact(output: Any, max_chars: int) -> Any:
+    """A tool result cut to ``max_chars``: a string, or a list of text blocks cut in order."""
+    if isinstance(output, str):
+        return output if len(output) <= max_chars else output[:max_chars] + "…"
+    if isinstance(output, list):
+        budget, blocks = max_chars, []
+        for block in output:
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+                text = block["text"]
+                blocks.append({**block, "text": text if len(text) <= budget else text[:budget] + "…"})
+                budget = max(budget - len(text), 0)
+            else:
+                blocks.append(block)
+        return blocks
+    return output
 
 
 def _canonical(body: dict[str, Any]) -> str:

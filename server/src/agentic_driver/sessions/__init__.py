@@ -1,12 +1,14 @@
 """Session records (what is stored) and the bounded store (revisions, retention, bounds)."""
 
-from .records import InterruptedTurnRecord, Mode, Owner, SessionRecord, Status, TurnRecord
+from .records import Accounting, InterruptedTurnRecord, Mode, Owner, RunFigures, SessionRecord, Status, TurnRecord
 from .store import SessionStore, TurnGrowth
 
 __all__ = [
+    "Accounting",
     "InterruptedTurnRecord",
     "Mode",
     "Owner",
+    "RunFigures",
     "SessionRecord",
     "SessionStore",
     "Status",

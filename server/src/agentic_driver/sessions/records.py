@@ -8,15 +8,17 @@ from typing import TYPE_CHECKING, Literal
 
 import orjson
 
-from ..providers.base import VisibleMessage
+from ..providers.base import Usage, VisibleMessage
 
 if TYPE_CHECKING:
     from ..turns.runs import ActiveRun
 
 __all__ = [
+    "Accounting",
     "InterruptedTurnRecord",
     "Mode",
     "Owner",
+    "RunFigures",
     "SessionRecord",
     "Status",
     "TurnRecord",
@@ -44,6 +46,49 @@ class TurnRecord:
     start: int
     end: int
     at_ms: int
+    native_end: int = 0
+    """Native mode: ``native[:native_end]`` is the state up to and including this turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunFigures:
+    """What one run consumed: the same figures a session accumulates."""
+
+    usage: Usage = field(default_factory=Usage)
+    cost: float | None = None
+    retries: int = 0
+    retry_usage: Usage = field(default_factory=Usage)
+    retry_cost: float | None = None
+    served_model: str | None = None
+
+
+@dataclass(slots=True)
+class Accounting:
+    """A session's cumulative figures; truncation never rewinds them."""
+
+    runs: int = 0
+    usage: Usage = field(default_factory=Usage)
+    cost: float | None = None
+    retries: int = 0
+    retry_usage: Usage = field(default_factory=Usage)
+    retry_cost: float | None = None
+    served_models: list[str] = field(default_factory=list)
+
+    def add(self, run: RunFigures) -> None:
+        self.runs += 1
+        self.usage += run.usage
+        self.cost = _sum(self.cost, run.cost)
+        self.retries += run.retries
+        self.retry_usage += run.retry_usage
+        self.retry_cost = _sum(self.retry_cost, run.retry_cost)
+        if run.served_model is not None:
+            self.served_models.append(run.served_model)
+
+
+def _sum(total: float | None, amount: float | None) -> float | None:
+    if amount is None:
+        return total
+    return amount if total is None else total + amount
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +126,8 @@ class SessionRecord:
     interrupted_turn: InterruptedTurnRecord | None = None
     deleted: bool = False
     timer: asyncio.TimerHandle | None = None
+    native_filter: str = "full"
+    """What a native session keeps of each stored turn."""
+    accounting: Accounting = field(default_factory=Accounting)
+    tools_fingerprint: str | None = None
+    """A digest of the tool surface (names, descriptions, schemas) at the session's first turn."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..clock import Clock
 from ..config import SessionsConfig
-from ..errors import SessionLimitExceeded, SessionStoreFull
+from ..errors import SessionLimitExceeded, SessionStoreFull, ValidationFailed
 from ..providers.base import VisibleMessage
 from .records import InterruptedTurnRecord, Mode, Owner, SessionRecord, TurnRecord, message_bytes
 
@@ -78,6 +78,28 @@ class SessionStore:
         self._on_change(len(self._records))
         return record
 
+    def adopt(self, record: SessionRecord) -> None:
+        """Store a restored record (bounds apply); it keeps its id unless that id is taken here."""
+        record.record_bytes = _record_bytes(record)
+        self._check_messages(len(record.history), "The imported session")
+        self._check_bytes(record.record_bytes, "The imported session")
+        if len(record.native) > self.policy.maxNativeMessages:
+            raise SessionLimitExceeded(
+                f"The imported session holds {len(record.native)} native messages; "
+                f"maxNativeMessages is {self.policy.maxNativeMessages}.",
+                limit="maxNativeMessages",
+                maximum=self.policy.maxNativeMessages,
+            )
+        self._make_room()
+        if record.id in self._records:
+            record.id = "ses_" + secrets.token_urlsafe(16)
+        record.status = "interrupted" if record.interrupted_turn is not None else "ready"
+        now = self._clock.now_ms()
+        record.updated_ms = now
+        self._records[record.id] = record
+        self._start_idle(record, now)
+        self._on_change(len(self._records))
+
     def get(self, session_id: str) -> SessionRecord | None:
         """The live record, or None when unknown or expired (an expired one is removed now)."""
         record = self._records.get(session_id)
@@ -122,8 +144,30 @@ class SessionStore:
         record.native.extend(growth.native)
         record.record_bytes += added
         record.revision += 1
-        record.turns.append(TurnRecord(record.revision, growth.run_id, start, len(record.history), now))
+        record.turns.append(
+            TurnRecord(record.revision, growth.run_id, start, len(record.history), now, len(record.native))
+        )
         self._end_turn(record, now)
+
+    def truncate(self, record: SessionRecord, keep_turns: int) -> None:
+        """Keep the first ``keep_turns`` turns (and the imported history); advance the revision.
+
+        A pure prefix: nothing kept is rewritten. An interrupted session becomes ready again.
+        """
+        if keep_turns > len(record.turns):
+            raise ValidationFailed(
+                f"The session records {len(record.turns)} turns; keepTurns {keep_turns} is more.",
+                errors=[{"location": "body.keepTurns", "message": f"at most {len(record.turns)}"}],
+            )
+        last = record.turns[keep_turns - 1] if keep_turns else None
+        del record.history[last.end if last else record.imported :]
+        del record.native[last.native_end if last else 0 :]
+        del record.turns[keep_turns:]
+        record.record_bytes = _record_bytes(record)
+        record.interrupted_turn = None
+        record.revision += 1
+        self._cancel_timer(record)
+        self._end_turn(record, self._clock.now_ms())
 
     def end_turn_without_commit(self, record: SessionRecord, interrupted: InterruptedTurnRecord | None) -> None:
         """The active turn stopped: interrupted if model work had started, else ready again."""
@@ -209,6 +253,15 @@ class SessionStore:
                 limit="maxRecordBytes",
                 maximum=self.policy.maxRecordBytes,
             )
+
+
+def _record_bytes(record: SessionRecord) -> int:
+    """Everything a record counts against maxRecordBytes: instructions, visible history, native state."""
+    return (
+        _text_bytes(record.instructions)
+        + sum(message_bytes(m) for m in record.history)
+        + sum(len(item.encode()) for item in record.native)
+    )
 
 
 def _text_bytes(text: str | None) -> int:

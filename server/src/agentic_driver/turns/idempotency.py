@@ -1,6 +1,8 @@
 """Idempotency keys: a retried request replays the recorded outcome instead of running again.
 
-Keys are per subject, bounded in number (oldest forgotten first) and in time.
+Keys are per subject, bounded in number (oldest finished key forgotten first)
+and in time (counted from the outcome); a key whose request is still running
+is never forgotten, so a retry during a long turn cannot run it again.
 A key is bound to a fingerprint of the operation and its request; only an
 accepted request records an outcome (a refusal before acceptance forgets the
 key, so a retry is evaluated afresh).
@@ -9,11 +11,10 @@ key, so a retry is evaluated afresh).
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
-
-import orjson
 
 from ..auth import SessionGrant
 from ..clock import Clock
@@ -23,9 +24,12 @@ __all__ = ["IdempotencyStore", "Recorded", "fingerprint"]
 
 
 def fingerprint(operation: str, target: str, body: Any) -> str:
-    """A digest of what the request asks for: operation, path target and canonical body."""
-    canonical = orjson.dumps([operation, target, body], option=orjson.OPT_SORT_KEYS)
-    return hashlib.sha256(canonical).hexdigest()
+    """A digest of what the request asks for: operation, path target and canonical body.
+
+    The standard library encodes integers of any size (JSON Schema sets no 64-bit limit).
+    """
+    canonical = json.dumps([operation, target, body], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 @dataclass(slots=True)
@@ -57,7 +61,7 @@ class IdempotencyStore:
         keys = self._by_subject.setdefault(subject, OrderedDict())
         now = self._clock.now_ms()
         record = keys.get(key)
-        if record is not None and record.expires_ms <= now:
+        if record is not None and record.done and record.expires_ms <= now:
             del keys[key]
             record = None
         if record is not None:
@@ -72,9 +76,14 @@ class IdempotencyStore:
                 )
             return record
         keys[key] = Recorded(fingerprint=digest, expires_ms=now + self._ttl_ms)
-        while len(keys) > self._max_keys:
-            keys.popitem(last=False)
+        self._evict(keys)
         return None
+
+    def _evict(self, keys: OrderedDict[str, Recorded]) -> None:
+        """Forget the oldest finished keys beyond the bound; a key whose request still runs is kept."""
+        excess = len(keys) - self._max_keys
+        for key in [k for k, r in keys.items() if r.done][: max(excess, 0)]:
+            del keys[key]
 
     def release(self, subject: str, key: str) -> None:
         """Forget a claimed key whose request was refused before it was accepted."""
@@ -100,6 +109,7 @@ class IdempotencyStore:
     ) -> None:
         record = self._by_subject.get(subject, OrderedDict()).get(key)
         if record is not None:
+            record.expires_ms = self._clock.now_ms() + self._ttl_ms  # kept for ttl after the outcome
             record.done = True
             record.result = result
             record.error = error

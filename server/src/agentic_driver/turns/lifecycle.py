@@ -19,10 +19,14 @@ own function results. The turn then calls the model again with the exchange.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+from collections.abc import Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from ..clock import Clock
 from ..errors import (
@@ -36,26 +40,34 @@ from ..errors import (
     SessionRevisionConflict,
 )
 from ..metrics import Metrics
+from ..pricing import Prices
 from ..providers.base import (
     ModelRequest,
+    NativeFiltering,
     NativeItems,
     Provider,
     ProviderFailure,
+    RetryReport,
     TextDelta,
     ToolCall,
     ToolExchange,
+    ToolSpec,
     Usage,
     UsageReport,
     VisibleMessage,
 )
-from ..sessions import InterruptedTurnRecord, SessionRecord, SessionStore, TurnGrowth
+from ..sessions import InterruptedTurnRecord, RunFigures, SessionRecord, SessionStore, TurnGrowth
 from ..tools import HostTool
-from .runs import ActiveRun, Delta, Outcome, PendingAction, RunRegistry
+from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
 __all__ = ["TurnLifecycle"]
 
 log = logging.getLogger("agentic_driver.turns")
+
+
+class _IdleTimeout(Exception):
+    """The run's own idleTimeoutMs passed without provider progress."""
 
 
 @dataclass(slots=True)
@@ -69,21 +81,20 @@ class _Step:
 
 @dataclass(slots=True)
 class _Progress:
-    """What the turn has produced so far, across provider calls."""
+    """What the turn has produced so far, across provider calls (usage counts as it is reported)."""
 
+    provider: Provider
+    model: str
+    tools: Sequence[ToolSpec] = ()
     text: list[str] = field(default_factory=list)
     native: tuple[str, ...] = ()
-    input_tokens: int = 0
-    output_tokens: int = 0
-
-    @property
-    def usage(self) -> Usage:
-        return Usage(self.input_tokens, self.output_tokens)
+    usage: Usage = field(default_factory=Usage)
+    retries: int = 0
+    retry_usage: Usage = field(default_factory=Usage)
+    served_model: str | None = None
 
     def add(self, step: _Step) -> None:
         self.native += step.native
-        self.input_tokens += step.usage.input_tokens
-        self.output_tokens += step.usage.output_tokens
 
 
 class TurnLifecycle:
@@ -94,12 +105,16 @@ class TurnLifecycle:
         metrics: Metrics,
         clock: Clock,
         host_tools: dict[str, HostTool],
+        prices: Callable[[str, str], Prices | None] = lambda provider, model: None,
+        compact_max_chars: int = 500,
     ) -> None:
         self.slots = slots
         self._runs = runs
         self._metrics = metrics
         self._clock = clock
         self._host_tools = host_tools
+        self._prices = prices
+        self._compact_max_chars = compact_max_chars
 
     # -- admission --------------------------------------------------------------
 
@@ -171,7 +186,7 @@ class TurnLifecycle:
         idle_timeout_ms: int | None,
     ) -> None:
         native = run.session is not None and run.session.mode == "native"
-        progress = _Progress()
+        progress = _Progress(provider=provider, model=request.model, tools=request.tools)
         holding = False
         outcome = "failed"
         try:
@@ -190,27 +205,28 @@ class TurnLifecycle:
                 exchange += await self._answer_calls(run, step.calls, progress)
                 await self.slots.acquire(reserved=False)
                 holding = True
-            self._commit(run, store, progress)
+            self._commit(run, provider, store, progress)
             outcome = "completed"
+            self._account(run, progress)
             self._answer_with(run, Outcome(result=self._describe(run, None, progress)))
         except asyncio.CancelledError:
             outcome = "cancelled"
             reason = run.cancel_reason or "cancelled"
-            self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
+            self._stop(run, store, progress, "disconnected" if reason == "disconnected" else "cancelled")
             self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
-        except TimeoutError:
+        except _IdleTimeout:
             outcome = "timeout"
-            self._stop(run, store, "idle_timeout")
+            self._stop(run, store, progress, "idle_timeout")
             self._fail(run, ProviderTimeout(f"Provider {provider.id!r} made no progress for {idle_timeout_ms} ms."))
         except ProviderFailure as failure:
-            self._stop(run, store, "failed")
+            self._stop(run, store, progress, "failed")
             self._fail(run, ProviderError(f"Provider {provider.id!r} failed: {failure}"))
         except DriverError as error:  # a bound hit when the completed turn was committed
-            self._stop(run, store, "limit_exceeded")
+            self._stop(run, store, progress, "limit_exceeded")
             self._fail(run, error)
         except Exception:
             log.exception("run %s failed unexpectedly", run.id)
-            self._stop(run, store, "failed")
+            self._stop(run, store, progress, "failed")
             self._fail(run, InternalError("The run failed unexpectedly."))
         finally:
             if holding:
@@ -238,20 +254,30 @@ class TurnLifecycle:
             if idle_timeout_ms is not None:
                 deadline.reschedule(loop.time() + idle_timeout_ms / 1000)
 
-        async with asyncio.timeout(None) as deadline, aclosing(provider.turn(request, native=native)) as events:
-            arm(deadline)
-            async for event in events:
-                if isinstance(event, TextDelta):
-                    progress.text.append(event.text)
-                    deadline.reschedule(None)  # a slow reader is not a stalled provider
-                    await run.channel.put(Delta(event.text))
-                elif isinstance(event, ToolCall):
-                    step.calls.append(event)
-                elif isinstance(event, NativeItems):
-                    step.native += event.items
-                elif isinstance(event, UsageReport):
-                    step.usage = event.usage
+        deadline = asyncio.timeout(None)
+        try:
+            async with deadline, aclosing(provider.turn(request, native=native)) as events:
                 arm(deadline)
+                async for event in events:
+                    if isinstance(event, TextDelta):
+                        progress.text.append(event.text)
+                        deadline.reschedule(None)  # a slow reader is not a stalled provider
+                        await run.publish_delta(event.text)
+                    elif isinstance(event, ToolCall):
+                        step.calls.append(event)
+                    elif isinstance(event, NativeItems):
+                        step.native += event.items
+                    elif isinstance(event, UsageReport):
+                        progress.usage += event.usage
+                        progress.served_model = event.model or progress.served_model
+                    elif isinstance(event, RetryReport):
+                        progress.retries += 1
+                        progress.retry_usage += event.usage
+                    arm(deadline)
+        except TimeoutError:
+            if deadline.expired():
+                raise _IdleTimeout from None
+            raise ProviderFailure("the provider call timed out") from None
         return step
 
     async def _answer_calls(self, run: ActiveRun, calls: list[ToolCall], progress: _Progress) -> list[ToolExchange]:
@@ -290,22 +316,48 @@ class TurnLifecycle:
             return
         self.slots.unreserve()
         reason = run.cancel_reason or "cancelled"
-        self._stop(run, store, "disconnected" if reason == "disconnected" else "cancelled")
+        self._stop(run, store, None, "disconnected" if reason == "disconnected" else "cancelled")
         self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         self._metrics.runs.labels("cancelled").inc()
         self._runs.remove(run)
 
-    def _commit(self, run: ActiveRun, store: SessionStore | None, progress: _Progress) -> None:
-        if run.session is None or store is None:
+    def _commit(self, run: ActiveRun, provider: Provider, store: SessionStore | None, progress: _Progress) -> None:
+        record = run.session
+        if record is None or store is None:
             return
+        native = progress.native
+        if record.native_filter != "full" and isinstance(provider, NativeFiltering):
+            native = provider.filter_native(native, record.native_filter, self._compact_max_chars)
+        if record.tools_fingerprint is None:  # the tool surface of the session's first completed turn
+            record.tools_fingerprint = tools_fingerprint(progress.tools)
         growth = TurnGrowth(
             run_id=run.id,
             messages=(VisibleMessage("user", run.input), VisibleMessage("assistant", "".join(progress.text))),
-            native=progress.native,
+            native=native,
         )
-        store.commit_turn(run.session, growth)
+        store.commit_turn(record, growth)
 
-    def _stop(self, run: ActiveRun, store: SessionStore | None, reason: str) -> None:
+    def figures(self, progress: _Progress) -> RunFigures:
+        """The run's usage, retries and cost (cost only where the host prices the model)."""
+        prices = self._prices(progress.provider.id, progress.model)
+        return RunFigures(
+            usage=progress.usage,
+            cost=prices.cost(progress.usage) if prices is not None else None,
+            retries=progress.retries,
+            retry_usage=progress.retry_usage,
+            retry_cost=prices.cost(progress.retry_usage) if prices is not None else None,
+            served_model=progress.served_model,
+        )
+
+    def _account(self, run: ActiveRun, progress: _Progress) -> None:
+        """A turn that reached the model was billed, however it ended: add it to its session."""
+        record = run.session
+        if run.model_work_started and record is not None and not record.deleted:
+            record.accounting.add(self.figures(progress))
+
+    def _stop(self, run: ActiveRun, store: SessionStore | None, progress: _Progress | None, reason: str) -> None:
+        if progress is not None:
+            self._account(run, progress)
         record = run.session
         if record is None or store is None or record.deleted:
             return
@@ -316,19 +368,23 @@ class TurnLifecycle:
 
     def _describe(self, run: ActiveRun, action: PendingAction | None, progress: _Progress) -> Any:
         assert run.describe is not None, "the driver sets describe before starting a run"
-        return run.describe(action, "".join(progress.text), progress.usage)
+        return run.describe(action, "".join(progress.text), self.figures(progress))
 
     def _fail(self, run: ActiveRun, error: DriverError) -> None:
         self._answer_with(run, Outcome(error=error))
 
     def _answer_with(self, run: ActiveRun, outcome: Outcome) -> None:
-        """Hand the outcome to whoever answers the run now; unread deltas give way to it."""
+        """Hand the outcome to whoever answers the run now, after every delta before it."""
         if run.on_outcome is not None:
             run.on_outcome(outcome)
             run.on_outcome = None
-        while run.channel.full():
-            run.channel.get_nowait()
-        run.channel.put_nowait(outcome)
+        run.publish_outcome(outcome)
+
+
+def tools_fingerprint(tools: Sequence[ToolSpec]) -> str:
+    """A digest of a tool surface, independent of declaration order."""
+    surface = sorted((t.name, t.description, t.parameters) for t in tools)
+    return hashlib.sha256(orjson.dumps(surface, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def _cancel_detail(reason: str) -> str:

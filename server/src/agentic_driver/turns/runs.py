@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import DriverError
-from ..providers.base import ToolCall, Usage
-from ..sessions.records import SessionRecord
+from ..providers.base import ToolCall
+from ..sessions.records import RunFigures, SessionRecord
 
 __all__ = [
     "ActiveRun",
@@ -28,7 +28,7 @@ __all__ = [
     "new_run_id",
 ]
 
-CHANNEL_SIZE = 64
+UNREAD_DELTAS = 64
 """Deltas a slow reader may fall behind before the model's output waits for it (backpressure)."""
 
 
@@ -62,8 +62,8 @@ class Outcome:
 
 
 RunSignal = Delta | Outcome
-Describe = Callable[[PendingAction | None, str, Usage], Any]
-"""Builds the API result of a run that paused (with its action) or finished, from its text and usage."""
+Describe = Callable[[PendingAction | None, str, RunFigures], Any]
+"""Builds the API result of a run that paused (with its action) or finished, from its text and figures."""
 
 
 @dataclass(slots=True, eq=False)
@@ -78,7 +78,9 @@ class ActiveRun:
     cancel_reason: str | None = None
     """Why the run was stopped from outside: ``cancelled``, ``session_deleted`` or ``disconnected``."""
     task: asyncio.Task[None] | None = None
-    channel: asyncio.Queue[RunSignal] = field(default_factory=lambda: asyncio.Queue(CHANNEL_SIZE))
+    channel: asyncio.Queue[RunSignal] = field(default_factory=asyncio.Queue)
+    """Unbounded, so an outcome never waits and never costs a delta; deltas are bounded by ``unread``."""
+    unread: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(UNREAD_DELTAS))
     pending: PendingAction | None = None
     """Set while the run waits for function results or approvals."""
     answer: asyncio.Future[dict[str, Any]] | None = None
@@ -98,10 +100,25 @@ class ActiveRun:
         if self.task is not None:
             await asyncio.wait([self.task])
 
+    async def publish_delta(self, text: str) -> None:
+        """Hand a delta to the reader, waiting while it is ``UNREAD_DELTAS`` behind."""
+        await self.unread.acquire()
+        self.channel.put_nowait(Delta(text))
+
+    def publish_outcome(self, outcome: Outcome) -> None:
+        self.channel.put_nowait(outcome)
+
+    async def next_signal(self) -> RunSignal:
+        """The next delta or the outcome, in order."""
+        signal = await self.channel.get()
+        if isinstance(signal, Delta):
+            self.unread.release()
+        return signal
+
     async def outcome(self) -> Outcome:
         """Skip deltas until the run pauses, finishes or fails."""
         while True:
-            signal = await self.channel.get()
+            signal = await self.next_signal()
             if isinstance(signal, Outcome):
                 return signal
 

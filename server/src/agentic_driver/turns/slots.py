@@ -60,7 +60,7 @@ class RunSlots:
         except asyncio.CancelledError:
             if waiter.done() and not waiter.cancelled():
                 self.release()  # the slot was handed over just as we were cancelled: pass it on
-            else:
+            elif waiter in self._waiters:  # a release may already have dropped our cancelled place
                 self._waiters.remove(waiter)
             raise
 

@@ -163,7 +163,9 @@ def sync_detailed(
     `function_calls`, `approvals` for `approvals`, with exactly the call ids
     it asked for (otherwise `ACTION_MISMATCH`). The same turn continues and
     this request answers like `run`: completed, or waiting again. A run that
-    is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
+    is still active but waits for no action is `RUN_NOT_WAITING`; one that
+    has finished (or never existed for this caller) is `RUN_NOT_FOUND`.
+    Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
     Args:
@@ -218,7 +220,9 @@ def sync(
     `function_calls`, `approvals` for `approvals`, with exactly the call ids
     it asked for (otherwise `ACTION_MISMATCH`). The same turn continues and
     this request answers like `run`: completed, or waiting again. A run that
-    is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
+    is still active but waits for no action is `RUN_NOT_WAITING`; one that
+    has finished (or never existed for this caller) is `RUN_NOT_FOUND`.
+    Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
     Args:
@@ -267,7 +271,9 @@ async def asyncio_detailed(
     `function_calls`, `approvals` for `approvals`, with exactly the call ids
     it asked for (otherwise `ACTION_MISMATCH`). The same turn continues and
     this request answers like `run`: completed, or waiting again. A run that
-    is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
+    is still active but waits for no action is `RUN_NOT_WAITING`; one that
+    has finished (or never existed for this caller) is `RUN_NOT_FOUND`.
+    Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
     Args:
@@ -320,7 +326,9 @@ async def asyncio(
     `function_calls`, `approvals` for `approvals`, with exactly the call ids
     it asked for (otherwise `ACTION_MISMATCH`). The same turn continues and
     this request answers like `run`: completed, or waiting again. A run that
-    is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
+    is still active but waits for no action is `RUN_NOT_WAITING`; one that
+    has finished (or never existed for this caller) is `RUN_NOT_FOUND`.
+    Needs the run's provider grant and,
     for a session run, the `continue` grant.
 
     Args:

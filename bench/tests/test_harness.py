@@ -1,0 +1,200 @@
+"""A fast check of the harness itself: the statistics, the lanes, the load generator against a real
+floor process for a handful of requests, and the ratio and target arithmetic on made-up results.
+
+No benchmark runs here (``make bench`` does that); this stays well under ten seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+from collections.abc import Iterator
+
+import orjson
+import pytest
+from harness import procstat, report, targets
+from harness.httpclient import Request, encode_request
+from harness.loadgen import Work, open_connections, run_phase
+from harness.run import merge, turn_lanes
+from harness.stats import percentile, ratio, summarize
+from harness.targets import AgenticApi, LangGraphApi, Session
+
+# -- statistics ---------------------------------------------------------------------
+
+
+def test_percentile_interpolates_linearly_between_closest_ranks() -> None:
+    values = [float(v) for v in range(1, 11)]  # 1..10
+    assert percentile(values, 0) == 1
+    assert percentile(values, 100) == 10
+    assert percentile(values, 50) == pytest.approx(5.5)
+    assert percentile(values, 90) == pytest.approx(9.1)
+    assert percentile(values, 99) == pytest.approx(9.91)
+    assert percentile([7.0], 99) == 7
+    assert math.isnan(percentile([], 50))
+    with pytest.raises(ValueError):
+        percentile(values, 101)
+
+
+def test_summarize_reports_milliseconds_from_nanoseconds() -> None:
+    summary = summarize([3_000_000, 1_000_000, 2_000_000])  # unsorted on purpose
+    assert summary["count"] == 3
+    assert summary["mean_ms"] == pytest.approx(2.0)
+    assert summary["p50_ms"] == pytest.approx(2.0)
+    assert summary["p90_ms"] == pytest.approx(2.8)
+    assert summary["max_ms"] == pytest.approx(3.0)
+    assert summarize([])["count"] == 0
+
+
+def test_ratio_is_none_when_a_side_is_missing_or_not_positive() -> None:
+    assert ratio(6.0, 3.0) == 2.0
+    assert ratio(None, 3.0) is None
+    assert ratio(1.0, 0.0) is None
+    assert ratio(math.nan, 1.0) is None
+
+
+# -- requests and lanes -------------------------------------------------------------------
+
+
+def test_encoded_request_is_http11_with_length_and_headers() -> None:
+    raw = encode_request(Request("POST", "/v1/runs", b'{"a":1}'), "127.0.0.1:9", {"Authorization": "Bearer t"})
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0] == b"POST /v1/runs HTTP/1.1"
+    assert b"Content-Length: 7" in head and b"Authorization: Bearer t" in head
+    assert body == b'{"a":1}'
+
+
+def test_turn_lanes_give_each_lane_its_own_sessions_and_the_exact_count() -> None:
+    api = AgenticApi(token="t" * 16)
+    pool = [Session(f"ses_{i}") for i in range(10)]
+    lanes = turn_lanes(api, pool, 4, 22)
+    assert sum(len(lane) for lane in lanes) == 22
+    owners = [{orjson.loads(w.make().body)["session"]["id"] for w in lane} for lane in lanes]
+    for i, mine in enumerate(owners):
+        for other in owners[i + 1 :]:
+            assert not mine & other
+    with pytest.raises(ValueError):
+        turn_lanes(api, pool[:2], 4, 8)
+
+
+def test_peer_api_maps_sessions_to_threads() -> None:
+    api = LangGraphApi()
+    session = Session("t-1")
+    turn = api.turn(session, "hi")
+    assert turn.path == "/threads/t-1/runs/wait"
+    assert orjson.loads(turn.body)["input"]["messages"] == [{"role": "user", "content": "hi"}]
+    assert api.stream_turn(session, "hi").stream
+    assert api.streaming_available({"paths": {"/threads/{thread_id}/runs/stream": {}}})
+    assert not AgenticApi().streaming_available({"paths": {"/v1/runs": {}}})
+
+
+# -- the load generator against a real (floor) server --------------------------------------------------
+
+
+@pytest.fixture
+def floor() -> Iterator[targets.RunningTarget]:
+    running = targets.start(targets.floor_spec(), targets.BENCH / "results" / "logs", None)
+    yield running
+    running.stop()
+
+
+async def test_load_generator_drives_a_floor_process_and_measures_it(floor: targets.RunningTarget) -> None:
+    api = floor.spec.api
+    connections = await open_connections("raw", "127.0.0.1", floor.port, api.headers, 4)
+    made: list[Session] = []
+    create = [Work(make=api.create, expect=201, done=lambda r: made.append(api.created(r))) for _ in range(8)]
+    created = await run_phase("create", [create], server_pid=floor.pid, connections=connections)
+    assert (created.requests, created.errors, len(made)) == (8, 0, 8)
+
+    turns = await run_phase("turns", turn_lanes(api, made, 4, 24), server_pid=floor.pid, connections=connections)
+    assert turns.errors == 0, turns.error_samples
+    assert len(turns.latencies_ns) == 24 and all(ns > 0 for ns in turns.latencies_ns)
+    assert sum(s.revision for s in made) == 24  # every revision the client tracked, the server agreed with
+    assert turns.server_cpu_ns > 0 and turns.rss_after > 0 and turns.wall_s > 0
+    data = turns.to_dict()
+    assert data["latency"]["count"] == 24 and data["server_cpu_us_per_op"] > 0
+
+    streamed = await run_phase(
+        "stream", turn_lanes(api, made, 1, 3, stream=True), server_pid=floor.pid, connections=connections
+    )
+    assert streamed.errors == 0, streamed.error_samples
+    assert len(streamed.first_event_ns) == 3
+    assert all(0 < first <= total for first, total in zip(streamed.first_event_ns, streamed.latencies_ns, strict=True))
+
+    stale = [Work(make=lambda: api.turn(Session(made[0].id, 0), "x"), expect=200)]
+    refused = await run_phase("stale", [stale], server_pid=None, connections=connections)
+    assert refused.errors == 1 and "409" in refused.error_samples[0]
+
+    gone = [Work(make=lambda s=s: api.delete(s), expect=204) for s in made]
+    deleted = await run_phase("delete", [gone], server_pid=floor.pid, connections=connections)
+    assert deleted.errors == 0
+    merged = merge("both", [turns, deleted])
+    assert merged.requests == 32 and len(merged.latencies_ns) == 32
+    await asyncio.gather(*(c.close() for c in connections))
+
+
+def test_procstat_sees_this_process() -> None:
+    here = procstat.sample(os.getpid())
+    assert here.cpu_ns > 0 and here.rss_bytes > 0
+    assert procstat.machine_busy_ns() > 0
+
+
+# -- ratios and targets on made-up results ----------------------------------------------------------------
+
+
+def _phase(cpu_us: float, p50: float, p99: float, n: int = 100, **extra: object) -> dict[str, object]:
+    return {
+        "requests": n,
+        "errors": 0,
+        "wall_s": 1.0,
+        "server_cpu_ms": cpu_us * n / 1000,
+        "server_cpu_us_per_op": cpu_us,
+        "server_cpu_net_us_per_op": cpu_us,
+        "throughput_rps": float(n),
+        "latency": {"p50_ms": p50, "p90_ms": p99, "p99_ms": p99},
+        "other_cpu_util": 0.0,
+        **extra,
+    }
+
+
+def _target(cpu: float, p50: float, p99: float, full_cpu: float, startup: float, per_message: float) -> dict:
+    phases = {name: _phase(cpu, p50, p99) for name in report.TURN_PHASES}
+    phases |= {name: _phase(full_cpu, p50, p99) for name in report.FULL_TURN_PHASES}
+    return {
+        "available": True,
+        "streaming": False,
+        "startup_s": {"median": startup},
+        "phases": phases,
+        "memory": {"bytes_per_message": per_message, "bytes_per_turn": 2 * per_message, "encoded_message_bytes": 90},
+    }
+
+
+def test_goals_and_ratios_from_one_run() -> None:
+    results = {
+        "meta": {"provider_first_output_ms": 0.01, "machine": {"cpus": 2}},
+        "targets": {
+            "host": _target(cpu=300, p50=0.4, p99=3.0, full_cpu=320, startup=0.6, per_message=400),
+            "floor": _target(cpu=100, p50=0.1, p99=2.0, full_cpu=100, startup=0.2, per_message=300),
+            "peer": _target(cpu=6000, p50=1000, p99=1100, full_cpu=20000, startup=1.5, per_message=11000),
+        },
+    }
+    computed = report.ratios(results)
+    assert computed["turn_cpu_us"]["host/floor"] == pytest.approx(3.0)
+    assert computed["turn_cpu_us"]["host/peer"] == pytest.approx(0.05)
+    found = {g["goal"]: g["status"] for g in report.goals(results)}
+    assert found == {
+        "cpu_per_turn_vs_floor": "met",  # 3x <= 4x
+        "cpu_per_turn_vs_peer": "met",  # 20x >= 15x
+        "latency_c1_p50": "missed",  # 4x > 2x
+        "latency_c1_p99": "met",  # 1.5x <= 3x
+        "full_store_turn_cost": "met",  # 320 / 300 = 1.067 <= 1.10
+        "memory_per_message": "met",  # 400 <= 2 * 90 + 256
+        "stream_first_event": "not available",  # the host serves no stream route
+        "startup": "met",  # 0.6 <= 0.2 + 0.5
+    }
+    assert "host/floor" in report.table(results) and "missed" in report.goals_table(results)
+
+    results["targets"]["peer"] = {"available": False, "reason": "no network"}
+    found = {g["goal"]: g["status"] for g in report.goals(results)}
+    assert found["cpu_per_turn_vs_peer"] == "not available"
+    assert "unavailable  peer: no network" in report.table(results)

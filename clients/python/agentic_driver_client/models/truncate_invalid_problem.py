@@ -1,0 +1,203 @@
+# Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.truncate_invalid_problem_code import TruncateInvalidProblemCode
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.validation_issue import ValidationIssue
+
+
+T = TypeVar("T", bound="TruncateInvalidProblem")
+
+
+@_attrs_define
+class TruncateInvalidProblem:
+    """
+    Attributes:
+        type_ (str): A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        title (str): A short summary of the problem type.
+        status (int): The HTTP status code.
+        code (TruncateInvalidProblemCode): The whole error-code catalogue. Each code has one HTTP status:
+            `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+            `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+            `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+            `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+            `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+            `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413;
+            `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+            `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+            `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+            `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
+            `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
+            `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
+            `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+            requests outside the documented operations (or a host defect) and
+            appear in no operation.
+        detail (str): What happened, for a person.
+        instance (str | Unset): The request path.
+        current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.
+        active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
+        retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
+        limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound
+            that was hit, by its host setting name.
+        maximum (int | Unset): The value of that bound.
+        reason (str | Unset): `RUN_CANCELLED`: `cancelled` or `session_deleted`.
+        errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
+    """
+
+    type_: str
+    title: str
+    status: int
+    code: TruncateInvalidProblemCode
+    detail: str
+    instance: str | Unset = UNSET
+    current_revision: int | Unset = UNSET
+    active_run_id: str | Unset = UNSET
+    retry_after_seconds: int | Unset = UNSET
+    limit: str | Unset = UNSET
+    maximum: int | Unset = UNSET
+    reason: str | Unset = UNSET
+    errors: list[ValidationIssue] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        title = self.title
+
+        status = self.status
+
+        code = self.code.value
+
+        detail = self.detail
+
+        instance = self.instance
+
+        current_revision = self.current_revision
+
+        active_run_id = self.active_run_id
+
+        retry_after_seconds = self.retry_after_seconds
+
+        limit = self.limit
+
+        maximum = self.maximum
+
+        reason = self.reason
+
+        errors: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.errors, Unset):
+            errors = []
+            for errors_item_data in self.errors:
+                errors_item = errors_item_data.to_dict()
+                errors.append(errors_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "type": type_,
+                "title": title,
+                "status": status,
+                "code": code,
+                "detail": detail,
+            }
+        )
+        if instance is not UNSET:
+            field_dict["instance"] = instance
+        if current_revision is not UNSET:
+            field_dict["currentRevision"] = current_revision
+        if active_run_id is not UNSET:
+            field_dict["activeRunId"] = active_run_id
+        if retry_after_seconds is not UNSET:
+            field_dict["retryAfterSeconds"] = retry_after_seconds
+        if limit is not UNSET:
+            field_dict["limit"] = limit
+        if maximum is not UNSET:
+            field_dict["maximum"] = maximum
+        if reason is not UNSET:
+            field_dict["reason"] = reason
+        if errors is not UNSET:
+            field_dict["errors"] = errors
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.validation_issue import ValidationIssue
+
+        d = dict(src_dict)
+        type_ = d.pop("type")
+
+        title = d.pop("title")
+
+        status = d.pop("status")
+
+        code = TruncateInvalidProblemCode(d.pop("code"))
+
+        detail = d.pop("detail")
+
+        instance = d.pop("instance", UNSET)
+
+        current_revision = d.pop("currentRevision", UNSET)
+
+        active_run_id = d.pop("activeRunId", UNSET)
+
+        retry_after_seconds = d.pop("retryAfterSeconds", UNSET)
+
+        limit = d.pop("limit", UNSET)
+
+        maximum = d.pop("maximum", UNSET)
+
+        reason = d.pop("reason", UNSET)
+
+        _errors = d.pop("errors", UNSET)
+        errors: list[ValidationIssue] | Unset = UNSET
+        if _errors is not UNSET:
+            errors = []
+            for errors_item_data in _errors:
+                errors_item = ValidationIssue.from_dict(errors_item_data)
+
+                errors.append(errors_item)
+
+        truncate_invalid_problem = cls(
+            type_=type_,
+            title=title,
+            status=status,
+            code=code,
+            detail=detail,
+            instance=instance,
+            current_revision=current_revision,
+            active_run_id=active_run_id,
+            retry_after_seconds=retry_after_seconds,
+            limit=limit,
+            maximum=maximum,
+            reason=reason,
+            errors=errors,
+        )
+
+        truncate_invalid_problem.additional_properties = d
+        return truncate_invalid_problem
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

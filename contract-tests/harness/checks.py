@@ -1,0 +1,551 @@
+"""Contract rules no generic schemathesis check knows, registered as schemathesis checks.
+
+Importing this module registers them for the schemathesis CLI run (``st_hooks.py``
+imports it) and for every scenario answer (``validation.py`` imports it):
+
+- ``session_revisions_honoured``: optimistic revisions, checked against a
+  shadow model of every session this process has seen in an answer. A run or
+  streamed run on a revision older than one the session already reached never
+  succeeds; a completed turn returns exactly the next revision; a
+  ``SESSION_REVISION_CONFLICT`` names a current revision that differs from the
+  one sent and is not older than one already seen. (Concurrent answers may be
+  validated out of order, so the model only moves forward; idempotent replays
+  are left to the next check.)
+- ``idempotent_replays_honoured``: the first accepted request per caller and
+  ``Idempotency-Key`` is remembered; a repeat of the same request that is
+  accepted answers the same outcome (the same session, the same run), and an
+  accepted request that reuses the key for another request is a failure.
+- ``event_streams_well_formed``: every SSE message has an ``id`` and an
+  ``event`` equal to its data's ``type``; one run per stream; exactly one
+  terminal event (``run.completed``, ``run.requires_action``, ``run.failed``),
+  last (unless the client closed the stream early on purpose).
+- ``problem_details_consistent``: the problem envelope agrees with itself and
+  with its response: ``status`` equals the HTTP status, ``type`` is the URN of
+  ``code``, ``retryAfterSeconds`` equals the ``Retry-After`` header, a revision
+  conflict says ``x-should-retry: false``, and ``instance`` is the request path.
+- ``timestamps_utc_milliseconds``: the spec says timestamps are UTC with
+  millisecond precision (``2026-11-29T18:50:42.123Z``); ``format: date-time``
+  alone accepts any offset and precision.
+- ``valid_requests_refused_only_as_documented``: schemathesis'
+  ``positive_data_acceptance`` judges a schema-valid request by status only
+  (``schemathesis.toml`` lists the statuses per operation); this check narrows
+  each refusal to the codes with which the contract refuses a valid request.
+
+The schema's per-status ``code`` enums are already enforced by
+``response_schema_conformance``; these rules cover what a schema cannot say.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import schemathesis
+from schemathesis import CheckContext, Response
+from schemathesis.generation.case import Case
+
+from . import spec
+
+__all__ = [
+    "REPLAYS",
+    "SHADOW",
+    "VALID_REQUEST_REFUSALS",
+    "SessionShadow",
+    "event_streams_well_formed",
+    "idempotent_replays_honoured",
+    "parse_event_stream",
+    "problem_details_consistent",
+    "session_revisions_honoured",
+    "timestamps_utc_milliseconds",
+    "valid_requests_refused_only_as_documented",
+]
+
+PROBLEM_TYPE_PREFIX = "urn:agentic-driver:problem:"
+
+
+@dataclass
+class _Known:
+    revision: int
+    status: str
+
+
+class SessionShadow:
+    """What this process last saw of each session: its revision and status (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sessions: dict[str, _Known] = {}
+
+    def get(self, session_id: str) -> _Known | None:
+        with self._lock:
+            return self._sessions.get(session_id)
+
+    def saw(self, info: Any) -> None:
+        if isinstance(info, dict) and isinstance(info.get("id"), str) and isinstance(info.get("revision"), int):
+            with self._lock:
+                known = self._sessions.get(info["id"])
+                # Revisions never go back; concurrent answers may be validated out of order.
+                if known is None or info["revision"] >= known.revision:
+                    self._sessions[info["id"]] = _Known(info["revision"], str(info.get("status")))
+
+    def forget(self, session_id: str) -> None:
+        with self._lock:
+            self._sessions.pop(session_id, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._sessions.clear()
+
+
+SHADOW = SessionShadow()
+
+
+def _operation_id(case: Case) -> str | None:
+    return case.operation.schema.get_operation_id(case.operation)
+
+
+def _json_body(response: Response) -> Any:
+    try:
+        return json.loads(response.content or b"null")
+    except ValueError:
+        return None
+
+
+TERMINAL_EVENTS = frozenset({"run.completed", "run.requires_action", "run.failed"})
+
+
+def parse_event_stream(content: bytes) -> list[dict[str, str]]:
+    """SSE messages as ``{"id", "event", "data", ...}`` fields (comment lines and data-less messages skipped)."""
+    messages: list[dict[str, str]] = []
+    current: dict[str, str] = {}
+    for raw_line in content.decode("utf-8", "replace").splitlines():
+        if not raw_line:
+            if "data" in current:
+                messages.append(current)
+            current = {}
+            continue
+        if raw_line.startswith(":"):
+            continue
+        name, _, value = raw_line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        current[name] = f"{current[name]}\n{value}" if name == "data" and "data" in current else value
+    if "data" in current:
+        messages.append(current)
+    return messages
+
+
+def _is_event_stream(response: Response) -> bool:
+    content_type = _header(response, "Content-Type") or ""
+    return content_type.split(";", 1)[0].strip().lower() == "text/event-stream"
+
+
+def _run_result(response: Response) -> Any:
+    """The run a 200 answers with: the JSON body, or for a stream the run of its terminal event."""
+    if not _is_event_stream(response):
+        return _json_body(response)
+    for message in reversed(parse_event_stream(response.content or b"")):
+        try:
+            data = json.loads(message["data"])
+        except ValueError:
+            return None
+        if isinstance(data, dict) and data.get("type") in ("run.completed", "run.requires_action"):
+            return data.get("run")
+        return None
+    return None
+
+
+def _session_handle(case: Case) -> tuple[str, int] | None:
+    body = case.body
+    if not isinstance(body, dict):
+        return None
+    handle = body.get("session")
+    if not isinstance(handle, dict):
+        return None
+    session_id, revision = handle.get("id"), handle.get("revision")
+    if not isinstance(session_id, str) or type(revision) is not int:
+        return None
+    return session_id, revision
+
+
+@dataclass(frozen=True)
+class _Accepted:
+    case_id: str
+    fingerprint: str
+    identity: Any
+
+
+class IdempotencyMemory:
+    """The first accepted (2xx) request this process saw per caller and Idempotency-Key (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._accepted: dict[tuple[str, str], _Accepted] = {}
+
+    @staticmethod
+    def key_of(response: Response) -> tuple[str, str] | None:
+        request = response.request
+        if request is None:
+            return None
+        key = request.headers.get("Idempotency-Key")
+        return (str(request.headers.get("Authorization", "")), key) if key else None
+
+    @staticmethod
+    def fingerprint(case: Case) -> str:
+        body = case.body if isinstance(case.body, dict | list | str | int | float | bool) else None
+        return json.dumps([_operation_id(case), dict(case.path_parameters or {}), body], sort_keys=True)
+
+    def get(self, key: tuple[str, str]) -> _Accepted | None:
+        with self._lock:
+            return self._accepted.get(key)
+
+    def remember(self, key: tuple[str, str], accepted: _Accepted) -> None:
+        with self._lock:
+            self._accepted.setdefault(key, accepted)
+
+    def is_replay(self, case: Case, response: Response) -> bool:
+        """A repeat of an accepted request with the same key and the same request: it replays, it does not run."""
+        key = self.key_of(response)
+        first = self.get(key) if key is not None else None
+        return first is not None and first.case_id != case.id and first.fingerprint == self.fingerprint(case)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._accepted.clear()
+
+
+REPLAYS = IdempotencyMemory()
+
+
+@schemathesis.check
+def session_revisions_honoured(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+    """A stale revision never runs a turn; a completed turn advances the revision by exactly one."""
+    operation_id = _operation_id(case)
+    status = response.status_code
+    body = _run_result(response) if status == 200 else _json_body(response)
+    if operation_id in ("run", "streamRun") and not REPLAYS.is_replay(case, response):
+        handle = _session_handle(case)
+        if handle is not None:
+            session_id, sent = handle
+            known = SHADOW.get(session_id)
+            if status == 200:
+                if known is not None and known.revision > sent:
+                    raise AssertionError(
+                        f"Stale revision accepted: session {session_id} was at revision {known.revision}, "
+                        f"the run sent {sent} and got 200 instead of 409 SESSION_REVISION_CONFLICT."
+                    )
+                # A run that waits for the application (requires_action) or a stream that ended in run.failed has
+                # not completed a turn; a completed one returns the session at exactly the next revision.
+                if isinstance(body, dict) and body.get("status") == "completed":
+                    info = body.get("session")
+                    if not isinstance(info, dict):
+                        raise AssertionError("A completed session run must return the session (`session` is missing).")
+                    if info.get("revision") != sent + 1:
+                        raise AssertionError(
+                            f"A completed turn must advance the revision by exactly one: sent {sent}, "
+                            f"got {info.get('revision')}."
+                        )
+            elif status == 409 and isinstance(body, dict) and body.get("code") == "SESSION_REVISION_CONFLICT":
+                current = body.get("currentRevision")
+                if type(current) is not int or current == sent:
+                    raise AssertionError(
+                        f"SESSION_REVISION_CONFLICT must name a current revision other than the one sent ({sent}); "
+                        f"got currentRevision={current!r}."
+                    )
+                if known is not None and current < known.revision:
+                    raise AssertionError(
+                        f"SESSION_REVISION_CONFLICT names revision {current}, but the session already reached "
+                        f"{known.revision} (revisions never go back)."
+                    )
+    _update_shadow(operation_id, case, status, body)
+    return None
+
+
+def _update_shadow(operation_id: str | None, case: Case, status: int, body: Any) -> None:
+    if operation_id in (
+        "createSession",
+        "readSession",
+        "run",
+        "streamRun",
+        "cancelRun",
+        "submitRunActions",
+        "streamRunActions",
+    ) and status in (200, 201):
+        if isinstance(body, dict):
+            SHADOW.saw(body.get("session"))
+    elif operation_id == "deleteSession" and status == 204:
+        session_id = (case.path_parameters or {}).get("sessionId")
+        if isinstance(session_id, str):
+            SHADOW.forget(session_id)
+
+
+def _header(response: Response, name: str) -> str | None:
+    values = response.headers.get(name.lower())
+    return values[0] if values else None
+
+
+@schemathesis.check
+def problem_details_consistent(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+    """An RFC 9457 problem agrees with its own response."""
+    if response.status_code < 400:
+        return None
+    body = _json_body(response)
+    if not isinstance(body, dict) or "code" not in body:
+        return None  # not a problem at all: response_schema_conformance reports that
+    code = body.get("code")
+    problems = []
+    if body.get("status") != response.status_code:
+        problems.append(f"`status` is {body.get('status')!r} but the HTTP status is {response.status_code}")
+    if body.get("type") != f"{PROBLEM_TYPE_PREFIX}{code}":
+        problems.append(f"`type` is {body.get('type')!r}, expected {PROBLEM_TYPE_PREFIX}{code}")
+    if "retryAfterSeconds" in body and _header(response, "Retry-After") != str(body["retryAfterSeconds"]):
+        problems.append(
+            f"`retryAfterSeconds` is {body['retryAfterSeconds']!r} but Retry-After is "
+            f"{_header(response, 'Retry-After')!r}"
+        )
+    if code == "SESSION_REVISION_CONFLICT" and _header(response, "x-should-retry") != "false":
+        problems.append("SESSION_REVISION_CONFLICT must carry `x-should-retry: false`")
+    if "instance" in body and response.request is not None and response.request.url is not None:
+        raw = urlsplit(response.request.url).path
+        instance = str(body["instance"])
+        # Encoded or decoded, the instance must name the request path without losing any of it.
+        if raw != instance and unquote(raw) not in (instance, unquote(instance)):
+            problems.append(f"`instance` is {instance!r} but the request path is {raw!r} ({unquote(raw)!r})")
+    if problems:
+        raise AssertionError("Inconsistent problem details: " + "; ".join(problems) + ".")
+    return None
+
+
+# The codes with which the contract refuses a schema-valid request, per operation (the statuses are in
+# schemathesis.toml with the same reasons). An operation not listed accepts every valid request.
+_IDEMPOTENCY = frozenset(
+    {
+        # The same Idempotency-Key came with another request (generated requests reuse the spec's example key).
+        "IDEMPOTENCY_KEY_REUSED",
+        # The first request with this key is still running.
+        "IDEMPOTENCY_KEY_IN_USE",
+        # Not idempotency: a schema-valid body can still be longer than the host's limits.maxBodyBytes.
+        "PAYLOAD_TOO_LARGE",
+    }
+)
+_RUN_REFUSALS = frozenset(
+    {
+        # Unknown provider, model or session.
+        "PROVIDER_NOT_FOUND",
+        "MODEL_NOT_FOUND",
+        "SESSION_NOT_FOUND",
+        # A stale revision; a session an earlier turn left interrupted (a native turn over maxNativeMessages is
+        # stopped after model work); a session whose turn waits for function results or approvals.
+        "SESSION_REVISION_CONFLICT",
+        "SESSION_INTERRUPTED",
+        "SESSION_BUSY",
+        # A turn over a session bound.
+        "SESSION_LIMIT_EXCEEDED",
+        # Declared tools must have distinct names, none a host tool's: uniqueness by a property is not
+        # expressible in JSON Schema, so a schema-valid body can repeat a name.
+        "TOOL_NAME_CONFLICT",
+    }
+)
+_ACTIONS_REFUSALS = frozenset(
+    {
+        # A generated run id names no run of this caller; a finished run; a replay whose session is gone.
+        "RUN_NOT_FOUND",
+        "SESSION_NOT_FOUND",
+        # The run waits for nothing; the answer does not match what it waits for (generated call ids).
+        "RUN_NOT_WAITING",
+        "ACTION_MISMATCH",
+        # The completed turn would outgrow the session.
+        "SESSION_LIMIT_EXCEEDED",
+    }
+)
+VALID_REQUEST_REFUSALS: dict[str, frozenset[str]] = {
+    # Unknown provider or model; unbound provider; mode the provider cannot keep; imported history over a bound;
+    # a full store; a replay whose session was deleted since.
+    "createSession": frozenset(
+        {
+            "PROVIDER_NOT_FOUND",
+            "MODEL_NOT_FOUND",
+            "SESSION_ACCOUNT_REQUIRED",
+            "UNSUPPORTED_CONTINUATION",
+            "SESSION_LIMIT_EXCEEDED",
+            "SESSION_STORE_FULL",
+            "SESSION_NOT_FOUND",
+        }
+    )
+    | _IDEMPOTENCY,
+    # A generated id names no session.
+    "readSession": frozenset({"SESSION_NOT_FOUND"}),
+    "deleteSession": frozenset({"SESSION_NOT_FOUND"}),
+    # A generated id names no active run.
+    "cancelRun": frozenset({"RUN_NOT_FOUND"}),
+    "run": _RUN_REFUSALS | _IDEMPOTENCY,
+    "streamRun": _RUN_REFUSALS | _IDEMPOTENCY,
+    "submitRunActions": _ACTIONS_REFUSALS | _IDEMPOTENCY,
+    "streamRunActions": _ACTIONS_REFUSALS | _IDEMPOTENCY,
+}
+
+
+def _is_schema_valid_request(case: Case) -> bool:
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return False
+    if any(component.mode.is_negative for component in meta.components.values()):
+        return False
+    operation_id = _operation_id(case)
+    validator = spec.request_validator(operation_id) if operation_id in spec.operations() else None
+    # A link may replace parts of a generated body; judge what is actually sent.
+    return validator is None or validator.is_valid(case.body)
+
+
+@schemathesis.check
+def valid_requests_refused_only_as_documented(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+    """A schema-valid request is accepted, or refused with one of the codes the contract names for that."""
+    if response.status_code < 400 or not _is_schema_valid_request(case):
+        return None
+    body = _json_body(response)
+    code = body.get("code") if isinstance(body, dict) else None
+    allowed = VALID_REQUEST_REFUSALS.get(_operation_id(case) or "", frozenset())
+    if code not in allowed:
+        raise AssertionError(
+            f"A schema-valid request was refused with {response.status_code} {code}; the contract refuses a valid "
+            f"{_operation_id(case)} request only with: {', '.join(sorted(allowed)) or 'nothing'}."
+        )
+    return None
+
+
+_UTC_MILLISECONDS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+@functools.cache
+def _timestamp_fields() -> frozenset[str]:
+    """Names of the properties the spec declares as ``format: date-time``."""
+    names: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for name, schema in (node.get("properties") or {}).items():
+                if isinstance(schema, dict) and schema.get("format") == "date-time":
+                    names.add(name)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(spec.document()["components"])
+    return frozenset(names)
+
+
+def _timestamps(node: Any, fields: frozenset[str], where: str = "") -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in fields and isinstance(value, str):
+                found.append((f"{where}/{key}", value))
+            found += _timestamps(value, fields, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _timestamps(value, fields, f"{where}/{index}")
+    return found
+
+
+@schemathesis.check
+def timestamps_utc_milliseconds(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+    """Every timestamp the host returns is UTC with exactly millisecond precision."""
+    wrong = [
+        f"{where} = {value!r}"
+        for where, value in _timestamps(_json_body(response), _timestamp_fields())
+        if not _UTC_MILLISECONDS.match(value)
+    ]
+    if wrong:
+        raise AssertionError("Timestamps must be UTC with millisecond precision (…T18:50:42.123Z): " + ", ".join(wrong))
+    return None
+
+
+def _identity(operation_id: str | None, response: Response) -> Any:
+    """What a replay must reproduce: the session a create made, or the run a run request started."""
+    if operation_id == "createSession":
+        body = _json_body(response)
+        return (body.get("session") or {}).get("id") if isinstance(body, dict) else None
+    if _is_event_stream(response):
+        for message in parse_event_stream(response.content or b""):
+            with_run = _event_data(message)
+            if with_run is not None:
+                return with_run.get("runId") or (with_run.get("run") or {}).get("id")
+        return None
+    body = _json_body(response)
+    return body.get("id") if isinstance(body, dict) else None
+
+
+def _event_data(message: dict[str, str]) -> dict[str, Any] | None:
+    try:
+        data = json.loads(message.get("data", ""))
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+@schemathesis.check
+def idempotent_replays_honoured(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+    """A repeat with the same Idempotency-Key and request replays the first outcome; another request is refused."""
+    key = REPLAYS.key_of(response)
+    if key is None:
+        return None
+    accepted = 200 <= response.status_code < 300
+    first = REPLAYS.get(key)
+    fingerprint = REPLAYS.fingerprint(case)
+    if first is None:
+        if accepted:
+            REPLAYS.remember(key, _Accepted(case.id, fingerprint, _identity(_operation_id(case), response)))
+        return None
+    if first.case_id == case.id or not accepted:
+        return None  # the same case validated again, or a refusal (the spec allows re-checking access)
+    if first.fingerprint != fingerprint:
+        raise AssertionError(
+            f"Idempotency-Key {key[1]!r} was first accepted for another request, yet this one was accepted too "
+            "(expected IDEMPOTENCY_KEY_REUSED)."
+        )
+    identity = _identity(_operation_id(case), response)
+    if identity != first.identity:
+        raise AssertionError(
+            f"A replay with Idempotency-Key {key[1]!r} must answer the recorded outcome ({first.identity!r}), "
+            f"got {identity!r}."
+        )
+    return None
+
+
+@schemathesis.check
+def event_streams_well_formed(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+    """Every SSE message has an id and an event equal to its data's type; one run; it ends with a terminal event."""
+    if response.status_code != 200 or not _is_event_stream(response):
+        return None
+    messages = parse_event_stream(response.content or b"")
+    problems = []
+    run_ids = set()
+    for index, message in enumerate(messages):
+        data = _event_data(message)
+        if data is None:
+            problems.append(f"message {index}: data is not a JSON object")
+            continue
+        if not message.get("id"):
+            problems.append(f"message {index}: no id")
+        if message.get("event") != data.get("type"):
+            problems.append(f"message {index}: event {message.get('event')!r} but data type {data.get('type')!r}")
+        run_id = data.get("runId") or (data.get("run") or {}).get("id")
+        if run_id:
+            run_ids.add(run_id)
+        if data.get("type") in TERMINAL_EVENTS and index != len(messages) - 1:
+            problems.append(f"message {index}: {data.get('type')} is terminal but more events follow")
+    if len(run_ids) > 1:
+        problems.append(f"events of several runs: {sorted(run_ids)}")
+    if not response.stream_cut_short:
+        last = _event_data(messages[-1]) if messages else None
+        if last is None or last.get("type") not in TERMINAL_EVENTS:
+            problems.append("the stream does not end with run.completed, run.requires_action or run.failed")
+    if problems:
+        raise AssertionError("Malformed event stream: " + "; ".join(problems) + ".")
+    return None

@@ -1,0 +1,379 @@
+"""reports/contract-metrics.json and the one-screen summary run.py prints.
+
+Inputs, all under reports/: ``schemathesis-observations.json`` (st_hooks.py's handler),
+``observations.jsonl`` (every scenario and outside-operations response, and the scenario-side check counts),
+``pytest.xml`` (JUnit), plus what run.py measured itself (spec checks, stage times).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import time
+import xml.etree.ElementTree as ElementTree
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from . import observations, spec
+from .paths import CONTRACT_DIR, METRICS_PATH, REPORTS_DIR, ROOT, SCHEMATHESIS_CONFIG, SPEC_PATH
+
+TIME_BUDGET_S = 180.0
+
+# Codes no request to a healthy host can produce, with why. Exercised anyway where the suite can provoke them
+# (INTERNAL_ERROR on a host with an injected defect), and then not counted as unreachable.
+UNREACHABLE_WITH_REASON: dict[str, str] = {}
+
+# Documented statuses no request to the contract host can produce, with why (its only provider is the offline echo
+# provider). Listed in the metrics; not counted as missing.
+UNREACHABLE_STATUSES: dict[str, str] = {
+    "submitRunActions 502": (
+        "PROVIDER_ERROR while a run continues after its actions: echo fails (!fail) only before its first reply, so "
+        "a run that reached requires_action never fails on continuation"
+    ),
+    "submitRunActions 504": (
+        "PROVIDER_TIMEOUT while a run continues: echo's !sleep delays the call that asks for the action exactly as "
+        "long as the continuation, so a run that reached requires_action under idleTimeoutMs never stalls after it"
+    ),
+}
+
+# Links whose source answer the stateful phase cannot produce, by source operation, with why.
+LINK_SOURCES_OUT_OF_STATEFUL_REACH: dict[str, str] = {
+    "POST /v1/runs/{runId}/actions": (
+        "submitRunActions answers 200 only for a run that waits for an action, and a generated run never waits: "
+        "that takes a `!call` directive naming a function the run declares (scenarios functions and approvals)"
+    ),
+    "POST /v1/runs/{runId}/cancel": (
+        "cancelRun answers 200 only for a run in flight; stateful steps run one at a time and runs are synchronous, "
+        "so no run is ever in flight there (scenarios session-interrupted and run-slots cancel runs and read after)"
+    ),
+}
+
+
+@dataclass
+class StageResult:
+    name: str
+    passed: bool
+    seconds: float
+    detail: str = ""
+
+
+def inputs_fingerprint() -> str:
+    """What decides the generated request sequence: spec, configs, hooks, the host's code, tool versions."""
+    digest = hashlib.sha256()
+    files = [
+        SPEC_PATH,
+        SCHEMATHESIS_CONFIG,
+        CONTRACT_DIR / "host.json",
+        *sorted((CONTRACT_DIR / "harness").glob("*.py")),
+        *sorted((ROOT / "server" / "src").rglob("*.py")),
+    ]
+    for path in files:
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    for package in ("schemathesis", "hypothesis", "hypothesis-jsonschema"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            digest.update(f"{package}=={metadata.version(package)}".encode())
+    return digest.hexdigest()
+
+
+def _junit(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {"tests": 0, "passed": 0, "failed": 0, "errors": 0, "skipped": 0, "failedTests": [], "present": False}
+    root = ElementTree.parse(path).getroot()
+    cases = list(root.iter("testcase"))
+    failed = [c for c in cases if c.find("failure") is not None]
+    errored = [c for c in cases if c.find("error") is not None]
+    skipped = [c for c in cases if c.find("skipped") is not None]
+    passed = {f"{c.get('classname')}.{c.get('name')}" for c in cases} - {
+        f"{c.get('classname')}.{c.get('name')}" for c in [*failed, *errored, *skipped]
+    }
+    return {
+        "present": True,
+        "tests": len(cases),
+        "passed": len(cases) - len(failed) - len(errored) - len(skipped),
+        "failed": len(failed),
+        "errors": len(errored),
+        "skipped": len(skipped),
+        "failedTests": sorted(f"{c.get('classname')}.{c.get('name')}" for c in [*failed, *errored]),
+        "passedTests": sorted(passed),
+    }
+
+
+def _passed(junit: dict[str, Any], fragment: str) -> bool:
+    names = junit.get("passedTests", [])
+    return any(fragment in name for name in names) and not any(fragment in name for name in junit["failedTests"])
+
+
+def build(*, run_seconds: float, stages: list[StageResult], previous: dict[str, Any] | None) -> dict[str, Any]:
+    st_path = REPORTS_DIR / "schemathesis-observations.json"
+    st: dict[str, Any] = json.loads(st_path.read_text()) if st_path.exists() else {}
+    lines = observations.read()
+    junit = _junit(REPORTS_DIR / "pytest.xml")
+    operations = spec.operations()
+
+    # statuses and codes per operation, by source
+    observed: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    codes: dict[str, Counter[str]] = defaultdict(Counter)
+    for operation_id, counts in st.get("statuses", {}).items():
+        for status, count in counts.items():
+            observed[operation_id][status]["schemathesis"] += count
+    for counts in st.get("codes", {}).values():
+        for key, count in counts.items():
+            codes[key.split(" ", 1)[1]]["schemathesis"] += count
+    scenario_requests = 0
+    scenario_checks: Counter[tuple[str, str]] = Counter()
+    for line in lines:
+        if line["kind"] == "response":
+            source = "scenarios" if line["source"].startswith("scenario:") else line["source"]
+            if source == "scenarios":
+                scenario_requests += 1
+            observed[line["operation"]][str(line["status"])][source] += 1
+            if line.get("code"):
+                codes[line["code"]][source] += 1
+        elif line["kind"] == "checks":
+            scenario_checks[(line["check"], line["outcome"])] += line["count"]
+
+    per_operation = {}
+    missing_statuses = []
+    documented_total = observed_total = 0
+    for operation_id, operation in operations.items():
+        seen = observed.get(operation_id, {})
+        documented = list(operation.statuses)
+        missing = [s for s in documented if s not in seen and f"{operation_id} {s}" not in UNREACHABLE_STATUSES]
+        documented_total += len(documented)
+        observed_total += sum(status in seen for status in documented)
+        missing_statuses += [f"{operation_id} {status}" for status in missing]
+        per_operation[operation_id] = {
+            "label": operation.label,
+            "tested": bool(seen),
+            "documentedStatuses": documented,
+            "observed": {status: dict(seen[status]) for status in sorted(seen) if status in documented},
+            "missingStatuses": missing,
+            "observedOutsideTheContract": {
+                status: dict(seen[status]) for status in sorted(seen) if status not in documented
+            },
+        }
+    outside = {status: dict(counts) for status, counts in sorted(observed.get("(outside operations)", {}).items())}
+
+    catalogue = spec.catalogue()
+    exercised = [code for code in catalogue if code in codes]
+    missing_codes = [code for code in catalogue if code not in codes and code not in UNREACHABLE_WITH_REASON]
+
+    checks: dict[str, dict[str, dict[str, int]]] = defaultdict(dict)
+    passed_checks = failed_checks = 0
+    for name, outcomes in st.get("checks", {}).items():
+        checks[name]["schemathesis"] = outcomes
+        passed_checks += outcomes.get("passed", 0)
+        failed_checks += sum(count for outcome, count in outcomes.items() if outcome != "passed")
+    for (name, outcome), count in sorted(scenario_checks.items()):
+        checks[name].setdefault("scenarios", {})[outcome] = count
+        if outcome == "passed":
+            passed_checks += count
+        else:
+            failed_checks += count
+
+    links = st.get("links", {})
+    all_links, covered_links = links.get("all", []), links.get("covered", [])
+    spec_link_names = {link.name for link in spec.links()}
+    sequence = st.get("requestSequenceSha256")
+    fingerprint = inputs_fingerprint()
+    determinism: dict[str, Any] = {"requestSequenceSha256": sequence, "inputsSha256": fingerprint}
+    if previous is None:
+        determinism["comparedWithPreviousRun"] = "no previous run"
+    elif previous.get("determinism", {}).get("inputsSha256") != fingerprint:
+        determinism["comparedWithPreviousRun"] = "not comparable (spec, configuration, host or tools changed)"
+    else:
+        same = previous["determinism"].get("requestSequenceSha256") == sequence
+        determinism["comparedWithPreviousRun"] = "identical" if same else "DIFFERENT"
+
+    cases_by_phase = st.get("casesByPhase", {})
+    failures = [
+        {k: failure[k] for k in ("check", "operation", "phase", "title", "message", "reproduce")}
+        for failure in st.get("failures", [])
+    ]
+    failed_stages = [stage.name for stage in stages if not stage.passed]
+    bars = [
+        _bar(
+            "zero failures",
+            not failed_stages
+            and junit["failed"] + junit["errors"] == 0
+            and junit["present"]
+            and not failures
+            and failed_checks == 0,
+            f"failed stages: {failed_stages or 'none'}; failed tests: {junit['failedTests'] or 'none'}; "
+            f"schemathesis failures: {len(failures)}; failed checks: {failed_checks}",
+        ),
+        _bar(
+            "every operation tested",
+            all(entry["tested"] for entry in per_operation.values()),
+            f"{sum(entry['tested'] for entry in per_operation.values())}/{len(per_operation)}",
+        ),
+        _bar(
+            "every documented status observed",
+            not missing_statuses,
+            f"{observed_total}/{documented_total - len(UNREACHABLE_STATUSES)} reachable observed; "
+            f"missing: {missing_statuses or 'none'}",
+        ),
+        _bar(
+            "every catalogue code exercised",
+            not missing_codes,
+            f"{len(exercised)}/{len(catalogue)}; missing: {missing_codes or 'none'}",
+        ),
+        _bar(
+            "the four named codes end to end",
+            all(
+                _passed(junit, f"test_scenario[{name}]")
+                for name in (
+                    "session-revision-conflict",
+                    "session-busy",
+                    "session-interrupted",
+                    "session-account-required",
+                )
+            ),
+            "scenarios session-revision-conflict, session-busy, session-interrupted, session-account-required",
+        ),
+        _bar("race x20", _passed(junit, "test_scenario[session-race]"), "scenario session-race (repeat 20)"),
+        _bar(
+            "broken hosts are caught",
+            _passed(junit, "test_stale_revision_answered_200_is_caught")
+            and _passed(junit, "test_busy_answered_with_400_is_caught"),
+            "tests/test_mutations.py",
+        ),
+        _bar(
+            "identical request sequence on a repeated run",
+            determinism["comparedWithPreviousRun"] != "DIFFERENT",
+            f"{determinism['comparedWithPreviousRun']} ({(sequence or '?')[:16]})",
+        ),
+        _bar("under 3 minutes", run_seconds < TIME_BUDGET_S, f"{run_seconds:.1f} s"),
+    ]
+    return {
+        "generatedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "contract": {"title": spec.document()["info"]["title"], "version": spec.document()["info"]["version"]},
+        "passed": all(bar["met"] for bar in bars),
+        "runTimeSeconds": round(run_seconds, 1),
+        "stages": [
+            {"name": s.name, "passed": s.passed, "seconds": round(s.seconds, 1), "detail": s.detail} for s in stages
+        ],
+        "operations": {
+            "total": len(per_operation),
+            "covered": sum(entry["tested"] for entry in per_operation.values()),
+            "byOperation": per_operation,
+        },
+        "statuses": {
+            "documented": documented_total,
+            "observed": observed_total,
+            "missing": missing_statuses,
+            "unreachable": UNREACHABLE_STATUSES,
+            "outsideOperations": outside,
+        },
+        "links": {
+            "total": len(all_links),
+            "covered": len(covered_links),
+            "spec": {
+                "total": sum(_link_name(link) in spec_link_names for link in all_links),
+                "covered": sum(_link_name(link) in spec_link_names for link in covered_links),
+            },
+            "all": all_links,
+            "coveredLinks": covered_links,
+            "uncovered": {
+                link: next(
+                    (
+                        why
+                        for source, why in LINK_SOURCES_OUT_OF_STATEFUL_REACH.items()
+                        if link.startswith(source + " ")
+                    ),
+                    "not reached in this run",
+                )
+                for link in sorted(set(all_links) - set(covered_links))
+            },
+            "staleReplays": links.get("staleReplays", {}),
+        },
+        "errorCodes": {
+            "catalogue": len(catalogue),
+            "exercised": len(exercised),
+            "missing": missing_codes,
+            "unreachable": UNREACHABLE_WITH_REASON,
+            "byCode": {code: dict(codes.get(code, {})) for code in catalogue},
+        },
+        "checks": {"passed": passed_checks, "failed": failed_checks, "byCheck": dict(sorted(checks.items()))},
+        "testCases": {
+            "schemathesisGenerated": sum(cases_by_phase.values()),
+            "schemathesisByPhase": cases_by_phase,
+            "schemathesisRequests": st.get("requests", 0),
+            "scenarioRequests": scenario_requests,
+            "pytest": {k: v for k, v in junit.items() if k != "passedTests"},
+        },
+        "determinism": determinism,
+        "schemathesisFailures": failures,
+        "schemathesisErrors": st.get("errors", []),
+        "bars": bars,
+    }
+
+
+def _out_of_reach(links: dict[str, Any]) -> int:
+    return sum(why != "not reached in this run" for why in links["uncovered"].values())
+
+
+def _link_name(label: str) -> str:
+    return label.split("] ", 1)[1].split(" -> ", 1)[0] if "] " in label else label
+
+
+def _bar(name: str, met: bool, detail: str) -> dict[str, Any]:
+    return {"bar": name, "met": bool(met), "detail": detail}
+
+
+def write(document: dict[str, Any]) -> Path:
+    METRICS_PATH.parent.mkdir(parents=True, exist_ok=True)
+    METRICS_PATH.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    return METRICS_PATH
+
+
+def summary(document: dict[str, Any]) -> str:
+    ops, statuses, links, codes = (
+        document["operations"],
+        document["statuses"],
+        document["links"],
+        document["errorCodes"],
+    )
+    checks, cases, det = document["checks"], document["testCases"], document["determinism"]
+    pytest_counts = cases["pytest"]
+    phases = ", ".join(f"{name} {count}" for name, count in cases["schemathesisByPhase"].items())
+    stages = "  ".join(f"{s['name']} {'ok' if s['passed'] else 'FAILED'} {s['seconds']}s" for s in document["stages"])
+    verdict = "PASS" if document["passed"] else "FAIL"
+    injected = [code for code, sources in codes["byCode"].items() if set(sources) == {"fault-injection"}]
+    lines = [
+        f"contract tests: {document['contract']['title']} {document['contract']['version']}  ->  {verdict}",
+        f"  stages        {stages}",
+        f"  operations    {ops['covered']}/{ops['total']} tested",
+        f"  statuses      {statuses['observed']}/{statuses['documented']} documented statuses observed"
+        + (f" ({len(statuses['unreachable'])} unreachable with echo)" if statuses["unreachable"] else "")
+        + (f"; missing {', '.join(statuses['missing'])}" if statuses["missing"] else ""),
+        f"  error codes   {codes['exercised']}/{codes['catalogue']} catalogue codes exercised"
+        + (f" ({', '.join(injected)} only on a fault-injected host)" if injected else "")
+        + (f"; missing {', '.join(codes['missing'])}" if codes["missing"] else ""),
+        f"  links         {links['covered']}/{links['total']} stateful links covered (spec links "
+        f"{links['spec']['covered']}/{links['spec']['total']}; {_out_of_reach(links)} out of stateful reach); "
+        f"stale replays {links['staleReplays']}",
+        f"  checks        {checks['passed']} passed, {checks['failed']} failed",
+        f"  test cases    {cases['schemathesisGenerated']} generated by schemathesis ({phases}); "
+        f"{cases['scenarioRequests']} scenario requests",
+        f"  pytest        {pytest_counts['passed']} passed, {pytest_counts['failed'] + pytest_counts['errors']} failed"
+        + (f", {pytest_counts['skipped']} skipped" if pytest_counts["skipped"] else ""),
+        f"  determinism   request sequence {(det['requestSequenceSha256'] or '?')[:16]}: "
+        f"{det['comparedWithPreviousRun']}",
+        f"  run time      {document['runTimeSeconds']} s",
+        "  bars",
+    ]
+    lines += [f"    [{'x' if bar['met'] else ' '}] {bar['bar']}: {bar['detail']}" for bar in document["bars"]]
+    for failure in document["schemathesisFailures"][:5]:
+        lines.append(f"  schemathesis failure: {failure['operation']} ({failure['phase']}) {failure['title']}")
+    if document["schemathesisFailures"]:
+        lines.append("    full reports: contract-tests/reports/schemathesis.txt")
+    lines.append(
+        f"  report        {METRICS_PATH.relative_to(ROOT) if METRICS_PATH.is_relative_to(ROOT) else METRICS_PATH}"
+    )
+    return "\n".join(lines)

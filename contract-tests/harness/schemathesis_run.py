@@ -1,0 +1,99 @@
+"""Run the schemathesis CLI against a live host with contract-tests/schemathesis.toml and harness/st_hooks.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .hosts import token_environment
+from .paths import CONTRACT_DIR, ROOT, SCHEMATHESIS_CONFIG, SPEC_PATH
+
+HOOKS_PATH = CONTRACT_DIR / "harness" / "st_hooks.py"
+TIMEOUT_S = 300
+
+
+@dataclass
+class SchemathesisRun:
+    returncode: int
+    output: str
+    observations: dict[str, Any]
+
+    @property
+    def failure_section(self) -> str:
+        """The CLI's failure report, for a test failure message."""
+        marker = self.output.find("FAILURES")
+        start = self.output.rfind("\n", 0, marker) if marker != -1 else -1
+        return self.output[start + 1 :] if marker != -1 else self.output[-6000:]
+
+
+class Background:
+    """A schemathesis CLI run in progress (it takes most of the suite's time, so it overlaps with the rest)."""
+
+    def __init__(self, process: subprocess.Popen[str], observations_path: Path, output_path: Path | None) -> None:
+        self.process = process
+        self.observations_path = observations_path
+        self.output_path = output_path
+        self._result: SchemathesisRun | None = None
+
+    def wait(self) -> SchemathesisRun:
+        if self._result is None:
+            try:
+                output, _ = self.process.communicate(timeout=TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                output, _ = self.process.communicate()
+                output += f"\n(killed after {TIMEOUT_S}s)"
+            if self.output_path is not None:
+                self.output_path.parent.mkdir(parents=True, exist_ok=True)
+                self.output_path.write_text(output, encoding="utf-8")
+            path = self.observations_path
+            observations = json.loads(path.read_text()) if path.exists() else {}
+            self._result = SchemathesisRun(self.process.returncode, output, observations)
+        return self._result
+
+
+def start_schemathesis(
+    base_url: str,
+    observations_path: Path,
+    *,
+    output_path: Path | None = None,
+    extra_args: list[str] | None = None,
+) -> Background:
+    env = {
+        **os.environ,
+        **token_environment(),
+        "CONTRACT_BASE_URL": base_url,
+        "CONTRACT_ST_OBSERVATIONS": str(observations_path),
+        "SCHEMATHESIS_HOOKS": str(HOOKS_PATH),
+        "NO_COLOR": "1",
+        "COLUMNS": "120",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "--config-file",
+        str(SCHEMATHESIS_CONFIG),
+        "--no-color",
+        "run",
+        str(SPEC_PATH),
+        *(extra_args or []),
+    ]
+    observations_path.unlink(missing_ok=True)
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return Background(process, observations_path, output_path)
+
+
+def run_schemathesis(
+    base_url: str,
+    observations_path: Path,
+    *,
+    output_path: Path | None = None,
+    extra_args: list[str] | None = None,
+) -> SchemathesisRun:
+    return start_schemathesis(base_url, observations_path, output_path=output_path, extra_args=extra_args).wait()

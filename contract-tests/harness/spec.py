@@ -1,0 +1,201 @@
+"""The contract, read straight from openapi.yaml: operations, documented statuses, problem codes, links.
+
+Nothing here is hard-coded per operation: a new operation in the spec is picked
+up by every consumer (metrics, coverage bars, the scenario runner, the link test).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from .paths import SPEC_PATH
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+# Codes the spec documents as answering requests outside every operation (ErrorCode's description says so).
+OUTSIDE_OPERATIONS = frozenset({"ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED", "INTERNAL_ERROR"})
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    method: str
+    path: str
+    tags: tuple[str, ...]
+    path_parameters: tuple[str, ...]
+    statuses: tuple[str, ...]
+    """Documented response statuses, as written in the spec ("200", "404", ...)."""
+    codes_by_status: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per documented error status: the problem codes its schema allows."""
+    request_schema: dict[str, Any] | None = None
+    response_media_types: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{self.method.upper()} {self.path}"
+
+
+@functools.cache
+def document() -> dict[str, Any]:
+    with open(SPEC_PATH, encoding="utf-8") as handle:
+        loaded: dict[str, Any] = yaml.safe_load(handle)
+    return loaded
+
+
+def resolve(node: Any, doc: dict[str, Any] | None = None) -> Any:
+    """Follow local ``$ref``s until a concrete node."""
+    doc = doc or document()
+    while isinstance(node, dict) and "$ref" in node:
+        pointer = node["$ref"]
+        assert pointer.startswith("#/"), f"only local references are supported: {pointer}"
+        node = doc
+        for part in pointer[2:].split("/"):
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def problem_codes(schema: Any, doc: dict[str, Any] | None = None) -> tuple[str, ...] | None:
+    """The ``code`` enum of a per-status problem schema (allOf of Problem plus a ``code`` enum), or None."""
+    schema = resolve(schema, doc)
+    if not isinstance(schema, dict):
+        return None
+    for part in schema.get("allOf", []):
+        part = resolve(part, doc)
+        code = part.get("properties", {}).get("code") if isinstance(part, dict) else None
+        if isinstance(code, dict) and "enum" in code:
+            return tuple(code["enum"])
+    return None
+
+
+@functools.cache
+def operations() -> dict[str, Operation]:
+    doc = document()
+    found: dict[str, Operation] = {}
+    for path, item in doc["paths"].items():
+        shared = item.get("parameters", [])
+        for method in HTTP_METHODS:
+            raw = item.get(method)
+            if raw is None:
+                continue
+            parameters = [resolve(p, doc) for p in [*shared, *raw.get("parameters", [])]]
+            codes: dict[str, tuple[str, ...]] = {}
+            media: dict[str, tuple[str, ...]] = {}
+            for status, response in raw.get("responses", {}).items():
+                response = resolve(response, doc)
+                content = response.get("content", {})
+                media[status] = tuple(content)
+                for body in content.values():
+                    enum = problem_codes(body.get("schema"), doc)
+                    if enum is not None:
+                        codes[status] = enum
+            request_schema = None
+            body = resolve(raw.get("requestBody"), doc) if raw.get("requestBody") else None
+            if body is not None:
+                request_schema = body.get("content", {}).get("application/json", {}).get("schema")
+            found[raw["operationId"]] = Operation(
+                operation_id=raw["operationId"],
+                method=method,
+                path=path,
+                tags=tuple(raw.get("tags", [])),
+                path_parameters=tuple(p["name"] for p in parameters if p.get("in") == "path"),
+                statuses=tuple(raw.get("responses", {})),
+                codes_by_status=codes,
+                request_schema=request_schema,
+                response_media_types=media,
+            )
+    return found
+
+
+def catalogue() -> tuple[str, ...]:
+    """Every error code of the contract (components.schemas.ErrorCode.enum)."""
+    return tuple(document()["components"]["schemas"]["ErrorCode"]["enum"])
+
+
+@functools.cache
+def _registry() -> Registry:
+    resource = Resource.from_contents(document(), default_specification=DRAFT202012)
+    return Registry().with_resource("urn:contract", resource)
+
+
+def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
+    """A JSON Schema 2020-12 validator for a schema taken from the spec (its ``#/components`` refs resolve)."""
+    rooted = _reroot(schema)
+    return Draft202012Validator(rooted, registry=_registry())
+
+
+def _reroot(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: ("urn:contract" + v if k == "$ref" and v.startswith("#") else _reroot(v)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_reroot(item) for item in node]
+    return node
+
+
+@functools.cache
+def request_validator(operation_id: str) -> Draft202012Validator | None:
+    schema = operations()[operation_id].request_schema
+    return validator_for(schema) if schema is not None else None
+
+
+@dataclass(frozen=True)
+class Link:
+    source: str
+    status: str
+    name: str
+    definition: dict[str, Any]
+
+
+def links(doc: dict[str, Any] | None = None) -> list[Link]:
+    """Every link of every response of every operation."""
+    doc = doc or document()
+    found = []
+    for item in doc["paths"].values():
+        for method in HTTP_METHODS:
+            raw = item.get(method)
+            if raw is None:
+                continue
+            for status, response in raw.get("responses", {}).items():
+                response = resolve(response, doc)
+                for name, link in (response.get("links") or {}).items():
+                    found.append(Link(raw["operationId"], status, name, resolve(link, doc)))
+    return found
+
+
+def as_schemathesis_reads_it(raw: dict[str, Any]) -> dict[str, Any]:
+    """The spec adjusted (in place) where schemathesis would read it differently from what it says.
+
+    Event streams: the spec gives ``text/event-stream`` the schema of one event's *data* (``RunEvent``) and
+    says in prose that each SSE message carries ``id``, ``event`` and ``data`` holding a RunEvent as JSON.
+    Schemathesis reads a pre-3.2 ``schema`` of an event stream as the schema of each whole SSE message
+    (``{"id", "event", "data"}``, as OpenAPI 3.2 models them), so it would report every event as a mismatch.
+    This rewrites each such schema into the message envelope the prose describes, with the spec's own schema
+    as the ``contentSchema`` of ``data``: every event's data is still validated against RunEvent.
+    """
+    for item in raw.get("paths", {}).values():
+        for method in HTTP_METHODS:
+            for response in ((item.get(method) or {}).get("responses") or {}).values():
+                media = (response.get("content") or {}).get("text/event-stream") if isinstance(response, dict) else None
+                if not isinstance(media, dict) or "schema" not in media or "itemSchema" in media:
+                    continue
+                media["schema"] = {
+                    "type": "object",
+                    "required": ["id", "event", "data"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "event": {"type": "string"},
+                        "data": {
+                            "type": "string",
+                            "contentMediaType": "application/json",
+                            "contentSchema": media["schema"],
+                        },
+                        "retry": {"type": "integer"},
+                    },
+                }
+    return raw
