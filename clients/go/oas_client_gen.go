@@ -332,12 +332,25 @@ type Invoker interface {
 	//
 	// Answers the run's `requiredAction`: `functionResults` for `function_calls`, `approvals` for
 	// `approvals`, with exactly the call ids it asked for (otherwise `ACTION_MISMATCH`). The same turn
-	// continues and this request answers like `run`: completed, or waiting again. A run that is not
-	// waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and, for a session run, the `continue`
-	// grant.
+	// continues and this request answers like `run`: completed, or waiting again. A run that is still
+	// active but waits for no action is `RUN_NOT_WAITING`; one that has finished (or never existed for
+	// this caller) is `RUN_NOT_FOUND`. Needs the run's provider grant and, for a session run, the
+	// `continue` grant.
 	//
 	// POST /v1/runs/{runId}/actions
 	SubmitRunActions(ctx context.Context, request *SubmitRunActionsRequest, params SubmitRunActionsParams, options ...RequestOption) (SubmitRunActionsRes, error)
+	// TruncateSession invokes truncateSession operation.
+	//
+	// Keeps the first `keepTurns` recorded turns (and any history imported at creation) and drops the
+	// rest, advancing the revision. Nothing that stays is rewritten, so native state (signed blocks) stays
+	// valid and a cut never separates a tool call from its result. Accounting is untouched. It follows a
+	// run's rules: a stale revision is `SESSION_REVISION_CONFLICT`, an active turn `SESSION_BUSY`. An
+	// interrupted session may be truncated (to its last good turn, or further), which makes it ready
+	// again: the documented way to recover a conversation without starting over. Needs the `continue`
+	// grant.
+	//
+	// POST /v1/sessions/{sessionId}/truncate
+	TruncateSession(ctx context.Context, request *TruncateSessionRequest, params TruncateSessionParams, options ...RequestOption) (TruncateSessionRes, error)
 }
 
 // Client implements OAS client.
@@ -1489,9 +1502,10 @@ func (c *Client) sendStreamRunActions(ctx context.Context, request *SubmitRunAct
 //
 // Answers the run's `requiredAction`: `functionResults` for `function_calls`, `approvals` for
 // `approvals`, with exactly the call ids it asked for (otherwise `ACTION_MISMATCH`). The same turn
-// continues and this request answers like `run`: completed, or waiting again. A run that is not
-// waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and, for a session run, the `continue`
-// grant.
+// continues and this request answers like `run`: completed, or waiting again. A run that is still
+// active but waits for no action is `RUN_NOT_WAITING`; one that has finished (or never existed for
+// this caller) is `RUN_NOT_FOUND`. Needs the run's provider grant and, for a session run, the
+// `continue` grant.
 //
 // POST /v1/runs/{runId}/actions
 func (c *Client) SubmitRunActions(ctx context.Context, request *SubmitRunActionsRequest, params SubmitRunActionsParams, options ...RequestOption) (SubmitRunActionsRes, error) {
@@ -1614,6 +1628,128 @@ func (c *Client) sendSubmitRunActions(ctx context.Context, request *SubmitRunAct
 	}
 
 	result, err := decodeSubmitRunActionsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// TruncateSession invokes truncateSession operation.
+//
+// Keeps the first `keepTurns` recorded turns (and any history imported at creation) and drops the
+// rest, advancing the revision. Nothing that stays is rewritten, so native state (signed blocks) stays
+// valid and a cut never separates a tool call from its result. Accounting is untouched. It follows a
+// run's rules: a stale revision is `SESSION_REVISION_CONFLICT`, an active turn `SESSION_BUSY`. An
+// interrupted session may be truncated (to its last good turn, or further), which makes it ready
+// again: the documented way to recover a conversation without starting over. Needs the `continue`
+// grant.
+//
+// POST /v1/sessions/{sessionId}/truncate
+func (c *Client) TruncateSession(ctx context.Context, request *TruncateSessionRequest, params TruncateSessionParams, options ...RequestOption) (TruncateSessionRes, error) {
+	res, err := c.sendTruncateSession(ctx, request, params, options...)
+	return res, err
+}
+
+func (c *Client) sendTruncateSession(ctx context.Context, request *TruncateSessionRequest, params TruncateSessionParams, requestOptions ...RequestOption) (res TruncateSessionRes, err error) {
+
+	var reqCfg requestConfig
+	reqCfg.setDefaults(c.baseClient)
+	for _, o := range requestOptions {
+		o(&reqCfg)
+	}
+
+	u := c.serverURL
+	if override := reqCfg.ServerURL; override != nil {
+		u = override
+	}
+	u = uri.Clone(u)
+	var pathParts [3]string
+	pathParts[0] = "/v1/sessions/"
+	{
+		// Encode "sessionId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "sessionId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.SessionID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/truncate"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeTruncateSessionRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, TruncateSessionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	if err := reqCfg.onRequest(r); err != nil {
+		return res, errors.Wrap(err, "edit request")
+	}
+
+	resp, err := reqCfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	if err := reqCfg.onResponse(resp); err != nil {
+		return res, errors.Wrap(err, "edit response")
+	}
+
+	result, err := decodeTruncateSessionResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -38,3 +38,7 @@ type StreamRunRes interface {
 type SubmitRunActionsRes interface {
 	submitRunActionsRes()
 }
+
+type TruncateSessionRes interface {
+	truncateSessionRes()
+}

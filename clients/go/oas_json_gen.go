@@ -2342,14 +2342,21 @@ func (s *CreateSessionRequest) encodeFields(e *jx.Encoder) {
 			e.ArrEnd()
 		}
 	}
+	{
+		if s.NativeHistory.Set {
+			e.FieldStart("nativeHistory")
+			s.NativeHistory.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfCreateSessionRequest = [5]string{
+var jsonFieldsNameOfCreateSessionRequest = [6]string{
 	0: "provider",
 	1: "model",
 	2: "mode",
 	3: "instructions",
 	4: "history",
+	5: "nativeHistory",
 }
 
 // Decode decodes CreateSessionRequest from json.
@@ -2421,6 +2428,16 @@ func (s *CreateSessionRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"history\"")
+			}
+		case "nativeHistory":
+			if err := func() error {
+				s.NativeHistory.Reset()
+				if err := s.NativeHistory.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"nativeHistory\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -2835,6 +2852,8 @@ func (s *ErrorCode) Decode(d *jx.Decoder) error {
 		*s = ErrorCodeACTIONMISMATCH
 	case ErrorCodeIDEMPOTENCYKEYREUSED:
 		*s = ErrorCodeIDEMPOTENCYKEYREUSED
+	case ErrorCodeTOOLNAMECONFLICT:
+		*s = ErrorCodeTOOLNAMECONFLICT
 	case ErrorCodeINTERNALERROR:
 		*s = ErrorCodeINTERNALERROR
 	case ErrorCodeSESSIONSDISABLED:
@@ -4075,6 +4094,50 @@ func (s *MessageRole) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes NativeHistoryFilter as json.
+func (s NativeHistoryFilter) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes NativeHistoryFilter from json.
+func (s *NativeHistoryFilter) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode NativeHistoryFilter to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch NativeHistoryFilter(v) {
+	case NativeHistoryFilterFull:
+		*s = NativeHistoryFilterFull
+	case NativeHistoryFilterNoReasoning:
+		*s = NativeHistoryFilterNoReasoning
+	case NativeHistoryFilterNoToolResults:
+		*s = NativeHistoryFilterNoToolResults
+	case NativeHistoryFilterCompactToolResults:
+		*s = NativeHistoryFilterCompactToolResults
+	default:
+		*s = NativeHistoryFilter(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NativeHistoryFilter) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NativeHistoryFilter) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes time.Time as json.
 func (o NilDateTime) Encode(e *jx.Encoder, format func(*jx.Encoder, time.Time)) {
 	if o.Null {
@@ -4119,6 +4182,52 @@ func (s NilDateTime) MarshalJSON() ([]byte, error) {
 func (s *NilDateTime) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d, json.DecodeDateTime)
+}
+
+// Encode encodes float64 as json.
+func (o NilFloat64) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	e.Float64(float64(o.Value))
+}
+
+// Decode decodes float64 from json.
+func (o *NilFloat64) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilFloat64 to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v float64
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	v, err := d.Float64()
+	if err != nil {
+		return err
+	}
+	o.Value = float64(v)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilFloat64) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilFloat64) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
 }
 
 // Encode encodes int as json.
@@ -4277,6 +4386,39 @@ func (s OptInterruptedTurn) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptInterruptedTurn) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes NativeHistoryFilter as json.
+func (o OptNativeHistoryFilter) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes NativeHistoryFilter from json.
+func (o *OptNativeHistoryFilter) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptNativeHistoryFilter to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptNativeHistoryFilter) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptNativeHistoryFilter) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -5609,13 +5751,22 @@ func (s *ProviderCapabilities) encodeFields(e *jx.Encoder) {
 		e.FieldStart("applicationFunctions")
 		e.Bool(s.ApplicationFunctions)
 	}
+	{
+		e.FieldStart("nativeHistoryFilters")
+		e.ArrStart()
+		for _, elem := range s.NativeHistoryFilters {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
 }
 
-var jsonFieldsNameOfProviderCapabilities = [4]string{
+var jsonFieldsNameOfProviderCapabilities = [5]string{
 	0: "historyContinuation",
 	1: "nativeContinuation",
 	2: "streaming",
 	3: "applicationFunctions",
+	4: "nativeHistoryFilters",
 }
 
 // Decode decodes ProviderCapabilities from json.
@@ -5675,6 +5826,24 @@ func (s *ProviderCapabilities) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"applicationFunctions\"")
 			}
+		case "nativeHistoryFilters":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				s.NativeHistoryFilters = make([]NativeHistoryFilter, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem NativeHistoryFilter
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.NativeHistoryFilters = append(s.NativeHistoryFilters, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"nativeHistoryFilters\"")
+			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
 		}
@@ -5685,7 +5854,7 @@ func (s *ProviderCapabilities) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00001111,
+		0b00011111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -7111,6 +7280,151 @@ func (s *RetrievedDocument) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *RetryAccounting) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *RetryAccounting) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("count")
+		e.Int(s.Count)
+	}
+	{
+		e.FieldStart("inputTokens")
+		e.Int(s.InputTokens)
+	}
+	{
+		e.FieldStart("outputTokens")
+		e.Int(s.OutputTokens)
+	}
+	{
+		e.FieldStart("cost")
+		s.Cost.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfRetryAccounting = [4]string{
+	0: "count",
+	1: "inputTokens",
+	2: "outputTokens",
+	3: "cost",
+}
+
+// Decode decodes RetryAccounting from json.
+func (s *RetryAccounting) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode RetryAccounting to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "count":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int()
+				s.Count = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"count\"")
+			}
+		case "inputTokens":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int()
+				s.InputTokens = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"inputTokens\"")
+			}
+		case "outputTokens":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.OutputTokens = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"outputTokens\"")
+			}
+		case "cost":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.Cost.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"cost\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode RetryAccounting")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfRetryAccounting) {
+					name = jsonFieldsNameOfRetryAccounting[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *RetryAccounting) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *RetryAccounting) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *RunCompletedEvent) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -8208,6 +8522,8 @@ func (s *RunInvalidProblemCode) Decode(d *jx.Decoder) error {
 		*s = RunInvalidProblemCodeSESSIONLIMITEXCEEDED
 	case RunInvalidProblemCodeIDEMPOTENCYKEYREUSED:
 		*s = RunInvalidProblemCodeIDEMPOTENCYKEYREUSED
+	case RunInvalidProblemCodeTOOLNAMECONFLICT:
+		*s = RunInvalidProblemCodeTOOLNAMECONFLICT
 	default:
 		*s = RunInvalidProblemCode(v)
 	}
@@ -9098,6 +9414,18 @@ func (s *RunResult) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		e.FieldStart("cost")
+		s.Cost.Encode(e)
+	}
+	{
+		e.FieldStart("retries")
+		s.Retries.Encode(e)
+	}
+	{
+		e.FieldStart("servedModel")
+		s.ServedModel.Encode(e)
+	}
+	{
 		if s.Session.Set {
 			e.FieldStart("session")
 			s.Session.Encode(e)
@@ -9105,13 +9433,16 @@ func (s *RunResult) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfRunResult = [6]string{
+var jsonFieldsNameOfRunResult = [9]string{
 	0: "id",
 	1: "status",
 	2: "output",
 	3: "usage",
 	4: "requiredAction",
-	5: "session",
+	5: "cost",
+	6: "retries",
+	7: "servedModel",
+	8: "session",
 }
 
 // Decode decodes RunResult from json.
@@ -9119,7 +9450,7 @@ func (s *RunResult) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode RunResult to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -9175,6 +9506,36 @@ func (s *RunResult) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"requiredAction\"")
 			}
+		case "cost":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				if err := s.Cost.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"cost\"")
+			}
+		case "retries":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Retries.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"retries\"")
+			}
+		case "servedModel":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				if err := s.ServedModel.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"servedModel\"")
+			}
 		case "session":
 			if err := func() error {
 				s.Session.Reset()
@@ -9194,8 +9555,9 @@ func (s *RunResult) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b00001111,
+	for i, mask := range [2]uint8{
+		0b11101111,
+		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -10325,9 +10687,37 @@ func (s *SessionInfo) encodeFields(e *jx.Encoder) {
 		e.FieldStart("hostId")
 		e.Str(s.HostID)
 	}
+	{
+		e.FieldStart("nativeHistory")
+		s.NativeHistory.Encode(e)
+	}
+	{
+		e.FieldStart("runCount")
+		e.Int(s.RunCount)
+	}
+	{
+		e.FieldStart("usage")
+		s.Usage.Encode(e)
+	}
+	{
+		e.FieldStart("cost")
+		s.Cost.Encode(e)
+	}
+	{
+		e.FieldStart("retries")
+		s.Retries.Encode(e)
+	}
+	{
+		e.FieldStart("servedModels")
+		e.ArrStart()
+		for _, elem := range s.ServedModels {
+			e.Str(elem)
+		}
+		e.ArrEnd()
+	}
 }
 
-var jsonFieldsNameOfSessionInfo = [12]string{
+var jsonFieldsNameOfSessionInfo = [18]string{
 	0:  "id",
 	1:  "revision",
 	2:  "status",
@@ -10340,6 +10730,12 @@ var jsonFieldsNameOfSessionInfo = [12]string{
 	9:  "messageCount",
 	10: "recordBytes",
 	11: "hostId",
+	12: "nativeHistory",
+	13: "runCount",
+	14: "usage",
+	15: "cost",
+	16: "retries",
+	17: "servedModels",
 }
 
 // Decode decodes SessionInfo from json.
@@ -10347,7 +10743,7 @@ func (s *SessionInfo) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode SessionInfo to nil")
 	}
-	var requiredBitSet [2]uint8
+	var requiredBitSet [3]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -10489,6 +10885,78 @@ func (s *SessionInfo) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"hostId\"")
 			}
+		case "nativeHistory":
+			requiredBitSet[1] |= 1 << 4
+			if err := func() error {
+				if err := s.NativeHistory.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"nativeHistory\"")
+			}
+		case "runCount":
+			requiredBitSet[1] |= 1 << 5
+			if err := func() error {
+				v, err := d.Int()
+				s.RunCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"runCount\"")
+			}
+		case "usage":
+			requiredBitSet[1] |= 1 << 6
+			if err := func() error {
+				if err := s.Usage.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"usage\"")
+			}
+		case "cost":
+			requiredBitSet[1] |= 1 << 7
+			if err := func() error {
+				if err := s.Cost.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"cost\"")
+			}
+		case "retries":
+			requiredBitSet[2] |= 1 << 0
+			if err := func() error {
+				if err := s.Retries.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"retries\"")
+			}
+		case "servedModels":
+			requiredBitSet[2] |= 1 << 1
+			if err := func() error {
+				s.ServedModels = make([]string, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem string
+					v, err := d.Str()
+					elem = string(v)
+					if err != nil {
+						return err
+					}
+					s.ServedModels = append(s.ServedModels, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"servedModels\"")
+			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
 		}
@@ -10498,9 +10966,10 @@ func (s *SessionInfo) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [2]uint8{
+	for i, mask := range [3]uint8{
 		0b11111111,
-		0b00001111,
+		0b11111111,
+		0b00000011,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -13207,6 +13676,817 @@ func (s *ToolDefinitionParameters) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *TruncateConflictProblem) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *TruncateConflictProblem) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("type")
+		e.Str(s.Type)
+	}
+	{
+		e.FieldStart("title")
+		e.Str(s.Title)
+	}
+	{
+		e.FieldStart("status")
+		e.Int(s.Status)
+	}
+	{
+		e.FieldStart("code")
+		s.Code.Encode(e)
+	}
+	{
+		e.FieldStart("detail")
+		e.Str(s.Detail)
+	}
+	{
+		if s.Instance.Set {
+			e.FieldStart("instance")
+			s.Instance.Encode(e)
+		}
+	}
+	{
+		if s.CurrentRevision.Set {
+			e.FieldStart("currentRevision")
+			s.CurrentRevision.Encode(e)
+		}
+	}
+	{
+		if s.ActiveRunID.Set {
+			e.FieldStart("activeRunId")
+			s.ActiveRunID.Encode(e)
+		}
+	}
+	{
+		if s.RetryAfterSeconds.Set {
+			e.FieldStart("retryAfterSeconds")
+			s.RetryAfterSeconds.Encode(e)
+		}
+	}
+	{
+		if s.Limit.Set {
+			e.FieldStart("limit")
+			s.Limit.Encode(e)
+		}
+	}
+	{
+		if s.Maximum.Set {
+			e.FieldStart("maximum")
+			s.Maximum.Encode(e)
+		}
+	}
+	{
+		if s.Reason.Set {
+			e.FieldStart("reason")
+			s.Reason.Encode(e)
+		}
+	}
+	{
+		if s.Errors != nil {
+			e.FieldStart("errors")
+			e.ArrStart()
+			for _, elem := range s.Errors {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
+}
+
+var jsonFieldsNameOfTruncateConflictProblem = [13]string{
+	0:  "type",
+	1:  "title",
+	2:  "status",
+	3:  "code",
+	4:  "detail",
+	5:  "instance",
+	6:  "currentRevision",
+	7:  "activeRunId",
+	8:  "retryAfterSeconds",
+	9:  "limit",
+	10: "maximum",
+	11: "reason",
+	12: "errors",
+}
+
+// Decode decodes TruncateConflictProblem from json.
+func (s *TruncateConflictProblem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode TruncateConflictProblem to nil")
+	}
+	var requiredBitSet [2]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "type":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Type = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"type\"")
+			}
+		case "title":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Title = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"title\"")
+			}
+		case "status":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.Status = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
+			}
+		case "code":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.Code.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "detail":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.Detail = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"detail\"")
+			}
+		case "instance":
+			if err := func() error {
+				s.Instance.Reset()
+				if err := s.Instance.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"instance\"")
+			}
+		case "currentRevision":
+			if err := func() error {
+				s.CurrentRevision.Reset()
+				if err := s.CurrentRevision.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currentRevision\"")
+			}
+		case "activeRunId":
+			if err := func() error {
+				s.ActiveRunID.Reset()
+				if err := s.ActiveRunID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"activeRunId\"")
+			}
+		case "retryAfterSeconds":
+			if err := func() error {
+				s.RetryAfterSeconds.Reset()
+				if err := s.RetryAfterSeconds.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"retryAfterSeconds\"")
+			}
+		case "limit":
+			if err := func() error {
+				s.Limit.Reset()
+				if err := s.Limit.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"limit\"")
+			}
+		case "maximum":
+			if err := func() error {
+				s.Maximum.Reset()
+				if err := s.Maximum.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"maximum\"")
+			}
+		case "reason":
+			if err := func() error {
+				s.Reason.Reset()
+				if err := s.Reason.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		case "errors":
+			if err := func() error {
+				s.Errors = make([]ValidationIssue, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem ValidationIssue
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Errors = append(s.Errors, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"errors\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode TruncateConflictProblem")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [2]uint8{
+		0b00011111,
+		0b00000000,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfTruncateConflictProblem) {
+					name = jsonFieldsNameOfTruncateConflictProblem[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *TruncateConflictProblem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *TruncateConflictProblem) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes TruncateConflictProblemCode as json.
+func (s TruncateConflictProblemCode) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes TruncateConflictProblemCode from json.
+func (s *TruncateConflictProblemCode) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode TruncateConflictProblemCode to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch TruncateConflictProblemCode(v) {
+	case TruncateConflictProblemCodeSESSIONREVISIONCONFLICT:
+		*s = TruncateConflictProblemCodeSESSIONREVISIONCONFLICT
+	case TruncateConflictProblemCodeSESSIONBUSY:
+		*s = TruncateConflictProblemCodeSESSIONBUSY
+	default:
+		*s = TruncateConflictProblemCode(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s TruncateConflictProblemCode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *TruncateConflictProblemCode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *TruncateInvalidProblem) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *TruncateInvalidProblem) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("type")
+		e.Str(s.Type)
+	}
+	{
+		e.FieldStart("title")
+		e.Str(s.Title)
+	}
+	{
+		e.FieldStart("status")
+		e.Int(s.Status)
+	}
+	{
+		e.FieldStart("code")
+		s.Code.Encode(e)
+	}
+	{
+		e.FieldStart("detail")
+		e.Str(s.Detail)
+	}
+	{
+		if s.Instance.Set {
+			e.FieldStart("instance")
+			s.Instance.Encode(e)
+		}
+	}
+	{
+		if s.CurrentRevision.Set {
+			e.FieldStart("currentRevision")
+			s.CurrentRevision.Encode(e)
+		}
+	}
+	{
+		if s.ActiveRunID.Set {
+			e.FieldStart("activeRunId")
+			s.ActiveRunID.Encode(e)
+		}
+	}
+	{
+		if s.RetryAfterSeconds.Set {
+			e.FieldStart("retryAfterSeconds")
+			s.RetryAfterSeconds.Encode(e)
+		}
+	}
+	{
+		if s.Limit.Set {
+			e.FieldStart("limit")
+			s.Limit.Encode(e)
+		}
+	}
+	{
+		if s.Maximum.Set {
+			e.FieldStart("maximum")
+			s.Maximum.Encode(e)
+		}
+	}
+	{
+		if s.Reason.Set {
+			e.FieldStart("reason")
+			s.Reason.Encode(e)
+		}
+	}
+	{
+		if s.Errors != nil {
+			e.FieldStart("errors")
+			e.ArrStart()
+			for _, elem := range s.Errors {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
+}
+
+var jsonFieldsNameOfTruncateInvalidProblem = [13]string{
+	0:  "type",
+	1:  "title",
+	2:  "status",
+	3:  "code",
+	4:  "detail",
+	5:  "instance",
+	6:  "currentRevision",
+	7:  "activeRunId",
+	8:  "retryAfterSeconds",
+	9:  "limit",
+	10: "maximum",
+	11: "reason",
+	12: "errors",
+}
+
+// Decode decodes TruncateInvalidProblem from json.
+func (s *TruncateInvalidProblem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode TruncateInvalidProblem to nil")
+	}
+	var requiredBitSet [2]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "type":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Type = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"type\"")
+			}
+		case "title":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Title = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"title\"")
+			}
+		case "status":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.Status = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
+			}
+		case "code":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.Code.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "detail":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.Detail = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"detail\"")
+			}
+		case "instance":
+			if err := func() error {
+				s.Instance.Reset()
+				if err := s.Instance.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"instance\"")
+			}
+		case "currentRevision":
+			if err := func() error {
+				s.CurrentRevision.Reset()
+				if err := s.CurrentRevision.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currentRevision\"")
+			}
+		case "activeRunId":
+			if err := func() error {
+				s.ActiveRunID.Reset()
+				if err := s.ActiveRunID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"activeRunId\"")
+			}
+		case "retryAfterSeconds":
+			if err := func() error {
+				s.RetryAfterSeconds.Reset()
+				if err := s.RetryAfterSeconds.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"retryAfterSeconds\"")
+			}
+		case "limit":
+			if err := func() error {
+				s.Limit.Reset()
+				if err := s.Limit.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"limit\"")
+			}
+		case "maximum":
+			if err := func() error {
+				s.Maximum.Reset()
+				if err := s.Maximum.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"maximum\"")
+			}
+		case "reason":
+			if err := func() error {
+				s.Reason.Reset()
+				if err := s.Reason.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		case "errors":
+			if err := func() error {
+				s.Errors = make([]ValidationIssue, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem ValidationIssue
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Errors = append(s.Errors, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"errors\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode TruncateInvalidProblem")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [2]uint8{
+		0b00011111,
+		0b00000000,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfTruncateInvalidProblem) {
+					name = jsonFieldsNameOfTruncateInvalidProblem[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *TruncateInvalidProblem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *TruncateInvalidProblem) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes TruncateInvalidProblemCode as json.
+func (s TruncateInvalidProblemCode) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes TruncateInvalidProblemCode from json.
+func (s *TruncateInvalidProblemCode) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode TruncateInvalidProblemCode to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch TruncateInvalidProblemCode(v) {
+	case TruncateInvalidProblemCodeVALIDATIONERROR:
+		*s = TruncateInvalidProblemCodeVALIDATIONERROR
+	default:
+		*s = TruncateInvalidProblemCode(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s TruncateInvalidProblemCode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *TruncateInvalidProblemCode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *TruncateSessionRequest) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *TruncateSessionRequest) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("revision")
+		e.Int(s.Revision)
+	}
+	{
+		e.FieldStart("keepTurns")
+		e.Int(s.KeepTurns)
+	}
+}
+
+var jsonFieldsNameOfTruncateSessionRequest = [2]string{
+	0: "revision",
+	1: "keepTurns",
+}
+
+// Decode decodes TruncateSessionRequest from json.
+func (s *TruncateSessionRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode TruncateSessionRequest to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "revision":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int()
+				s.Revision = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"revision\"")
+			}
+		case "keepTurns":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int()
+				s.KeepTurns = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"keepTurns\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode TruncateSessionRequest")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfTruncateSessionRequest) {
+					name = jsonFieldsNameOfTruncateSessionRequest[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *TruncateSessionRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *TruncateSessionRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *Turn) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -14083,11 +15363,26 @@ func (s *Usage) encodeFields(e *jx.Encoder) {
 		e.FieldStart("outputTokens")
 		e.Int(s.OutputTokens)
 	}
+	{
+		e.FieldStart("cachedInputTokens")
+		e.Int(s.CachedInputTokens)
+	}
+	{
+		e.FieldStart("cacheWriteTokens")
+		e.Int(s.CacheWriteTokens)
+	}
+	{
+		e.FieldStart("reasoningTokens")
+		e.Int(s.ReasoningTokens)
+	}
 }
 
-var jsonFieldsNameOfUsage = [2]string{
+var jsonFieldsNameOfUsage = [5]string{
 	0: "inputTokens",
 	1: "outputTokens",
+	2: "cachedInputTokens",
+	3: "cacheWriteTokens",
+	4: "reasoningTokens",
 }
 
 // Decode decodes Usage from json.
@@ -14123,6 +15418,42 @@ func (s *Usage) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"outputTokens\"")
 			}
+		case "cachedInputTokens":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.CachedInputTokens = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"cachedInputTokens\"")
+			}
+		case "cacheWriteTokens":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int()
+				s.CacheWriteTokens = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"cacheWriteTokens\"")
+			}
+		case "reasoningTokens":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Int()
+				s.ReasoningTokens = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"reasoningTokens\"")
+			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
 		}
@@ -14133,7 +15464,7 @@ func (s *Usage) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000011,
+		0b00011111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -16,4 +16,5 @@ const (
 	StreamRunOperation        OperationName = "StreamRun"
 	StreamRunActionsOperation OperationName = "StreamRunActions"
 	SubmitRunActionsOperation OperationName = "SubmitRunActions"
+	TruncateSessionOperation  OperationName = "TruncateSession"
 )

@@ -73,3 +73,9 @@ type SubmitRunActionsParams struct {
 	// The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
 	RunID string
 }
+
+// TruncateSessionParams is parameters of truncateSession operation.
+type TruncateSessionParams struct {
+	// The session id returned by `createSession`.
+	SessionID string
+}

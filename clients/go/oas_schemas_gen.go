@@ -1286,7 +1286,8 @@ type CreateSessionRequest struct {
 	// Instructions (a system prompt) that belong to the session from now on.
 	Instructions OptString `json:"instructions"`
 	// Visible messages to import, bounded by `maxMessages` and `maxRecordBytes`.
-	History []Message `json:"history"`
+	History       []Message              `json:"history"`
+	NativeHistory OptNativeHistoryFilter `json:"nativeHistory"`
 }
 
 // GetProvider returns the value of Provider.
@@ -1314,6 +1315,11 @@ func (s *CreateSessionRequest) GetHistory() []Message {
 	return s.History
 }
 
+// GetNativeHistory returns the value of NativeHistory.
+func (s *CreateSessionRequest) GetNativeHistory() OptNativeHistoryFilter {
+	return s.NativeHistory
+}
+
 // SetProvider sets the value of Provider.
 func (s *CreateSessionRequest) SetProvider(val string) {
 	s.Provider = val
@@ -1339,6 +1345,11 @@ func (s *CreateSessionRequest) SetHistory(val []Message) {
 	s.History = val
 }
 
+// SetNativeHistory sets the value of NativeHistory.
+func (s *CreateSessionRequest) SetNativeHistory(val OptNativeHistoryFilter) {
+	s.NativeHistory = val
+}
+
 // Ref: #/components/schemas/CreateSessionResponse
 type CreateSessionResponse struct {
 	Session SessionInfo `json:"session"`
@@ -1354,7 +1365,8 @@ func (s *CreateSessionResponse) SetSession(val SessionInfo) {
 	s.Session = val
 }
 
-func (*CreateSessionResponse) createSessionRes() {}
+func (*CreateSessionResponse) createSessionRes()   {}
+func (*CreateSessionResponse) truncateSessionRes() {}
 
 // DeleteSessionNoContent is response for DeleteSession operation.
 type DeleteSessionNoContent struct{}
@@ -1444,11 +1456,11 @@ func (*Discovery) getDiscoveryRes() {}
 // `SESSION_BUSY`, `SESSION_INTERRUPTED`, `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`,
 // `RUN_NOT_WAITING`, `IDEMPOTENCY_KEY_IN_USE` 409; `PAYLOAD_TOO_LARGE` 413; `UNSUPPORTED_MEDIA_TYPE`
 // 415; `VALIDATION_ERROR`, `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-// `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`
-// 422; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
-// `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and
-// `INTERNAL_ERROR` answer requests outside the documented operations (or a host defect) and appear in
-// no operation.
+// `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
+// `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502;
+// `SESSION_STORE_FULL`, `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504. `ROUTE_NOT_FOUND`,
+// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
+// host defect) and appear in no operation.
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -1477,6 +1489,7 @@ const (
 	ErrorCodeSESSIONLIMITEXCEEDED      ErrorCode = "SESSION_LIMIT_EXCEEDED"
 	ErrorCodeACTIONMISMATCH            ErrorCode = "ACTION_MISMATCH"
 	ErrorCodeIDEMPOTENCYKEYREUSED      ErrorCode = "IDEMPOTENCY_KEY_REUSED"
+	ErrorCodeTOOLNAMECONFLICT          ErrorCode = "TOOL_NAME_CONFLICT"
 	ErrorCodeINTERNALERROR             ErrorCode = "INTERNAL_ERROR"
 	ErrorCodeSESSIONSDISABLED          ErrorCode = "SESSIONS_DISABLED"
 	ErrorCodePROVIDERERROR             ErrorCode = "PROVIDER_ERROR"
@@ -1512,6 +1525,7 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodeSESSIONLIMITEXCEEDED,
 		ErrorCodeACTIONMISMATCH,
 		ErrorCodeIDEMPOTENCYKEYREUSED,
+		ErrorCodeTOOLNAMECONFLICT,
 		ErrorCodeINTERNALERROR,
 		ErrorCodeSESSIONSDISABLED,
 		ErrorCodePROVIDERERROR,
@@ -1571,6 +1585,8 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodeACTIONMISMATCH:
 		return []byte(s), nil
 	case ErrorCodeIDEMPOTENCYKEYREUSED:
+		return []byte(s), nil
+	case ErrorCodeTOOLNAMECONFLICT:
 		return []byte(s), nil
 	case ErrorCodeINTERNALERROR:
 		return []byte(s), nil
@@ -1663,6 +1679,9 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 		return nil
 	case ErrorCodeIDEMPOTENCYKEYREUSED:
 		*s = ErrorCodeIDEMPOTENCYKEYREUSED
+		return nil
+	case ErrorCodeTOOLNAMECONFLICT:
+		*s = ErrorCodeTOOLNAMECONFLICT
 		return nil
 	case ErrorCodeINTERNALERROR:
 		*s = ErrorCodeINTERNALERROR
@@ -2223,6 +2242,67 @@ func (s *MessageRole) UnmarshalText(data []byte) error {
 	}
 }
 
+// What a native session keeps of each stored turn (applied when the turn is stored, so replay and
+// bounds both see the filtered history). `full` keeps everything; `no_reasoning` drops
+// reasoning/thinking blocks whole (never edits one); `no_tool_results` replaces each tool result's
+// content with a short placeholder, keeping calls and results paired; `compact_tool_results` cuts each
+// tool result to the host's `sessions.compactToolResultsMaxChars`.
+// Ref: #/components/schemas/NativeHistoryFilter
+type NativeHistoryFilter string
+
+const (
+	NativeHistoryFilterFull               NativeHistoryFilter = "full"
+	NativeHistoryFilterNoReasoning        NativeHistoryFilter = "no_reasoning"
+	NativeHistoryFilterNoToolResults      NativeHistoryFilter = "no_tool_results"
+	NativeHistoryFilterCompactToolResults NativeHistoryFilter = "compact_tool_results"
+)
+
+// AllValues returns all NativeHistoryFilter values.
+func (NativeHistoryFilter) AllValues() []NativeHistoryFilter {
+	return []NativeHistoryFilter{
+		NativeHistoryFilterFull,
+		NativeHistoryFilterNoReasoning,
+		NativeHistoryFilterNoToolResults,
+		NativeHistoryFilterCompactToolResults,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s NativeHistoryFilter) MarshalText() ([]byte, error) {
+	switch s {
+	case NativeHistoryFilterFull:
+		return []byte(s), nil
+	case NativeHistoryFilterNoReasoning:
+		return []byte(s), nil
+	case NativeHistoryFilterNoToolResults:
+		return []byte(s), nil
+	case NativeHistoryFilterCompactToolResults:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *NativeHistoryFilter) UnmarshalText(data []byte) error {
+	switch NativeHistoryFilter(data) {
+	case NativeHistoryFilterFull:
+		*s = NativeHistoryFilterFull
+		return nil
+	case NativeHistoryFilterNoReasoning:
+		*s = NativeHistoryFilterNoReasoning
+		return nil
+	case NativeHistoryFilterNoToolResults:
+		*s = NativeHistoryFilterNoToolResults
+		return nil
+	case NativeHistoryFilterCompactToolResults:
+		*s = NativeHistoryFilterCompactToolResults
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // NewNilDateTime returns new NilDateTime with value set to v.
 func NewNilDateTime(v time.Time) NilDateTime {
 	return NilDateTime{
@@ -2262,6 +2342,51 @@ func (o NilDateTime) Get() (v time.Time, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilDateTime) Or(d time.Time) time.Time {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilFloat64 returns new NilFloat64 with value set to v.
+func NewNilFloat64(v float64) NilFloat64 {
+	return NilFloat64{
+		Value: v,
+	}
+}
+
+// NilFloat64 is nullable float64.
+type NilFloat64 struct {
+	Value float64
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilFloat64) SetTo(v float64) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilFloat64) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilFloat64) SetToNull() {
+	o.Null = true
+	var v float64
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilFloat64) Get() (v float64, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilFloat64) Or(d float64) float64 {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2444,6 +2569,52 @@ func (o OptInterruptedTurn) Get() (v InterruptedTurn, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptInterruptedTurn) Or(d InterruptedTurn) InterruptedTurn {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNativeHistoryFilter returns new OptNativeHistoryFilter with value set to v.
+func NewOptNativeHistoryFilter(v NativeHistoryFilter) OptNativeHistoryFilter {
+	return OptNativeHistoryFilter{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNativeHistoryFilter is optional NativeHistoryFilter.
+type OptNativeHistoryFilter struct {
+	Value NativeHistoryFilter
+	Set   bool
+}
+
+// IsSet returns true if OptNativeHistoryFilter was set.
+func (o OptNativeHistoryFilter) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNativeHistoryFilter) Reset() {
+	var v NativeHistoryFilter
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptNativeHistoryFilter) SetTo(v NativeHistoryFilter) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNativeHistoryFilter) Get() (v NativeHistoryFilter, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNativeHistoryFilter) Or(d NativeHistoryFilter) NativeHistoryFilter {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -2932,6 +3103,7 @@ func (*PayloadTooLargeProblem) runRes()                                       {}
 func (*PayloadTooLargeProblem) streamRunActionsRes()                          {}
 func (*PayloadTooLargeProblem) streamRunRes()                                 {}
 func (*PayloadTooLargeProblem) submitRunActionsRes()                          {}
+func (*PayloadTooLargeProblem) truncateSessionRes()                           {}
 
 // Merged schema.
 type PayloadTooLargeProblemCode string
@@ -3139,6 +3311,7 @@ func (*PermissionDeniedProblem) runRes()                                       {
 func (*PermissionDeniedProblem) streamRunActionsRes()                          {}
 func (*PermissionDeniedProblem) streamRunRes()                                 {}
 func (*PermissionDeniedProblem) submitRunActionsRes()                          {}
+func (*PermissionDeniedProblem) truncateSessionRes()                           {}
 
 // Merged schema.
 type PermissionDeniedProblemCode string
@@ -3347,6 +3520,8 @@ type ProviderCapabilities struct {
 	Streaming bool `json:"streaming"`
 	// Application-owned functions are supported.
 	ApplicationFunctions bool `json:"applicationFunctions"`
+	// The `nativeHistory` filters this instance's native sessions support.
+	NativeHistoryFilters []NativeHistoryFilter `json:"nativeHistoryFilters"`
 }
 
 // GetHistoryContinuation returns the value of HistoryContinuation.
@@ -3369,6 +3544,11 @@ func (s *ProviderCapabilities) GetApplicationFunctions() bool {
 	return s.ApplicationFunctions
 }
 
+// GetNativeHistoryFilters returns the value of NativeHistoryFilters.
+func (s *ProviderCapabilities) GetNativeHistoryFilters() []NativeHistoryFilter {
+	return s.NativeHistoryFilters
+}
+
 // SetHistoryContinuation sets the value of HistoryContinuation.
 func (s *ProviderCapabilities) SetHistoryContinuation(val bool) {
 	s.HistoryContinuation = val
@@ -3387,6 +3567,11 @@ func (s *ProviderCapabilities) SetStreaming(val bool) {
 // SetApplicationFunctions sets the value of ApplicationFunctions.
 func (s *ProviderCapabilities) SetApplicationFunctions(val bool) {
 	s.ApplicationFunctions = val
+}
+
+// SetNativeHistoryFilters sets the value of NativeHistoryFilters.
+func (s *ProviderCapabilities) SetNativeHistoryFilters(val []NativeHistoryFilter) {
+	s.NativeHistoryFilters = val
 }
 
 // Merged schema.
@@ -4028,6 +4213,56 @@ func (s *RetrievedDocument) SetID(val string) {
 // SetText sets the value of Text.
 func (s *RetrievedDocument) SetText(val string) {
 	s.Text = val
+}
+
+// Provider attempts that failed and were retried, and what they consumed (already billed).
+// Ref: #/components/schemas/RetryAccounting
+type RetryAccounting struct {
+	Count        int `json:"count"`
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+	// Their cost when the host has prices for the model, else null.
+	Cost NilFloat64 `json:"cost"`
+}
+
+// GetCount returns the value of Count.
+func (s *RetryAccounting) GetCount() int {
+	return s.Count
+}
+
+// GetInputTokens returns the value of InputTokens.
+func (s *RetryAccounting) GetInputTokens() int {
+	return s.InputTokens
+}
+
+// GetOutputTokens returns the value of OutputTokens.
+func (s *RetryAccounting) GetOutputTokens() int {
+	return s.OutputTokens
+}
+
+// GetCost returns the value of Cost.
+func (s *RetryAccounting) GetCost() NilFloat64 {
+	return s.Cost
+}
+
+// SetCount sets the value of Count.
+func (s *RetryAccounting) SetCount(val int) {
+	s.Count = val
+}
+
+// SetInputTokens sets the value of InputTokens.
+func (s *RetryAccounting) SetInputTokens(val int) {
+	s.InputTokens = val
+}
+
+// SetOutputTokens sets the value of OutputTokens.
+func (s *RetryAccounting) SetOutputTokens(val int) {
+	s.OutputTokens = val
+}
+
+// SetCost sets the value of Cost.
+func (s *RetryAccounting) SetCost(val NilFloat64) {
+	s.Cost = val
 }
 
 // The turn completed; a session run carries the session at its next revision.
@@ -4680,6 +4915,7 @@ const (
 	RunInvalidProblemCodeSESSIONCONTEXTUNSUPPORTED RunInvalidProblemCode = "SESSION_CONTEXT_UNSUPPORTED"
 	RunInvalidProblemCodeSESSIONLIMITEXCEEDED      RunInvalidProblemCode = "SESSION_LIMIT_EXCEEDED"
 	RunInvalidProblemCodeIDEMPOTENCYKEYREUSED      RunInvalidProblemCode = "IDEMPOTENCY_KEY_REUSED"
+	RunInvalidProblemCodeTOOLNAMECONFLICT          RunInvalidProblemCode = "TOOL_NAME_CONFLICT"
 )
 
 // AllValues returns all RunInvalidProblemCode values.
@@ -4690,6 +4926,7 @@ func (RunInvalidProblemCode) AllValues() []RunInvalidProblemCode {
 		RunInvalidProblemCodeSESSIONCONTEXTUNSUPPORTED,
 		RunInvalidProblemCodeSESSIONLIMITEXCEEDED,
 		RunInvalidProblemCodeIDEMPOTENCYKEYREUSED,
+		RunInvalidProblemCodeTOOLNAMECONFLICT,
 	}
 }
 
@@ -4705,6 +4942,8 @@ func (s RunInvalidProblemCode) MarshalText() ([]byte, error) {
 	case RunInvalidProblemCodeSESSIONLIMITEXCEEDED:
 		return []byte(s), nil
 	case RunInvalidProblemCodeIDEMPOTENCYKEYREUSED:
+		return []byte(s), nil
+	case RunInvalidProblemCodeTOOLNAMECONFLICT:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -4728,6 +4967,9 @@ func (s *RunInvalidProblemCode) UnmarshalText(data []byte) error {
 		return nil
 	case RunInvalidProblemCodeIDEMPOTENCYKEYREUSED:
 		*s = RunInvalidProblemCodeIDEMPOTENCYKEYREUSED
+		return nil
+	case RunInvalidProblemCodeTOOLNAMECONFLICT:
+		*s = RunInvalidProblemCodeTOOLNAMECONFLICT
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -5113,7 +5355,12 @@ type RunResult struct {
 	Output         RunOutput         `json:"output"`
 	Usage          Usage             `json:"usage"`
 	RequiredAction OptRequiredAction `json:"requiredAction"`
-	Session        OptSessionInfo    `json:"session"`
+	// This run's cost when the host has prices for the model, else null (never a guess).
+	Cost    NilFloat64      `json:"cost"`
+	Retries RetryAccounting `json:"retries"`
+	// The model that answered, as the provider reported it.
+	ServedModel NilString      `json:"servedModel"`
+	Session     OptSessionInfo `json:"session"`
 }
 
 // GetID returns the value of ID.
@@ -5139,6 +5386,21 @@ func (s *RunResult) GetUsage() Usage {
 // GetRequiredAction returns the value of RequiredAction.
 func (s *RunResult) GetRequiredAction() OptRequiredAction {
 	return s.RequiredAction
+}
+
+// GetCost returns the value of Cost.
+func (s *RunResult) GetCost() NilFloat64 {
+	return s.Cost
+}
+
+// GetRetries returns the value of Retries.
+func (s *RunResult) GetRetries() RetryAccounting {
+	return s.Retries
+}
+
+// GetServedModel returns the value of ServedModel.
+func (s *RunResult) GetServedModel() NilString {
+	return s.ServedModel
 }
 
 // GetSession returns the value of Session.
@@ -5169,6 +5431,21 @@ func (s *RunResult) SetUsage(val Usage) {
 // SetRequiredAction sets the value of RequiredAction.
 func (s *RunResult) SetRequiredAction(val OptRequiredAction) {
 	s.RequiredAction = val
+}
+
+// SetCost sets the value of Cost.
+func (s *RunResult) SetCost(val NilFloat64) {
+	s.Cost = val
+}
+
+// SetRetries sets the value of Retries.
+func (s *RunResult) SetRetries(val RetryAccounting) {
+	s.Retries = val
+}
+
+// SetServedModel sets the value of ServedModel.
+func (s *RunResult) SetServedModel(val NilString) {
+	s.ServedModel = val
 }
 
 // SetSession sets the value of Session.
@@ -5784,7 +6061,17 @@ type SessionInfo struct {
 	// Encoded bytes counted against `maxRecordBytes`.
 	RecordBytes int `json:"recordBytes"`
 	// The id of the host that holds the session.
-	HostID string `json:"hostId"`
+	HostID        string              `json:"hostId"`
+	NativeHistory NativeHistoryFilter `json:"nativeHistory"`
+	// Every turn ever run that reached the model, including interrupted and failed ones; truncation never
+	// rewinds it.
+	RunCount int   `json:"runCount"`
+	Usage    Usage `json:"usage"`
+	// Cumulative cost when the host has prices for the model, else null.
+	Cost    NilFloat64      `json:"cost"`
+	Retries RetryAccounting `json:"retries"`
+	// The model that answered each turn, as the provider reported it, oldest first.
+	ServedModels []string `json:"servedModels"`
 }
 
 // GetID returns the value of ID.
@@ -5847,6 +6134,36 @@ func (s *SessionInfo) GetHostID() string {
 	return s.HostID
 }
 
+// GetNativeHistory returns the value of NativeHistory.
+func (s *SessionInfo) GetNativeHistory() NativeHistoryFilter {
+	return s.NativeHistory
+}
+
+// GetRunCount returns the value of RunCount.
+func (s *SessionInfo) GetRunCount() int {
+	return s.RunCount
+}
+
+// GetUsage returns the value of Usage.
+func (s *SessionInfo) GetUsage() Usage {
+	return s.Usage
+}
+
+// GetCost returns the value of Cost.
+func (s *SessionInfo) GetCost() NilFloat64 {
+	return s.Cost
+}
+
+// GetRetries returns the value of Retries.
+func (s *SessionInfo) GetRetries() RetryAccounting {
+	return s.Retries
+}
+
+// GetServedModels returns the value of ServedModels.
+func (s *SessionInfo) GetServedModels() []string {
+	return s.ServedModels
+}
+
 // SetID sets the value of ID.
 func (s *SessionInfo) SetID(val string) {
 	s.ID = val
@@ -5905,6 +6222,36 @@ func (s *SessionInfo) SetRecordBytes(val int) {
 // SetHostID sets the value of HostID.
 func (s *SessionInfo) SetHostID(val string) {
 	s.HostID = val
+}
+
+// SetNativeHistory sets the value of NativeHistory.
+func (s *SessionInfo) SetNativeHistory(val NativeHistoryFilter) {
+	s.NativeHistory = val
+}
+
+// SetRunCount sets the value of RunCount.
+func (s *SessionInfo) SetRunCount(val int) {
+	s.RunCount = val
+}
+
+// SetUsage sets the value of Usage.
+func (s *SessionInfo) SetUsage(val Usage) {
+	s.Usage = val
+}
+
+// SetCost sets the value of Cost.
+func (s *SessionInfo) SetCost(val NilFloat64) {
+	s.Cost = val
+}
+
+// SetRetries sets the value of Retries.
+func (s *SessionInfo) SetRetries(val RetryAccounting) {
+	s.Retries = val
+}
+
+// SetServedModels sets the value of ServedModels.
+func (s *SessionInfo) SetServedModels(val []string) {
+	s.ServedModels = val
 }
 
 // `history` keeps submitted user text and final visible assistant text. `native` also keeps the
@@ -6113,8 +6460,9 @@ func (s *SessionNotFoundProblem) SetErrors(val []ValidationIssue) {
 	s.Errors = val
 }
 
-func (*SessionNotFoundProblem) deleteSessionRes() {}
-func (*SessionNotFoundProblem) readSessionRes()   {}
+func (*SessionNotFoundProblem) deleteSessionRes()   {}
+func (*SessionNotFoundProblem) readSessionRes()     {}
+func (*SessionNotFoundProblem) truncateSessionRes() {}
 
 // Merged schema.
 type SessionNotFoundProblemCode string
@@ -6595,6 +6943,7 @@ func (*SessionsDisabledProblem) initSSEStream(sseConnectFunc, sseClientConfig) {
 func (*SessionsDisabledProblem) readSessionRes()                               {}
 func (*SessionsDisabledProblem) runRes()                                       {}
 func (*SessionsDisabledProblem) streamRunRes()                                 {}
+func (*SessionsDisabledProblem) truncateSessionRes()                           {}
 
 // Merged schema.
 type SessionsDisabledProblemCode string
@@ -8065,6 +8414,476 @@ func (s *ToolDefinitionParameters) init() ToolDefinitionParameters {
 	return m
 }
 
+// TruncateConflictHeaders wraps TruncateConflictProblem with response headers.
+type TruncateConflictHeaders struct {
+	RetryAfter   OptInt
+	XShouldRetry OptShouldRetry
+	Response     TruncateConflictProblem
+}
+
+// GetRetryAfter returns the value of RetryAfter.
+func (s *TruncateConflictHeaders) GetRetryAfter() OptInt {
+	return s.RetryAfter
+}
+
+// GetXShouldRetry returns the value of XShouldRetry.
+func (s *TruncateConflictHeaders) GetXShouldRetry() OptShouldRetry {
+	return s.XShouldRetry
+}
+
+// GetResponse returns the value of Response.
+func (s *TruncateConflictHeaders) GetResponse() TruncateConflictProblem {
+	return s.Response
+}
+
+// SetRetryAfter sets the value of RetryAfter.
+func (s *TruncateConflictHeaders) SetRetryAfter(val OptInt) {
+	s.RetryAfter = val
+}
+
+// SetXShouldRetry sets the value of XShouldRetry.
+func (s *TruncateConflictHeaders) SetXShouldRetry(val OptShouldRetry) {
+	s.XShouldRetry = val
+}
+
+// SetResponse sets the value of Response.
+func (s *TruncateConflictHeaders) SetResponse(val TruncateConflictProblem) {
+	s.Response = val
+}
+
+func (*TruncateConflictHeaders) truncateSessionRes() {}
+
+// Merged schema.
+// Ref: #/components/schemas/TruncateConflictProblem
+type TruncateConflictProblem struct {
+	// A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+	Type string `json:"type"`
+	// A short summary of the problem type.
+	Title string `json:"title"`
+	// The HTTP status code.
+	Status int `json:"status"`
+	// Merged property.
+	Code TruncateConflictProblemCode `json:"code"`
+	// What happened, for a person.
+	Detail string `json:"detail"`
+	// The request path.
+	Instance OptString `json:"instance"`
+	// `SESSION_REVISION_CONFLICT`: the session's current revision.
+	CurrentRevision OptInt `json:"currentRevision"`
+	// `SESSION_BUSY`: the run that holds the session.
+	ActiveRunID OptString `json:"activeRunId"`
+	// The same value as the `Retry-After` header, where waiting helps.
+	RetryAfterSeconds OptInt `json:"retryAfterSeconds"`
+	// `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound that was
+	// hit, by its host setting name.
+	Limit OptString `json:"limit"`
+	// The value of that bound.
+	Maximum OptInt `json:"maximum"`
+	// `RUN_CANCELLED`: `cancelled` or `session_deleted`.
+	Reason OptString `json:"reason"`
+	// `VALIDATION_ERROR`: every problem found in the request.
+	Errors []ValidationIssue `json:"errors"`
+}
+
+// GetType returns the value of Type.
+func (s *TruncateConflictProblem) GetType() string {
+	return s.Type
+}
+
+// GetTitle returns the value of Title.
+func (s *TruncateConflictProblem) GetTitle() string {
+	return s.Title
+}
+
+// GetStatus returns the value of Status.
+func (s *TruncateConflictProblem) GetStatus() int {
+	return s.Status
+}
+
+// GetCode returns the value of Code.
+func (s *TruncateConflictProblem) GetCode() TruncateConflictProblemCode {
+	return s.Code
+}
+
+// GetDetail returns the value of Detail.
+func (s *TruncateConflictProblem) GetDetail() string {
+	return s.Detail
+}
+
+// GetInstance returns the value of Instance.
+func (s *TruncateConflictProblem) GetInstance() OptString {
+	return s.Instance
+}
+
+// GetCurrentRevision returns the value of CurrentRevision.
+func (s *TruncateConflictProblem) GetCurrentRevision() OptInt {
+	return s.CurrentRevision
+}
+
+// GetActiveRunID returns the value of ActiveRunID.
+func (s *TruncateConflictProblem) GetActiveRunID() OptString {
+	return s.ActiveRunID
+}
+
+// GetRetryAfterSeconds returns the value of RetryAfterSeconds.
+func (s *TruncateConflictProblem) GetRetryAfterSeconds() OptInt {
+	return s.RetryAfterSeconds
+}
+
+// GetLimit returns the value of Limit.
+func (s *TruncateConflictProblem) GetLimit() OptString {
+	return s.Limit
+}
+
+// GetMaximum returns the value of Maximum.
+func (s *TruncateConflictProblem) GetMaximum() OptInt {
+	return s.Maximum
+}
+
+// GetReason returns the value of Reason.
+func (s *TruncateConflictProblem) GetReason() OptString {
+	return s.Reason
+}
+
+// GetErrors returns the value of Errors.
+func (s *TruncateConflictProblem) GetErrors() []ValidationIssue {
+	return s.Errors
+}
+
+// SetType sets the value of Type.
+func (s *TruncateConflictProblem) SetType(val string) {
+	s.Type = val
+}
+
+// SetTitle sets the value of Title.
+func (s *TruncateConflictProblem) SetTitle(val string) {
+	s.Title = val
+}
+
+// SetStatus sets the value of Status.
+func (s *TruncateConflictProblem) SetStatus(val int) {
+	s.Status = val
+}
+
+// SetCode sets the value of Code.
+func (s *TruncateConflictProblem) SetCode(val TruncateConflictProblemCode) {
+	s.Code = val
+}
+
+// SetDetail sets the value of Detail.
+func (s *TruncateConflictProblem) SetDetail(val string) {
+	s.Detail = val
+}
+
+// SetInstance sets the value of Instance.
+func (s *TruncateConflictProblem) SetInstance(val OptString) {
+	s.Instance = val
+}
+
+// SetCurrentRevision sets the value of CurrentRevision.
+func (s *TruncateConflictProblem) SetCurrentRevision(val OptInt) {
+	s.CurrentRevision = val
+}
+
+// SetActiveRunID sets the value of ActiveRunID.
+func (s *TruncateConflictProblem) SetActiveRunID(val OptString) {
+	s.ActiveRunID = val
+}
+
+// SetRetryAfterSeconds sets the value of RetryAfterSeconds.
+func (s *TruncateConflictProblem) SetRetryAfterSeconds(val OptInt) {
+	s.RetryAfterSeconds = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *TruncateConflictProblem) SetLimit(val OptString) {
+	s.Limit = val
+}
+
+// SetMaximum sets the value of Maximum.
+func (s *TruncateConflictProblem) SetMaximum(val OptInt) {
+	s.Maximum = val
+}
+
+// SetReason sets the value of Reason.
+func (s *TruncateConflictProblem) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetErrors sets the value of Errors.
+func (s *TruncateConflictProblem) SetErrors(val []ValidationIssue) {
+	s.Errors = val
+}
+
+// Merged schema.
+type TruncateConflictProblemCode string
+
+const (
+	TruncateConflictProblemCodeSESSIONREVISIONCONFLICT TruncateConflictProblemCode = "SESSION_REVISION_CONFLICT"
+	TruncateConflictProblemCodeSESSIONBUSY             TruncateConflictProblemCode = "SESSION_BUSY"
+)
+
+// AllValues returns all TruncateConflictProblemCode values.
+func (TruncateConflictProblemCode) AllValues() []TruncateConflictProblemCode {
+	return []TruncateConflictProblemCode{
+		TruncateConflictProblemCodeSESSIONREVISIONCONFLICT,
+		TruncateConflictProblemCodeSESSIONBUSY,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TruncateConflictProblemCode) MarshalText() ([]byte, error) {
+	switch s {
+	case TruncateConflictProblemCodeSESSIONREVISIONCONFLICT:
+		return []byte(s), nil
+	case TruncateConflictProblemCodeSESSIONBUSY:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TruncateConflictProblemCode) UnmarshalText(data []byte) error {
+	switch TruncateConflictProblemCode(data) {
+	case TruncateConflictProblemCodeSESSIONREVISIONCONFLICT:
+		*s = TruncateConflictProblemCodeSESSIONREVISIONCONFLICT
+		return nil
+	case TruncateConflictProblemCodeSESSIONBUSY:
+		*s = TruncateConflictProblemCodeSESSIONBUSY
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Merged schema.
+// Ref: #/components/schemas/TruncateInvalidProblem
+type TruncateInvalidProblem struct {
+	// A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+	Type string `json:"type"`
+	// A short summary of the problem type.
+	Title string `json:"title"`
+	// The HTTP status code.
+	Status int `json:"status"`
+	// Merged property.
+	Code TruncateInvalidProblemCode `json:"code"`
+	// What happened, for a person.
+	Detail string `json:"detail"`
+	// The request path.
+	Instance OptString `json:"instance"`
+	// `SESSION_REVISION_CONFLICT`: the session's current revision.
+	CurrentRevision OptInt `json:"currentRevision"`
+	// `SESSION_BUSY`: the run that holds the session.
+	ActiveRunID OptString `json:"activeRunId"`
+	// The same value as the `Retry-After` header, where waiting helps.
+	RetryAfterSeconds OptInt `json:"retryAfterSeconds"`
+	// `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound that was
+	// hit, by its host setting name.
+	Limit OptString `json:"limit"`
+	// The value of that bound.
+	Maximum OptInt `json:"maximum"`
+	// `RUN_CANCELLED`: `cancelled` or `session_deleted`.
+	Reason OptString `json:"reason"`
+	// `VALIDATION_ERROR`: every problem found in the request.
+	Errors []ValidationIssue `json:"errors"`
+}
+
+// GetType returns the value of Type.
+func (s *TruncateInvalidProblem) GetType() string {
+	return s.Type
+}
+
+// GetTitle returns the value of Title.
+func (s *TruncateInvalidProblem) GetTitle() string {
+	return s.Title
+}
+
+// GetStatus returns the value of Status.
+func (s *TruncateInvalidProblem) GetStatus() int {
+	return s.Status
+}
+
+// GetCode returns the value of Code.
+func (s *TruncateInvalidProblem) GetCode() TruncateInvalidProblemCode {
+	return s.Code
+}
+
+// GetDetail returns the value of Detail.
+func (s *TruncateInvalidProblem) GetDetail() string {
+	return s.Detail
+}
+
+// GetInstance returns the value of Instance.
+func (s *TruncateInvalidProblem) GetInstance() OptString {
+	return s.Instance
+}
+
+// GetCurrentRevision returns the value of CurrentRevision.
+func (s *TruncateInvalidProblem) GetCurrentRevision() OptInt {
+	return s.CurrentRevision
+}
+
+// GetActiveRunID returns the value of ActiveRunID.
+func (s *TruncateInvalidProblem) GetActiveRunID() OptString {
+	return s.ActiveRunID
+}
+
+// GetRetryAfterSeconds returns the value of RetryAfterSeconds.
+func (s *TruncateInvalidProblem) GetRetryAfterSeconds() OptInt {
+	return s.RetryAfterSeconds
+}
+
+// GetLimit returns the value of Limit.
+func (s *TruncateInvalidProblem) GetLimit() OptString {
+	return s.Limit
+}
+
+// GetMaximum returns the value of Maximum.
+func (s *TruncateInvalidProblem) GetMaximum() OptInt {
+	return s.Maximum
+}
+
+// GetReason returns the value of Reason.
+func (s *TruncateInvalidProblem) GetReason() OptString {
+	return s.Reason
+}
+
+// GetErrors returns the value of Errors.
+func (s *TruncateInvalidProblem) GetErrors() []ValidationIssue {
+	return s.Errors
+}
+
+// SetType sets the value of Type.
+func (s *TruncateInvalidProblem) SetType(val string) {
+	s.Type = val
+}
+
+// SetTitle sets the value of Title.
+func (s *TruncateInvalidProblem) SetTitle(val string) {
+	s.Title = val
+}
+
+// SetStatus sets the value of Status.
+func (s *TruncateInvalidProblem) SetStatus(val int) {
+	s.Status = val
+}
+
+// SetCode sets the value of Code.
+func (s *TruncateInvalidProblem) SetCode(val TruncateInvalidProblemCode) {
+	s.Code = val
+}
+
+// SetDetail sets the value of Detail.
+func (s *TruncateInvalidProblem) SetDetail(val string) {
+	s.Detail = val
+}
+
+// SetInstance sets the value of Instance.
+func (s *TruncateInvalidProblem) SetInstance(val OptString) {
+	s.Instance = val
+}
+
+// SetCurrentRevision sets the value of CurrentRevision.
+func (s *TruncateInvalidProblem) SetCurrentRevision(val OptInt) {
+	s.CurrentRevision = val
+}
+
+// SetActiveRunID sets the value of ActiveRunID.
+func (s *TruncateInvalidProblem) SetActiveRunID(val OptString) {
+	s.ActiveRunID = val
+}
+
+// SetRetryAfterSeconds sets the value of RetryAfterSeconds.
+func (s *TruncateInvalidProblem) SetRetryAfterSeconds(val OptInt) {
+	s.RetryAfterSeconds = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *TruncateInvalidProblem) SetLimit(val OptString) {
+	s.Limit = val
+}
+
+// SetMaximum sets the value of Maximum.
+func (s *TruncateInvalidProblem) SetMaximum(val OptInt) {
+	s.Maximum = val
+}
+
+// SetReason sets the value of Reason.
+func (s *TruncateInvalidProblem) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetErrors sets the value of Errors.
+func (s *TruncateInvalidProblem) SetErrors(val []ValidationIssue) {
+	s.Errors = val
+}
+
+func (*TruncateInvalidProblem) truncateSessionRes() {}
+
+// Merged schema.
+type TruncateInvalidProblemCode string
+
+const (
+	TruncateInvalidProblemCodeVALIDATIONERROR TruncateInvalidProblemCode = "VALIDATION_ERROR"
+)
+
+// AllValues returns all TruncateInvalidProblemCode values.
+func (TruncateInvalidProblemCode) AllValues() []TruncateInvalidProblemCode {
+	return []TruncateInvalidProblemCode{
+		TruncateInvalidProblemCodeVALIDATIONERROR,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TruncateInvalidProblemCode) MarshalText() ([]byte, error) {
+	switch s {
+	case TruncateInvalidProblemCodeVALIDATIONERROR:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TruncateInvalidProblemCode) UnmarshalText(data []byte) error {
+	switch TruncateInvalidProblemCode(data) {
+	case TruncateInvalidProblemCodeVALIDATIONERROR:
+		*s = TruncateInvalidProblemCodeVALIDATIONERROR
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/TruncateSessionRequest
+type TruncateSessionRequest struct {
+	// The revision the caller believes is current.
+	Revision int `json:"revision"`
+	// How many of the first recorded turns to keep (0 keeps only the imported history).
+	KeepTurns int `json:"keepTurns"`
+}
+
+// GetRevision returns the value of Revision.
+func (s *TruncateSessionRequest) GetRevision() int {
+	return s.Revision
+}
+
+// GetKeepTurns returns the value of KeepTurns.
+func (s *TruncateSessionRequest) GetKeepTurns() int {
+	return s.KeepTurns
+}
+
+// SetRevision sets the value of Revision.
+func (s *TruncateSessionRequest) SetRevision(val int) {
+	s.Revision = val
+}
+
+// SetKeepTurns sets the value of KeepTurns.
+func (s *TruncateSessionRequest) SetKeepTurns(val int) {
+	s.KeepTurns = val
+}
+
 // One completed turn still in the history; `history[start:end]` is what it added.
 // Ref: #/components/schemas/Turn
 type Turn struct {
@@ -8166,6 +8985,7 @@ func (*UnauthenticatedHeaders) runRes()                                       {}
 func (*UnauthenticatedHeaders) streamRunActionsRes()                          {}
 func (*UnauthenticatedHeaders) streamRunRes()                                 {}
 func (*UnauthenticatedHeaders) submitRunActionsRes()                          {}
+func (*UnauthenticatedHeaders) truncateSessionRes()                           {}
 
 // Merged schema.
 // Ref: #/components/schemas/UnauthenticatedProblem
@@ -8532,6 +9352,7 @@ func (*UnsupportedMediaTypeProblem) runRes()                                    
 func (*UnsupportedMediaTypeProblem) streamRunActionsRes()                          {}
 func (*UnsupportedMediaTypeProblem) streamRunRes()                                 {}
 func (*UnsupportedMediaTypeProblem) submitRunActionsRes()                          {}
+func (*UnsupportedMediaTypeProblem) truncateSessionRes()                           {}
 
 // Merged schema.
 type UnsupportedMediaTypeProblemCode string
@@ -8568,12 +9389,20 @@ func (s *UnsupportedMediaTypeProblemCode) UnmarshalText(data []byte) error {
 	}
 }
 
+// Token counts normalised across providers. `inputTokens` includes cached input and cache writes;
+// `outputTokens` includes reasoning.
 // Ref: #/components/schemas/Usage
 type Usage struct {
 	// Tokens the model read.
 	InputTokens int `json:"inputTokens"`
 	// Tokens the model wrote.
 	OutputTokens int `json:"outputTokens"`
+	// Input tokens served from the provider's prompt cache.
+	CachedInputTokens int `json:"cachedInputTokens"`
+	// Input tokens written to the provider's prompt cache.
+	CacheWriteTokens int `json:"cacheWriteTokens"`
+	// Output tokens spent on reasoning.
+	ReasoningTokens int `json:"reasoningTokens"`
 }
 
 // GetInputTokens returns the value of InputTokens.
@@ -8586,6 +9415,21 @@ func (s *Usage) GetOutputTokens() int {
 	return s.OutputTokens
 }
 
+// GetCachedInputTokens returns the value of CachedInputTokens.
+func (s *Usage) GetCachedInputTokens() int {
+	return s.CachedInputTokens
+}
+
+// GetCacheWriteTokens returns the value of CacheWriteTokens.
+func (s *Usage) GetCacheWriteTokens() int {
+	return s.CacheWriteTokens
+}
+
+// GetReasoningTokens returns the value of ReasoningTokens.
+func (s *Usage) GetReasoningTokens() int {
+	return s.ReasoningTokens
+}
+
 // SetInputTokens sets the value of InputTokens.
 func (s *Usage) SetInputTokens(val int) {
 	s.InputTokens = val
@@ -8594,6 +9438,21 @@ func (s *Usage) SetInputTokens(val int) {
 // SetOutputTokens sets the value of OutputTokens.
 func (s *Usage) SetOutputTokens(val int) {
 	s.OutputTokens = val
+}
+
+// SetCachedInputTokens sets the value of CachedInputTokens.
+func (s *Usage) SetCachedInputTokens(val int) {
+	s.CachedInputTokens = val
+}
+
+// SetCacheWriteTokens sets the value of CacheWriteTokens.
+func (s *Usage) SetCacheWriteTokens(val int) {
+	s.CacheWriteTokens = val
+}
+
+// SetReasoningTokens sets the value of ReasoningTokens.
+func (s *Usage) SetReasoningTokens(val int) {
+	s.ReasoningTokens = val
 }
 
 // Ref: #/components/schemas/ValidationIssue

@@ -28,6 +28,7 @@ var operationRolesBearerAuth = map[string][]string{
 	StreamRunOperation:        []string{},
 	StreamRunActionsOperation: []string{},
 	SubmitRunActionsOperation: []string{},
+	TruncateSessionOperation:  []string{},
 }
 
 // GetRolesForBearerAuth returns the required roles for the given operation.

@@ -763,6 +763,11 @@ pub mod types {
         pub mode: SessionMode,
         ///A model the instance serves.
         pub model: ::std::string::String,
+        #[serde(
+            rename = "nativeHistory",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub native_history: ::std::option::Option<NativeHistoryFilter>,
         ///The provider instance id.
         pub provider: ::std::string::String,
     }
@@ -800,7 +805,7 @@ pub mod types {
 `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
 `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
 `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-`ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+`ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
 `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
 `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
 `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -868,6 +873,8 @@ appear in no operation.
         ActionMismatch,
         #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
         IdempotencyKeyReused,
+        #[serde(rename = "TOOL_NAME_CONFLICT")]
+        ToolNameConflict,
         #[serde(rename = "INTERNAL_ERROR")]
         InternalError,
         #[serde(rename = "SESSIONS_DISABLED")]
@@ -910,6 +917,7 @@ appear in no operation.
                 Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
                 Self::ActionMismatch => f.write_str("ACTION_MISMATCH"),
                 Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
+                Self::ToolNameConflict => f.write_str("TOOL_NAME_CONFLICT"),
                 Self::InternalError => f.write_str("INTERNAL_ERROR"),
                 Self::SessionsDisabled => f.write_str("SESSIONS_DISABLED"),
                 Self::ProviderError => f.write_str("PROVIDER_ERROR"),
@@ -949,6 +957,7 @@ appear in no operation.
                 "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
                 "ACTION_MISMATCH" => Ok(Self::ActionMismatch),
                 "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
+                "TOOL_NAME_CONFLICT" => Ok(Self::ToolNameConflict),
                 "INTERNAL_ERROR" => Ok(Self::InternalError),
                 "SESSIONS_DISABLED" => Ok(Self::SessionsDisabled),
                 "PROVIDER_ERROR" => Ok(Self::ProviderError),
@@ -1356,6 +1365,76 @@ appear in no operation.
             value.parse()
         }
     }
+    /**What a native session keeps of each stored turn (applied when the turn
+is stored, so replay and bounds both see the filtered history).
+`full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+whole (never edits one); `no_tool_results` replaces each tool result's
+content with a short placeholder, keeping calls and results paired;
+`compact_tool_results` cuts each tool result to the host's
+`sessions.compactToolResultsMaxChars`.
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum NativeHistoryFilter {
+        #[serde(rename = "full")]
+        Full,
+        #[serde(rename = "no_reasoning")]
+        NoReasoning,
+        #[serde(rename = "no_tool_results")]
+        NoToolResults,
+        #[serde(rename = "compact_tool_results")]
+        CompactToolResults,
+    }
+    impl ::std::fmt::Display for NativeHistoryFilter {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Full => f.write_str("full"),
+                Self::NoReasoning => f.write_str("no_reasoning"),
+                Self::NoToolResults => f.write_str("no_tool_results"),
+                Self::CompactToolResults => f.write_str("compact_tool_results"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for NativeHistoryFilter {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "full" => Ok(Self::Full),
+                "no_reasoning" => Ok(Self::NoReasoning),
+                "no_tool_results" => Ok(Self::NoToolResults),
+                "compact_tool_results" => Ok(Self::CompactToolResults),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for NativeHistoryFilter {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for NativeHistoryFilter {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///The next piece of the assistant's visible text.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -1675,6 +1754,9 @@ appear only with the codes that use them.
         ///Sessions in `native` mode are supported.
         #[serde(rename = "nativeContinuation")]
         pub native_continuation: bool,
+        ///The `nativeHistory` filters this instance's native sessions support.
+        #[serde(rename = "nativeHistoryFilters")]
+        pub native_history_filters: ::std::vec::Vec<NativeHistoryFilter>,
         ///Streamed runs are supported.
         pub streaming: bool,
     }
@@ -1938,6 +2020,19 @@ appear only with the codes that use them.
         pub id: ::std::string::String,
         ///The retrieved text.
         pub text: ::std::string::String,
+    }
+    ///Provider attempts that failed and were retried, and what they consumed (already billed).
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RetryAccounting {
+        ///Their cost when the host has prices for the model, else null.
+        #[serde(deserialize_with = "::std::option::Option::deserialize")]
+        pub cost: ::std::option::Option<f64>,
+        pub count: u64,
+        #[serde(rename = "inputTokens")]
+        pub input_tokens: u64,
+        #[serde(rename = "outputTokens")]
+        pub output_tokens: u64,
     }
     ///The turn completed; a session run carries the session at its next revision.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2338,6 +2433,8 @@ appear only with the codes that use them.
         SessionLimitExceeded,
         #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
         IdempotencyKeyReused,
+        #[serde(rename = "TOOL_NAME_CONFLICT")]
+        ToolNameConflict,
     }
     impl ::std::fmt::Display for RunInvalidProblemCode {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -2349,6 +2446,7 @@ appear only with the codes that use them.
                 Self::SessionOverrideRejected => f.write_str("SESSION_OVERRIDE_REJECTED"),
                 Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
                 Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
+                Self::ToolNameConflict => f.write_str("TOOL_NAME_CONFLICT"),
             }
         }
     }
@@ -2363,6 +2461,7 @@ appear only with the codes that use them.
                 "SESSION_OVERRIDE_REJECTED" => Ok(Self::SessionOverrideRejected),
                 "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
                 "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
+                "TOOL_NAME_CONFLICT" => Ok(Self::ToolNameConflict),
                 _ => Err("invalid value".into()),
             }
         }
@@ -2594,6 +2693,9 @@ Names must differ from each other and from the host's own tools.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct RunResult {
+        ///This run's cost when the host has prices for the model, else null (never a guess).
+        #[serde(deserialize_with = "::std::option::Option::deserialize")]
+        pub cost: ::std::option::Option<f64>,
         ///The run id.
         pub id: ::std::string::String,
         pub output: RunOutput,
@@ -2602,6 +2704,13 @@ Names must differ from each other and from the host's own tools.
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub required_action: ::std::option::Option<RequiredAction>,
+        pub retries: RetryAccounting,
+        ///The model that answered, as the provider reported it.
+        #[serde(
+            rename = "servedModel",
+            deserialize_with = "::std::option::Option::deserialize"
+        )]
+        pub served_model: ::std::option::Option<::std::string::String>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub session: ::std::option::Option<SessionInfo>,
         pub status: RunStatus,
@@ -3009,6 +3118,9 @@ says for what); it is still the session's active turn.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct SessionInfo {
+        ///Cumulative cost when the host has prices for the model, else null.
+        #[serde(deserialize_with = "::std::option::Option::deserialize")]
+        pub cost: ::std::option::Option<f64>,
         ///Creation time, UTC, millisecond precision.
         #[serde(rename = "createdAt")]
         pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
@@ -3029,17 +3141,27 @@ says for what); it is still the session's active turn.
         pub mode: SessionMode,
         ///The model the session is bound to.
         pub model: ::std::string::String,
+        #[serde(rename = "nativeHistory")]
+        pub native_history: NativeHistoryFilter,
         ///The provider instance the session is bound to.
         pub provider: ::std::string::String,
         ///Encoded bytes counted against `maxRecordBytes`.
         #[serde(rename = "recordBytes")]
         pub record_bytes: u64,
+        pub retries: RetryAccounting,
         ///Starts at 0 and advances by one with every completed turn.
         pub revision: u64,
+        ///Every turn ever run that reached the model, including interrupted and failed ones; truncation never rewinds it.
+        #[serde(rename = "runCount")]
+        pub run_count: u64,
+        ///The model that answered each turn, as the provider reported it, oldest first.
+        #[serde(rename = "servedModels")]
+        pub served_models: ::std::vec::Vec<::std::string::String>,
         pub status: SessionStatus,
         ///The last change of revision or status.
         #[serde(rename = "updatedAt")]
         pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
+        pub usage: Usage,
     }
     /**`history` keeps submitted user text and final visible assistant text.
 `native` also keeps the provider's own state, unchanged, inside the host.
@@ -4054,6 +4176,216 @@ until the application reconciles and starts a new session.
                 })
         }
     }
+    ///`TruncateConflictProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct TruncateConflictProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: TruncateConflictProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled` or `session_deleted`.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TruncateConflictProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum TruncateConflictProblemCode {
+        #[serde(rename = "SESSION_REVISION_CONFLICT")]
+        SessionRevisionConflict,
+        #[serde(rename = "SESSION_BUSY")]
+        SessionBusy,
+    }
+    impl ::std::fmt::Display for TruncateConflictProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionRevisionConflict => f.write_str("SESSION_REVISION_CONFLICT"),
+                Self::SessionBusy => f.write_str("SESSION_BUSY"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for TruncateConflictProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_REVISION_CONFLICT" => Ok(Self::SessionRevisionConflict),
+                "SESSION_BUSY" => Ok(Self::SessionBusy),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for TruncateConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for TruncateConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`TruncateInvalidProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct TruncateInvalidProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: TruncateInvalidProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled` or `session_deleted`.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TruncateInvalidProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum TruncateInvalidProblemCode {
+        #[serde(rename = "VALIDATION_ERROR")]
+        ValidationError,
+    }
+    impl ::std::fmt::Display for TruncateInvalidProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for TruncateInvalidProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "VALIDATION_ERROR" => Ok(Self::ValidationError),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for TruncateInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for TruncateInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`TruncateSessionRequest`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct TruncateSessionRequest {
+        ///How many of the first recorded turns to keep (0 keeps only the imported history).
+        #[serde(rename = "keepTurns")]
+        pub keep_turns: u64,
+        ///The revision the caller believes is current.
+        pub revision: u64,
+    }
     ///One completed turn still in the history; `history[start:end]` is what it added.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -4267,16 +4599,27 @@ until the application reconciles and starts a new session.
             value.parse()
         }
     }
-    ///`Usage`
+    /**Token counts normalised across providers. `inputTokens` includes cached
+input and cache writes; `outputTokens` includes reasoning.
+*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct Usage {
+        ///Input tokens written to the provider's prompt cache.
+        #[serde(rename = "cacheWriteTokens")]
+        pub cache_write_tokens: u64,
+        ///Input tokens served from the provider's prompt cache.
+        #[serde(rename = "cachedInputTokens")]
+        pub cached_input_tokens: u64,
         ///Tokens the model read.
         #[serde(rename = "inputTokens")]
         pub input_tokens: u64,
         ///Tokens the model wrote.
         #[serde(rename = "outputTokens")]
         pub output_tokens: u64,
+        ///Output tokens spent on reasoning.
+        #[serde(rename = "reasoningTokens")]
+        pub reasoning_tokens: u64,
     }
     ///`ValidationIssue`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4633,6 +4976,71 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Keep only the first turns of a session (explicit prefix truncation)
+
+Keeps the first `keepTurns` recorded turns (and any history imported at
+creation) and drops the rest, advancing the revision. Nothing that stays
+is rewritten, so native state (signed blocks) stays valid and a cut
+never separates a tool call from its result. Accounting is untouched.
+It follows a run's rules: a stale revision is
+`SESSION_REVISION_CONFLICT`, an active turn `SESSION_BUSY`. An
+interrupted session may be truncated (to its last good turn, or
+further), which makes it ready again: the documented way to recover a
+conversation without starting over. Needs the `continue` grant.
+
+
+Sends a `POST` request to `/v1/sessions/{sessionId}/truncate`
+
+Arguments:
+- `session_id`: The session id returned by `createSession`.
+- `body`
+*/
+    pub async fn truncate_session<'a>(
+        &'a self,
+        session_id: &'a str,
+        body: &'a types::TruncateSessionRequest,
+    ) -> Result<ResponseValue<types::CreateSessionResponse>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/sessions/{}/truncate", self.baseurl, encode_path(& session_id
+            .to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "truncate_session",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Run one model turn, stateless or continuing a session
 
 A stateless run sends the whole context (`instructions`, `history`,
@@ -4778,7 +5186,9 @@ Answers the run's `requiredAction`: `functionResults` for
 `function_calls`, `approvals` for `approvals`, with exactly the call ids
 it asked for (otherwise `ACTION_MISMATCH`). The same turn continues and
 this request answers like `run`: completed, or waiting again. A run that
-is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
+is still active but waits for no action is `RUN_NOT_WAITING`; one that
+has finished (or never existed for this caller) is `RUN_NOT_FOUND`.
+Needs the run's provider grant and,
 for a session run, the `continue` grant.
 
 

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelRunData, CancelRunErrors, CancelRunResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, GetDiscoveryData, GetDiscoveryErrors, GetDiscoveryResponses, GetHealthData, GetHealthResponses, ReadSessionData, ReadSessionErrors, ReadSessionResponses, RunData, RunErrors, RunResponses, StreamRunActionsData, StreamRunActionsErrors, StreamRunActionsResponse, StreamRunActionsResponses, StreamRunData, StreamRunErrors, StreamRunResponse, StreamRunResponses, SubmitRunActionsData, SubmitRunActionsErrors, SubmitRunActionsResponses } from './types.gen.js';
+import type { CancelRunData, CancelRunErrors, CancelRunResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, GetDiscoveryData, GetDiscoveryErrors, GetDiscoveryResponses, GetHealthData, GetHealthResponses, ReadSessionData, ReadSessionErrors, ReadSessionResponses, RunData, RunErrors, RunResponses, StreamRunActionsData, StreamRunActionsErrors, StreamRunActionsResponse, StreamRunActionsResponses, StreamRunData, StreamRunErrors, StreamRunResponse, StreamRunResponses, SubmitRunActionsData, SubmitRunActionsErrors, SubmitRunActionsResponses, TruncateSessionData, TruncateSessionErrors, TruncateSessionResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -88,6 +88,30 @@ export const readSession = <ThrowOnError extends boolean = false>(options: Optio
 });
 
 /**
+ * Keep only the first turns of a session (explicit prefix truncation).
+ *
+ * Keeps the first `keepTurns` recorded turns (and any history imported at
+ * creation) and drops the rest, advancing the revision. Nothing that stays
+ * is rewritten, so native state (signed blocks) stays valid and a cut
+ * never separates a tool call from its result. Accounting is untouched.
+ * It follows a run's rules: a stale revision is
+ * `SESSION_REVISION_CONFLICT`, an active turn `SESSION_BUSY`. An
+ * interrupted session may be truncated (to its last good turn, or
+ * further), which makes it ready again: the documented way to recover a
+ * conversation without starting over. Needs the `continue` grant.
+ *
+ */
+export const truncateSession = <ThrowOnError extends boolean = false>(options: Options<TruncateSessionData, ThrowOnError>) => (options.client ?? client).post<TruncateSessionResponses, TruncateSessionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/sessions/{sessionId}/truncate',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Run one model turn, stateless or continuing a session.
  *
  * A stateless run sends the whole context (`instructions`, `history`,
@@ -142,7 +166,9 @@ export const streamRun = <ThrowOnError extends boolean = false>(options: Options
  * `function_calls`, `approvals` for `approvals`, with exactly the call ids
  * it asked for (otherwise `ACTION_MISMATCH`). The same turn continues and
  * this request answers like `run`: completed, or waiting again. A run that
- * is not waiting is `RUN_NOT_WAITING`. Needs the run's provider grant and,
+ * is still active but waits for no action is `RUN_NOT_WAITING`; one that
+ * has finished (or never existed for this caller) is `RUN_NOT_FOUND`.
+ * Needs the run's provider grant and,
  * for a session run, the `continue` grant.
  *
  */

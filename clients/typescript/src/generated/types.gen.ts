@@ -87,6 +87,10 @@ export type ProviderCapabilities = {
      * Application-owned functions are supported.
      */
     applicationFunctions: boolean;
+    /**
+     * The `nativeHistory` filters this instance's native sessions support.
+     */
+    nativeHistoryFilters: Array<NativeHistoryFilter>;
 };
 
 export type SessionsPolicy = {
@@ -218,6 +222,21 @@ export type SessionInfo = {
      * The id of the host that holds the session.
      */
     hostId: string;
+    nativeHistory: NativeHistoryFilter;
+    /**
+     * Every turn ever run that reached the model, including interrupted and failed ones; truncation never rewinds it.
+     */
+    runCount: number;
+    usage: Usage;
+    /**
+     * Cumulative cost when the host has prices for the model, else null.
+     */
+    cost: number | null;
+    retries: RetryAccounting;
+    /**
+     * The model that answered each turn, as the provider reported it, oldest first.
+     */
+    servedModels: Array<string>;
 };
 
 export type CreateSessionRequest = {
@@ -238,6 +257,7 @@ export type CreateSessionRequest = {
      * Visible messages to import, bounded by `maxMessages` and `maxRecordBytes`.
      */
     history?: Array<Message>;
+    nativeHistory?: NativeHistoryFilter;
 };
 
 export type CreateSessionResponse = {
@@ -431,6 +451,11 @@ export type RunOutput = {
     text: string;
 };
 
+/**
+ * Token counts normalised across providers. `inputTokens` includes cached
+ * input and cache writes; `outputTokens` includes reasoning.
+ *
+ */
 export type Usage = {
     /**
      * Tokens the model read.
@@ -440,7 +465,61 @@ export type Usage = {
      * Tokens the model wrote.
      */
     outputTokens: number;
+    /**
+     * Input tokens served from the provider's prompt cache.
+     */
+    cachedInputTokens: number;
+    /**
+     * Input tokens written to the provider's prompt cache.
+     */
+    cacheWriteTokens: number;
+    /**
+     * Output tokens spent on reasoning.
+     */
+    reasoningTokens: number;
 };
+
+/**
+ * Provider attempts that failed and were retried, and what they consumed (already billed).
+ */
+export type RetryAccounting = {
+    count: number;
+    inputTokens: number;
+    outputTokens: number;
+    /**
+     * Their cost when the host has prices for the model, else null.
+     */
+    cost: number | null;
+};
+
+/**
+ * What a native session keeps of each stored turn (applied when the turn
+ * is stored, so replay and bounds both see the filtered history).
+ * `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+ * whole (never edits one); `no_tool_results` replaces each tool result's
+ * content with a short placeholder, keeping calls and results paired;
+ * `compact_tool_results` cuts each tool result to the host's
+ * `sessions.compactToolResultsMaxChars`.
+ *
+ */
+export const NativeHistoryFilter = {
+    FULL: 'full',
+    NO_REASONING: 'no_reasoning',
+    NO_TOOL_RESULTS: 'no_tool_results',
+    COMPACT_TOOL_RESULTS: 'compact_tool_results'
+} as const;
+
+/**
+ * What a native session keeps of each stored turn (applied when the turn
+ * is stored, so replay and bounds both see the filtered history).
+ * `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+ * whole (never edits one); `no_tool_results` replaces each tool result's
+ * content with a short placeholder, keeping calls and results paired;
+ * `compact_tool_results` cuts each tool result to the host's
+ * `sessions.compactToolResultsMaxChars`.
+ *
+ */
+export type NativeHistoryFilter = typeof NativeHistoryFilter[keyof typeof NativeHistoryFilter];
 
 export type RunResult = {
     /**
@@ -451,6 +530,15 @@ export type RunResult = {
     output: RunOutput;
     usage: Usage;
     requiredAction?: RequiredAction;
+    /**
+     * This run's cost when the host has prices for the model, else null (never a guess).
+     */
+    cost: number | null;
+    retries: RetryAccounting;
+    /**
+     * The model that answered, as the provider reported it.
+     */
+    servedModel: string | null;
     session?: SessionInfo;
 };
 
@@ -610,6 +698,17 @@ export type RunEvent = ({
     type: 'run.failed';
 } & RunFailedEvent);
 
+export type TruncateSessionRequest = {
+    /**
+     * The revision the caller believes is current.
+     */
+    revision: number;
+    /**
+     * How many of the first recorded turns to keep (0 keeps only the imported history).
+     */
+    keepTurns: number;
+};
+
 export type CancelRunResponse = {
     /**
      * The cancelled run.
@@ -637,7 +736,7 @@ export type CancelRunResponse = {
  * `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
  * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
  * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
- * `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+ * `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
  * `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -670,6 +769,7 @@ export const ErrorCode = {
     SESSION_LIMIT_EXCEEDED: 'SESSION_LIMIT_EXCEEDED',
     ACTION_MISMATCH: 'ACTION_MISMATCH',
     IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+    TOOL_NAME_CONFLICT: 'TOOL_NAME_CONFLICT',
     INTERNAL_ERROR: 'INTERNAL_ERROR',
     SESSIONS_DISABLED: 'SESSIONS_DISABLED',
     PROVIDER_ERROR: 'PROVIDER_ERROR',
@@ -689,7 +789,7 @@ export const ErrorCode = {
  * `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
  * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
  * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
- * `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED` 422; `INTERNAL_ERROR` 500;
+ * `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422; `INTERNAL_ERROR` 500;
  * `SESSIONS_DISABLED` 501; `PROVIDER_ERROR` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY` 503; `PROVIDER_TIMEOUT` 504.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
@@ -808,7 +908,7 @@ export type CreateSessionInvalidProblem = Problem & {
 };
 
 export type RunInvalidProblem = Problem & {
-    code?: 'VALIDATION_ERROR' | 'SESSION_OVERRIDE_REJECTED' | 'SESSION_CONTEXT_UNSUPPORTED' | 'SESSION_LIMIT_EXCEEDED' | 'IDEMPOTENCY_KEY_REUSED';
+    code?: 'VALIDATION_ERROR' | 'SESSION_OVERRIDE_REJECTED' | 'SESSION_CONTEXT_UNSUPPORTED' | 'SESSION_LIMIT_EXCEEDED' | 'IDEMPOTENCY_KEY_REUSED' | 'TOOL_NAME_CONFLICT';
 };
 
 export type SessionsDisabledProblem = Problem & {
@@ -857,6 +957,14 @@ export type HostBusyProblem = Problem & {
 
 export type ProviderTimeoutProblem = Problem & {
     code?: 'PROVIDER_TIMEOUT';
+};
+
+export type TruncateConflictProblem = Problem & {
+    code?: 'SESSION_REVISION_CONFLICT' | 'SESSION_BUSY';
+};
+
+export type TruncateInvalidProblem = Problem & {
+    code?: 'VALIDATION_ERROR';
 };
 
 /**
@@ -1082,6 +1190,64 @@ export type ReadSessionResponses = {
 
 export type ReadSessionResponse2 = ReadSessionResponses[keyof ReadSessionResponses];
 
+export type TruncateSessionData = {
+    body: TruncateSessionRequest;
+    path: {
+        /**
+         * The session id returned by `createSession`.
+         */
+        sessionId: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{sessionId}/truncate';
+};
+
+export type TruncateSessionErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `SESSION_NOT_FOUND`: no such session for this caller (another principal's session is reported the same way).
+     */
+    404: SessionNotFoundProblem;
+    /**
+     * `SESSION_REVISION_CONFLICT` (stale revision; `currentRevision`) or `SESSION_BUSY` (a turn is active).
+     */
+    409: TruncateConflictProblem;
+    /**
+     * `PAYLOAD_TOO_LARGE`: the request body exceeds the host's `maxBodyBytes`.
+     */
+    413: PayloadTooLargeProblem;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
+     */
+    415: UnsupportedMediaTypeProblem;
+    /**
+     * `VALIDATION_ERROR`, for example `keepTurns` beyond the session's recorded turns.
+     */
+    422: TruncateInvalidProblem;
+    /**
+     * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
+     */
+    501: SessionsDisabledProblem;
+};
+
+export type TruncateSessionError = TruncateSessionErrors[keyof TruncateSessionErrors];
+
+export type TruncateSessionResponses = {
+    /**
+     * The session, truncated, at its next revision.
+     */
+    200: CreateSessionResponse;
+};
+
+export type TruncateSessionResponse = TruncateSessionResponses[keyof TruncateSessionResponses];
+
 export type RunData = {
     body: RunRequest;
     headers?: {
@@ -1139,8 +1305,10 @@ export type RunErrors = {
      * `VALIDATION_ERROR`, `SESSION_OVERRIDE_REJECTED` (a session run also sent
      * `instructions` or `history`), `SESSION_CONTEXT_UNSUPPORTED` (a session
      * run also sent `attachments` or `retrieval`), `SESSION_LIMIT_EXCEEDED`
-     * (the turn would outgrow the session record; `limit` names the bound) or
-     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body).
+     * (the turn would outgrow the session record; `limit` names the bound),
+     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body) or
+     * `TOOL_NAME_CONFLICT` (two declared tools share a name, or one is named
+     * like a host tool).
      *
      */
     422: RunInvalidProblem;
@@ -1224,8 +1392,10 @@ export type StreamRunErrors = {
      * `VALIDATION_ERROR`, `SESSION_OVERRIDE_REJECTED` (a session run also sent
      * `instructions` or `history`), `SESSION_CONTEXT_UNSUPPORTED` (a session
      * run also sent `attachments` or `retrieval`), `SESSION_LIMIT_EXCEEDED`
-     * (the turn would outgrow the session record; `limit` names the bound) or
-     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body).
+     * (the turn would outgrow the session record; `limit` names the bound),
+     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body) or
+     * `TOOL_NAME_CONFLICT` (two declared tools share a name, or one is named
+     * like a host tool).
      *
      */
     422: RunInvalidProblem;
@@ -1285,13 +1455,13 @@ export type SubmitRunActionsErrors = {
      */
     403: PermissionDeniedProblem;
     /**
-     * `RUN_NOT_FOUND` (no run with this id for this caller);
+     * `RUN_NOT_FOUND` (no active run with this id for this caller: unknown, or finished);
      * `SESSION_NOT_FOUND` when an idempotent replay finds the run's session deleted.
      *
      */
     404: ActionsNotFoundProblem;
     /**
-     * `RUN_NOT_WAITING` (the run waits for no action), `RUN_CANCELLED` (the
+     * `RUN_NOT_WAITING` (the run is active but waits for no action), `RUN_CANCELLED` (the
      * run was cancelled or its session deleted while it continued) or
      * `IDEMPOTENCY_KEY_IN_USE`.
      *
@@ -1368,7 +1538,7 @@ export type StreamRunActionsErrors = {
      */
     403: PermissionDeniedProblem;
     /**
-     * `RUN_NOT_FOUND` (no run with this id for this caller);
+     * `RUN_NOT_FOUND` (no active run with this id for this caller: unknown, or finished);
      * `SESSION_NOT_FOUND` when an idempotent replay finds the run's session deleted.
      *
      */
