@@ -17,6 +17,7 @@ import type {
   RunRequest,
   RunResult,
   SubmitRunActionsRequest,
+  TruncateSessionRequest,
 } from './generated/types.gen.js';
 import { errorFromResponse, UnexpectedResponseError } from './errors.js';
 import { RunEventStream } from './streaming.js';
@@ -96,6 +97,11 @@ export class AgenticDriverClient {
   /** `DELETE /v1/sessions/{sessionId}`: removes the session and aborts its active turn. */
   async deleteSession(sessionId: string, options: CallOptions = {}): Promise<void> {
     await this.#answer(sdk.deleteSession({ client: this.raw, path: { sessionId }, ...request(options) }));
+  }
+
+  /** `POST /v1/sessions/{sessionId}/truncate`: keeps the first `keepTurns` turns, at the next revision. */
+  truncateSession(sessionId: string, body: TruncateSessionRequest, options: CallOptions = {}): Promise<CreateSessionResponse> {
+    return this.#answer(sdk.truncateSession({ client: this.raw, path: { sessionId }, body, ...request(options) }));
   }
 
   /** `POST /v1/runs`: one turn, stateless or continuing a session (`session: handle(info)`). */

@@ -110,6 +110,8 @@ export class SessionOverrideRejectedError extends ProblemError<'SESSION_OVERRIDE
 export class SessionLimitExceededError extends ProblemError<'SESSION_LIMIT_EXCEEDED'> {}
 export class ActionMismatchError extends ProblemError<'ACTION_MISMATCH'> {}
 export class IdempotencyKeyReusedError extends ProblemError<'IDEMPOTENCY_KEY_REUSED'> {}
+/** Two declared tools share a name, or one is named like a host tool (`errors` says which). */
+export class ToolNameConflictError extends ProblemError<'TOOL_NAME_CONFLICT'> {}
 export class InternalError extends ProblemError<'INTERNAL_ERROR'> {}
 export class SessionsDisabledError extends ProblemError<'SESSIONS_DISABLED'> {}
 export class ProviderError extends ProblemError<'PROVIDER_ERROR'> {}
@@ -152,6 +154,7 @@ export const PROBLEM_ERRORS = {
   SESSION_LIMIT_EXCEEDED: SessionLimitExceededError,
   ACTION_MISMATCH: ActionMismatchError,
   IDEMPOTENCY_KEY_REUSED: IdempotencyKeyReusedError,
+  TOOL_NAME_CONFLICT: ToolNameConflictError,
   INTERNAL_ERROR: InternalError,
   SESSIONS_DISABLED: SessionsDisabledError,
   PROVIDER_ERROR: ProviderError,

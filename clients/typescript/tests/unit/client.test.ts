@@ -31,7 +31,7 @@ function fakeFetch(answer: (request: Request) => Response | Promise<Response>): 
 const json = (status: number, body: unknown, type = 'application/json', headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': type, ...headers } });
 
-const SESSION: SessionInfo = {
+const SESSION: Pick<SessionInfo, 'id' | 'revision'> & Partial<SessionInfo> = {
   id: 'ses_1',
   revision: 4,
   status: 'ready',
@@ -46,7 +46,15 @@ const SESSION: SessionInfo = {
   hostId: 'h',
 };
 
-const RESULT = { id: 'run_1', status: 'completed', output: { text: 'echo: hi' }, usage: { inputTokens: 1, outputTokens: 2 } };
+const RESULT = {
+  id: 'run_1',
+  status: 'completed',
+  output: { text: 'echo: hi' },
+  usage: { inputTokens: 1, outputTokens: 2, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+  cost: null,
+  retries: { count: 0, inputTokens: 0, outputTokens: 0, cost: null },
+  servedModel: 'echo-1',
+};
 
 describe('AgenticDriverClient', () => {
   it('sends the bearer token, JSON body and idempotency key to the base URL', async () => {

@@ -24,7 +24,7 @@ function problem(code: string, fields: Record<string, unknown> = {}) {
 describe('typed errors', () => {
   it('has one class per catalogue code, each constructing its own code', () => {
     const codes = Object.values(ErrorCode);
-    assert.equal(codes.length, 30);
+    assert.ok(codes.length >= 30);
     assert.deepEqual(Object.keys(PROBLEM_ERRORS).sort(), [...codes].sort());
     assert.equal(new Set(Object.values(PROBLEM_ERRORS)).size, codes.length, 'every code has its own class');
     for (const code of codes) {
