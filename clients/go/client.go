@@ -148,6 +148,12 @@ func (c *HostClient) DeleteSession(ctx context.Context, sessionID string, opts .
 	return err
 }
 
+// TruncateSession keeps the first KeepTurns recorded turns of a session, at its next revision.
+func (c *HostClient) TruncateSession(ctx context.Context, sessionID string, request *TruncateSessionRequest, opts ...CallOption) (*CreateSessionResponse, error) {
+	params := TruncateSessionParams{SessionID: sessionID}
+	return answer[*CreateSessionResponse](c.raw.TruncateSession(ctx, request, params, collect(opts).request()...))
+}
+
 // Run runs one turn, stateless or continuing a session (Session: NewOptSessionHandle(info.SessionHandle())).
 func (c *HostClient) Run(ctx context.Context, request *RunRequest, opts ...CallOption) (*RunResult, error) {
 	o := collect(opts)

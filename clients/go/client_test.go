@@ -50,7 +50,7 @@ func writeJSON(w http.ResponseWriter, status int, contentType, body string) {
 	_, _ = io.WriteString(w, body)
 }
 
-const runResult = `{"id":"run_1","status":"completed","output":{"text":"echo: hi"},"usage":{"inputTokens":1,"outputTokens":2}}`
+const runResult = `{"id":"run_1","status":"completed","output":{"text":"echo: hi"},"usage":{"inputTokens":1,"outputTokens":2,"cachedInputTokens":0,"cacheWriteTokens":0,"reasoningTokens":0},"cost":null,"retries":{"count":0,"inputTokens":0,"outputTokens":0,"cost":null},"servedModel":"echo-1"}`
 
 func TestClientSendsTokenBodyAndIdempotencyKey(t *testing.T) {
 	client, seen := fakeHost(t, func(w http.ResponseWriter, r *http.Request) {

@@ -373,7 +373,7 @@ func TestE2ECatalogueMatchesTheServedContract(t *testing.T) {
 
 // minimalEvent is a valid event of each type, enough for the generated decoder.
 func minimalEvent(eventType string) []byte {
-	result := `{"id":"run_1","status":"completed","output":{"text":""},"usage":{"inputTokens":0,"outputTokens":0}}`
+	result := `{"id":"run_1","status":"completed","output":{"text":""},"usage":{"inputTokens":0,"outputTokens":0,"cachedInputTokens":0,"cacheWriteTokens":0,"reasoningTokens":0},"cost":null,"retries":{"count":0,"inputTokens":0,"outputTokens":0,"cost":null},"servedModel":"echo-1"}`
 	problem := `{"type":"t","title":"t","status":502,"code":"PROVIDER_ERROR","detail":"d"}`
 	bodies := map[string]string{
 		"run.started":         `{"type":"run.started","runId":"run_1"}`,

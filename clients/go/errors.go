@@ -57,6 +57,7 @@ var (
 	ErrSessionLimitExceeded      = &CodeError{ErrorCodeSESSIONLIMITEXCEEDED}
 	ErrActionMismatch            = &CodeError{ErrorCodeACTIONMISMATCH}
 	ErrIdempotencyKeyReused      = &CodeError{ErrorCodeIDEMPOTENCYKEYREUSED}
+	ErrToolNameConflict          = &CodeError{ErrorCodeTOOLNAMECONFLICT}
 	ErrInternalError             = &CodeError{ErrorCodeINTERNALERROR}
 	ErrSessionsDisabled          = &CodeError{ErrorCodeSESSIONSDISABLED}
 	ErrProviderError             = &CodeError{ErrorCodePROVIDERERROR}
@@ -74,7 +75,7 @@ func init() {
 		ErrSessionInterrupted, ErrSessionAccountRequired, ErrRunCancelled, ErrRunNotWaiting,
 		ErrIdempotencyKeyInUse, ErrPayloadTooLarge, ErrUnsupportedMediaType, ErrValidationError,
 		ErrUnsupportedContinuation, ErrSessionContextUnsupported, ErrSessionOverrideRejected,
-		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrInternalError,
+		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
 	} {
 		sentinels[sentinel.Code] = sentinel

@@ -220,6 +220,13 @@ var operations = map[string]func(ctx context.Context, c *agenticdriver.HostClien
 	"deleteSession": func(ctx context.Context, c *agenticdriver.HostClient, in callInput, opts []agenticdriver.CallOption) (any, error) {
 		return struct{}{}, c.DeleteSession(ctx, stringParam(in.path, "sessionId"), opts...)
 	},
+	"truncateSession": func(ctx context.Context, c *agenticdriver.HostClient, in callInput, opts []agenticdriver.CallOption) (any, error) {
+		body, err := decodeBody[agenticdriver.TruncateSessionRequest](in.body)
+		if err != nil {
+			return nil, err
+		}
+		return c.TruncateSession(ctx, stringParam(in.path, "sessionId"), body, opts...)
+	},
 	"run": func(ctx context.Context, c *agenticdriver.HostClient, in callInput, opts []agenticdriver.CallOption) (any, error) {
 		body, err := decodeBody[agenticdriver.RunRequest](in.body)
 		if err != nil {
