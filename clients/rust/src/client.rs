@@ -75,6 +75,15 @@ impl Client {
         answer(self.raw.delete_session(session_id).await).await
     }
 
+    /// `POST /v1/sessions/{sessionId}/truncate`: keeps the first `keep_turns` turns, at the next revision.
+    pub async fn truncate_session(
+        &self,
+        session_id: &str,
+        body: &types::TruncateSessionRequest,
+    ) -> Result<types::CreateSessionResponse, Error> {
+        answer(self.raw.truncate_session(session_id, body).await).await
+    }
+
     /// `POST /v1/runs`: one turn, stateless or continuing a session (`session.run_request(input)`).
     pub async fn run(
         &self,

@@ -173,6 +173,10 @@ pub enum ProblemKind {
     },
     ActionMismatch,
     IdempotencyKeyReused,
+    /// Two declared tools share a name, or one is named like a host tool (`errors` says which).
+    ToolNameConflict {
+        errors: Vec<ValidationIssue>,
+    },
     InternalError,
     SessionsDisabled,
     ProviderError,
@@ -243,6 +247,7 @@ impl ProblemKind {
             }
             ErrorCode::ActionMismatch => ProblemKind::ActionMismatch,
             ErrorCode::IdempotencyKeyReused => ProblemKind::IdempotencyKeyReused,
+            ErrorCode::ToolNameConflict => ProblemKind::ToolNameConflict { errors: fields.errors.clone() },
             ErrorCode::InternalError => ProblemKind::InternalError,
             ErrorCode::SessionsDisabled => ProblemKind::SessionsDisabled,
             ErrorCode::ProviderError => ProblemKind::ProviderError,
@@ -279,6 +284,7 @@ impl ProblemKind {
             ProblemKind::SessionLimitExceeded { .. } => ErrorCode::SessionLimitExceeded,
             ProblemKind::ActionMismatch => ErrorCode::ActionMismatch,
             ProblemKind::IdempotencyKeyReused => ErrorCode::IdempotencyKeyReused,
+            ProblemKind::ToolNameConflict { .. } => ErrorCode::ToolNameConflict,
             ProblemKind::InternalError => ErrorCode::InternalError,
             ProblemKind::SessionsDisabled => ErrorCode::SessionsDisabled,
             ProblemKind::ProviderError => ErrorCode::ProviderError,

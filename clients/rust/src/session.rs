@@ -65,6 +65,7 @@ impl CreateSessionRequest {
             mode,
             history: Vec::new(),
             instructions: None,
+            native_history: None,
         }
     }
 }
@@ -77,7 +78,10 @@ mod tests {
         serde_json::from_value(serde_json::json!({
             "id": "ses_1", "revision": revision, "status": "ready", "provider": "echo", "model": "echo-1",
             "mode": "history", "createdAt": "2026-11-29T18:50:42.123Z", "updatedAt": "2026-11-29T18:50:42.123Z",
-            "expiresAt": null, "messageCount": 0, "recordBytes": 0, "hostId": "h"
+            "expiresAt": null, "messageCount": 0, "recordBytes": 0, "hostId": "h", "nativeHistory": "full",
+            "runCount": 0, "cost": null, "servedModels": [],
+            "usage": {"inputTokens": 0, "outputTokens": 0, "cachedInputTokens": 0, "cacheWriteTokens": 0, "reasoningTokens": 0},
+            "retries": {"count": 0, "inputTokens": 0, "outputTokens": 0, "cost": null}
         }))
         .unwrap()
     }

@@ -5,14 +5,16 @@ mod support;
 use agentic_driver_client::{types, Client, Error, Event, ProblemKind};
 use support::FakeServer;
 
-const RESULT: &str =
-    r#"{"id":"run_1","status":"completed","output":{"text":"echo: hi"},"usage":{"inputTokens":1,"outputTokens":2}}"#;
+const RESULT: &str = r#"{"id":"run_1","status":"completed","output":{"text":"echo: hi"},"usage":{"inputTokens":1,"outputTokens":2,"cachedInputTokens":0,"cacheWriteTokens":0,"reasoningTokens":0},"cost":null,"retries":{"count":0,"inputTokens":0,"outputTokens":0,"cost":null},"servedModel":"echo-1"}"#;
 
 fn session() -> types::SessionInfo {
     serde_json::from_value(serde_json::json!({
         "id": "ses_1", "revision": 4, "status": "ready", "provider": "echo", "model": "echo-1", "mode": "history",
         "createdAt": "2026-11-29T18:50:42.123Z", "updatedAt": "2026-11-29T18:50:42.123Z", "expiresAt": null,
-        "messageCount": 0, "recordBytes": 0, "hostId": "h"
+        "messageCount": 0, "recordBytes": 0, "hostId": "h", "nativeHistory": "full", "runCount": 0, "cost": null,
+        "servedModels": [],
+        "usage": {"inputTokens": 0, "outputTokens": 0, "cachedInputTokens": 0, "cacheWriteTokens": 0, "reasoningTokens": 0},
+        "retries": {"count": 0, "inputTokens": 0, "outputTokens": 0, "cost": null}
     }))
     .unwrap()
 }

@@ -274,6 +274,10 @@ async fn call(input: CallInput) -> Result<Exchange, String> {
                 Ok(plain(&input, raw.submit_run_actions(&input.path_param("runId"), key.as_ref(), &body).await).await)
             }
             "cancelRun" => Ok(plain(&input, raw.cancel_run(&input.path_param("runId")).await).await),
+            "truncateSession" => {
+                let body: types::TruncateSessionRequest = input.body()?;
+                Ok(plain(&input, raw.truncate_session(&input.path_param("sessionId"), &body).await).await)
+            }
             "streamRun" => {
                 let body: types::RunRequest = input.body()?;
                 Ok(streamed(&input, client.stream_run(&body, input.idempotency_key()).await).await)
