@@ -13,10 +13,10 @@ NODE_STAMP := node_modules/.installed
 CONTRACT_STAMP := $(VENV)/.contract-installed
 CONTRACT_NODE_STAMP := contract-tests/node_modules/.installed
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-bench test-typescript test-go test-rust contract bench setup clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-typescript test-go test-rust contract docs bench bench-client setup clean
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(VENV_STAMP): requirements-dev.txt server/pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,12 +42,13 @@ generate: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the server models and every 
 check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree differs from a fresh generation
 	$(BIN)/python generator/generate.py --check
 
-lint: $(VENV_STAMP) ## ruff on hand-written Python
-	$(BIN)/ruff check server clients/python/examples generator bench contract-tests
-	$(BIN)/ruff format --check server clients/python/examples generator bench contract-tests
+lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
+	$(BIN)/ruff check server clients/python generator bench contract-tests
+	$(BIN)/ruff format --check server clients/python generator bench contract-tests
 
-typecheck: $(VENV_STAMP) ## mypy (strict) on the host
+typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its examples
 	cd server && ../$(BIN)/mypy
+	$(BIN)/mypy --strict clients/python/agentic_driver_sdk clients/python/examples
 
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 	npx --no-install redocly lint openapi.yaml
@@ -69,6 +70,12 @@ test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 test-bench: $(VENV_STAMP) ## Smoke test of the benchmark harness (seconds; runs no benchmark)
 	cd bench && ../$(BIN)/pytest -q
 
+test-python-client: $(VENV_STAMP) ## The Python SDK's tests against live hosts (and its examples and docs build)
+	cd clients/python && ../../$(BIN)/pytest -q
+
+docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> clients/python/docs/_build
+	$(BIN)/pdoc --docformat markdown -o clients/python/docs/_build agentic_driver_sdk
+
 test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test)
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
 
@@ -78,12 +85,16 @@ test-go: $(VENV_STAMP) ## The Go client's unit, end-to-end and scenario tests (g
 test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
 	cd clients/rust && cargo fetch --locked && cargo test --locked
 
-test: check-generated lint typecheck lint-spec test-python test-bench contract test-typescript test-go test-rust ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-typescript test-go test-rust ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
 
+bench-client: $(VENV_STAMP) ## SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client.json
+	$(BIN)/python bench/client/bench_client.py
+
 clean: ## Remove installed tools and caches
-	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs
+	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \
+		clients/python/.pytest_cache clients/python/docs/_build
 	rm -rf clients/typescript/node_modules clients/typescript/dist clients/typescript/build
 	rm -rf clients/rust/target generator/rust/codegen/target

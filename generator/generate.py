@@ -95,6 +95,8 @@ def generate_python_client(target: Path) -> None:
             str(GENERATOR / "python" / "config.yaml"),
             "--output-path",
             str(target),
+            "--custom-template-path",
+            str(GENERATOR / "python" / "templates"),
         ],
         env=_env(),
         cwd=target.parent,

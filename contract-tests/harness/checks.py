@@ -380,6 +380,11 @@ VALID_REQUEST_REFUSALS: dict[str, frozenset[str]] = {
     # A generated id names no session.
     "readSession": frozenset({"SESSION_NOT_FOUND"}),
     "deleteSession": frozenset({"SESSION_NOT_FOUND"}),
+    # A generated id names no session; a stale revision or an active turn; keepTurns beyond the recorded turns
+    # (state, not schema, decides it).
+    "truncateSession": frozenset(
+        {"SESSION_NOT_FOUND", "SESSION_REVISION_CONFLICT", "SESSION_BUSY", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE"}
+    ),
     # A generated id names no active run.
     "cancelRun": frozenset({"RUN_NOT_FOUND"}),
     "run": _RUN_REFUSALS | _IDEMPOTENCY,

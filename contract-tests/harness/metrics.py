@@ -30,6 +30,10 @@ UNREACHABLE_WITH_REASON: dict[str, str] = {}
 # Documented statuses no request to the contract host can produce, with why (its only provider is the offline echo
 # provider). Listed in the metrics; not counted as missing.
 UNREACHABLE_STATUSES: dict[str, str] = {
+    "truncateSession 413": (
+        "PAYLOAD_TOO_LARGE: a truncate body holds two integers, so no body a client builds from the schema exceeds "
+        "limits.maxBodyBytes (the host still enforces the limit on every body, as the unit tests of http/body show)"
+    ),
     "submitRunActions 502": (
         "PROVIDER_ERROR while a run continues after its actions: echo fails (!fail) only before its first reply, so "
         "a run that reached requires_action never fails on continuation"

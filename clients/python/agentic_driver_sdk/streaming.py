@@ -21,23 +21,16 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-from httpx_sse import EventSource, ServerSentEvent, aconnect_sse, connect_sse
+from httpx_sse import EventSource, aconnect_sse, connect_sse
 
-from agentic_driver_client import AuthenticatedClient
-from agentic_driver_client.models import (
-    OutputDeltaEvent,
-    Problem,
-    RunCompletedEvent,
-    RunFailedEvent,
-    RunRequest,
-    RunRequiresActionEvent,
-    RunStartedEvent,
-    SubmitRunActionsRequest,
-)
+from ._events import Event, UnknownEvent, parse_event
+
+if TYPE_CHECKING:
+    from agentic_driver_client import AuthenticatedClient
+    from agentic_driver_client.models import Problem, RunRequest, SubmitRunActionsRequest
 
 __all__ = [
     "Event",
@@ -48,25 +41,6 @@ __all__ = [
     "stream_run",
     "stream_run_actions",
 ]
-
-
-@dataclass(frozen=True)
-class UnknownEvent:
-    """An event type newer than this client; kept, not dropped, so nothing is lost."""
-
-    type: str
-    data: dict[str, Any]
-
-
-Event = RunStartedEvent | OutputDeltaEvent | RunRequiresActionEvent | RunCompletedEvent | RunFailedEvent | UnknownEvent
-
-_EVENT_TYPES: dict[str, Any] = {
-    "run.started": RunStartedEvent,
-    "output.delta": OutputDeltaEvent,
-    "run.requires_action": RunRequiresActionEvent,
-    "run.completed": RunCompletedEvent,
-    "run.failed": RunFailedEvent,
-}
 
 
 class ProblemError(Exception):
@@ -80,14 +54,9 @@ class ProblemError(Exception):
         super().__init__(f"{status} {self.code or 'error'}: {detail}")
 
 
-def parse_event(sse: ServerSentEvent) -> Event:
-    data = json.loads(sse.data)
-    kind = data.get("type", sse.event)
-    model = _EVENT_TYPES.get(kind)
-    return model.from_dict(data) if model is not None else UnknownEvent(type=kind, data=data)
-
-
 def _problem(response: httpx.Response, body: bytes) -> ProblemError:
+    from ._models import Problem
+
     text = body.decode("utf-8", "replace")
     try:
         problem = Problem.from_dict(json.loads(text))

@@ -1211,6 +1211,10 @@ class SessionInfo(BaseModel):
 
 
 class CreateSessionRequest(BaseModel):
+    """
+    A `nativeHistory` other than `full` needs `mode` native.
+    """
+
     model_config = ConfigDict(
         extra="forbid",
     )

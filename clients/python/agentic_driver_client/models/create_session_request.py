@@ -19,7 +19,8 @@ T = TypeVar("T", bound="CreateSessionRequest")
 
 @_attrs_define
 class CreateSessionRequest:
-    """
+    """A `nativeHistory` other than `full` needs `mode` native.
+
     Attributes:
         provider (str): The provider instance id.
         model (str): A model the instance serves.

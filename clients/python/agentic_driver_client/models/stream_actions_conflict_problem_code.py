@@ -6,5 +6,16 @@ class StreamActionsConflictProblemCode(StrEnum):
     IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
     RUN_NOT_WAITING = "RUN_NOT_WAITING"
 
+    @classmethod
+    def _missing_(cls, value: object) -> "StreamActionsConflictProblemCode | None":
+        # A value added by a newer host parses as an unnamed member instead of
+        # failing the whole response (forward compatibility).
+        if not isinstance(value, str):
+            return None
+        member = str.__new__(cls, value)
+        member._name_ = value
+        member._value_ = value
+        return member
+
     def __str__(self) -> str:
         return str(self.value)

@@ -6,5 +6,16 @@ class TruncateConflictProblemCode(StrEnum):
     SESSION_BUSY = "SESSION_BUSY"
     SESSION_REVISION_CONFLICT = "SESSION_REVISION_CONFLICT"
 
+    @classmethod
+    def _missing_(cls, value: object) -> "TruncateConflictProblemCode | None":
+        # A value added by a newer host parses as an unnamed member instead of
+        # failing the whole response (forward compatibility).
+        if not isinstance(value, str):
+            return None
+        member = str.__new__(cls, value)
+        member._name_ = value
+        member._value_ = value
+        return member
+
     def __str__(self) -> str:
         return str(self.value)

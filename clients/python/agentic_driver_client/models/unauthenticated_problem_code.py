@@ -5,5 +5,16 @@ from enum import StrEnum
 class UnauthenticatedProblemCode(StrEnum):
     UNAUTHENTICATED = "UNAUTHENTICATED"
 
+    @classmethod
+    def _missing_(cls, value: object) -> "UnauthenticatedProblemCode | None":
+        # A value added by a newer host parses as an unnamed member instead of
+        # failing the whole response (forward compatibility).
+        if not isinstance(value, str):
+            return None
+        member = str.__new__(cls, value)
+        member._name_ = value
+        member._value_ = value
+        return member
+
     def __str__(self) -> str:
         return str(self.value)

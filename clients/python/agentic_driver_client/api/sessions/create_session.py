@@ -162,7 +162,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateSessionRequest):
+        body (CreateSessionRequest): A `nativeHistory` other than `full` needs `mode` native.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -212,7 +212,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateSessionRequest):
+        body (CreateSessionRequest): A `nativeHistory` other than `full` needs `mode` native.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -256,7 +256,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateSessionRequest):
+        body (CreateSessionRequest): A `nativeHistory` other than `full` needs `mode` native.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -304,7 +304,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateSessionRequest):
+        body (CreateSessionRequest): A `nativeHistory` other than `full` needs `mode` native.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

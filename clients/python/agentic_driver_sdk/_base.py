@@ -1,0 +1,377 @@
+"""What the sync and async clients share: options, request plans, retry policy, parsing."""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
+from urllib.parse import quote
+
+import httpx
+
+from ._exceptions import (
+    AgenticDriverError,
+    APIConnectionError,
+    APIStatusError,
+    IdempotencyKeyInUseError,
+    ProviderError,
+    ProviderTimeoutError,
+    SessionBusyError,
+)
+
+if TYPE_CHECKING:
+    from agentic_driver_client.models import (
+        CancelRunResponse,
+        Discovery,
+        Message,
+        ReadSessionResponse,
+        RunResult,
+        SessionHandle,
+        SessionInfo,
+        ToolDefinition,
+    )
+    from agentic_driver_client.types import Unset
+
+__all__ = ["DEFAULT_TIMEOUT", "Call", "Handle", "Options", "plans", "retry_delay"]
+
+T = TypeVar("T")
+
+if TYPE_CHECKING:
+    Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any] | Unset
+    """What ``session=`` accepts: a ``SessionHandle``, a ``SessionInfo`` or ``{"id": ..., "revision": ...}``.
+
+    ``Unset`` is in the type only so that ``session=result.session`` type-checks: the
+    generated ``RunResult.session`` is ``SessionInfo | Unset`` because stateless runs
+    have none. Passing an unset session raises ``ValueError`` rather than silently
+    running a stateless turn."""
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=600.0, write=30.0, pool=30.0)
+"""A turn may take minutes; connecting should not."""
+DEFAULT_MAX_RETRIES = 2
+INITIAL_RETRY_DELAY = 0.5
+MAX_RETRY_DELAY = 8.0
+"""The longest backoff between attempts when the host does not say how long to wait."""
+MAX_RETRY_AFTER = 60.0
+"""The longest ``Retry-After`` the client waits out by itself; a longer ask is raised to the caller."""
+RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
+NOT_RETRYABLE_CODES = (ProviderError, ProviderTimeoutError)
+"""5xx answers for a run the host had accepted: its outcome is recorded under the request's
+Idempotency-Key, so another attempt would only replay the same failure."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """A client's configuration; ``with_options(...)`` copies it with some fields changed."""
+
+    base_url: str
+    """The host's base URL, without a trailing slash."""
+    token: str | None
+    """The bearer token, or None to send no ``Authorization`` header."""
+    timeout: httpx.Timeout
+    """Connect, read, write and pool timeouts (``httpx.Timeout(10, connect=2)`` sets them apart)."""
+    max_retries: int
+    """Attempts after the first, for failures that are safe to retry."""
+    default_headers: Mapping[str, str] = field(default_factory=dict)
+    """Sent with every request."""
+    retry_busy: bool = False
+    """Retry SESSION_BUSY (honouring Retry-After); off by default, since waiting on another turn is a choice."""
+
+    @classmethod
+    def resolve(
+        cls,
+        base_url: str | None,
+        token: str | None,
+        timeout: float | httpx.Timeout | None,
+        max_retries: int,
+        default_headers: Mapping[str, str] | None,
+        retry_busy: bool,
+    ) -> Options:
+        """Arguments first, then ``AGENTIC_DRIVER_URL`` / ``AGENTIC_DRIVER_TOKEN``, then defaults."""
+        if max_retries < 0:
+            raise ValueError("max_retries must be 0 or more")
+        return cls(
+            base_url=(base_url or os.environ.get("AGENTIC_DRIVER_URL") or DEFAULT_BASE_URL).rstrip("/"),
+            token=token if token is not None else os.environ.get("AGENTIC_DRIVER_TOKEN"),
+            timeout=timeout if isinstance(timeout, httpx.Timeout) else _timeout(timeout),
+            max_retries=max_retries,
+            default_headers=dict(default_headers or {}),
+            retry_busy=retry_busy,
+        )
+
+    def headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json", **self.default_headers}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        return headers
+
+    def evolve(self, **changes: Any) -> Options:
+        unknown = set(changes) - {f for f in self.__dataclass_fields__}
+        if unknown:
+            raise TypeError(f"unknown options: {', '.join(sorted(unknown))}")
+        if "timeout" in changes and not isinstance(changes["timeout"], httpx.Timeout):
+            changes["timeout"] = _timeout(changes["timeout"])
+        if "base_url" in changes:
+            changes["base_url"] = str(changes["base_url"]).rstrip("/")
+        if changes.get("max_retries", 0) < 0:
+            raise ValueError("max_retries must be 0 or more")
+        return replace(self, **changes)
+
+
+def _timeout(seconds: float | None) -> httpx.Timeout:
+    return DEFAULT_TIMEOUT if seconds is None else httpx.Timeout(seconds, connect=min(seconds, 5.0))
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One logical API call: what to send and how to read a success."""
+
+    method: str
+    path: str
+    parse: Callable[[Any], T]
+    body: Mapping[str, Any] | None = None
+    idempotency_key: str | None = None
+    """Sent on every attempt of a POST, so a retry can never run a turn twice."""
+    missing_means_done: bool = False
+    """A DELETE retried after a lost answer finds nothing: the first attempt did the work."""
+
+    def headers(self) -> dict[str, str]:
+        return {"Idempotency-Key": self.idempotency_key} if self.idempotency_key else {}
+
+
+def connection_error(error: httpx.TransportError) -> APIConnectionError:
+    """The SDK's error for an httpx transport failure (the httpx error is its ``__cause__``)."""
+    from ._exceptions import APITimeoutError
+
+    try:
+        request: httpx.Request | None = error.request
+    except RuntimeError:  # httpx raises when the error was made without a request
+        request = None
+    if isinstance(error, httpx.TimeoutException):
+        failure: APIConnectionError = APITimeoutError(f"timed out: {error!r}", request=request)
+    else:
+        failure = APIConnectionError(f"connection failed: {error!r}", request=request)
+    failure.__cause__ = error
+    # A read timeout means we hung up on a request the host may have accepted: the host
+    # stops (and records) a run whose client went away, so another attempt could only
+    # replay that cancellation. Other transport errors either never delivered the request
+    # or lost an answer that a replay with the same Idempotency-Key brings back.
+    failure.hung_up = isinstance(error, httpx.ReadTimeout)
+    return failure
+
+
+def retry_delay(error: AgenticDriverError, attempt: int, options: Options, method: str = "POST") -> float | None:
+    """Seconds to wait before the next attempt, or None when this error must not be retried."""
+    if attempt >= options.max_retries:
+        return None
+    if isinstance(error, APIConnectionError):
+        retryable = not (error.hung_up and method == "POST")
+    elif isinstance(error, APIStatusError):
+        should_retry = error.response.headers.get("x-should-retry")
+        if should_retry == "false":
+            retryable = False
+        elif isinstance(error, SessionBusyError):
+            retryable = options.retry_busy
+        elif isinstance(error, IdempotencyKeyInUseError):
+            retryable = True  # our own earlier attempt is still running: its outcome will be replayed
+        elif isinstance(error, NOT_RETRYABLE_CODES):
+            retryable = False
+        else:
+            retryable = should_retry == "true" or error.status_code in RETRYABLE_STATUSES
+    else:
+        retryable = False
+    if not retryable:
+        return None
+    asked = error.retry_after if isinstance(error, APIStatusError) else None
+    if asked is not None:
+        return max(asked, 0.0) if asked <= MAX_RETRY_AFTER else None
+    backoff = min(INITIAL_RETRY_DELAY * (1 << attempt), MAX_RETRY_DELAY)
+    return backoff * random.uniform(0.75, 1.0)
+
+
+def _model(value: Any, model: Any) -> Any:
+    """A generated model from itself or from a plain dict."""
+    return model.from_dict(value) if isinstance(value, Mapping) else value
+
+
+def session_handle(session: Handle) -> SessionHandle:
+    """``{id, revision}`` from a handle, a ``SessionInfo`` or a dict with those keys."""
+    from ._models import SessionHandle, SessionInfo, Unset
+
+    if isinstance(session, SessionHandle):
+        return session
+    if isinstance(session, SessionInfo):
+        return SessionHandle(id=session.id, revision=session.revision)
+    if isinstance(session, Unset):
+        raise ValueError("session is unset: that result came from a stateless run, which has no session")
+    return SessionHandle(id=str(session["id"]), revision=int(session["revision"]))
+
+
+def new_key() -> str:
+    """A fresh Idempotency-Key for one logical call."""
+    return str(uuid.uuid4())
+
+
+def parse_run_result(data: Any) -> RunResult:
+    """A ``RunResult``; a ``requiredAction`` of a type newer than this client stays as its dict.
+
+    The generated parser tries each known action type and fails the whole result
+    when none fits; the SDK keeps the run (its id and status) readable instead.
+    """
+    from ._models import RunResult
+
+    action = data.get("requiredAction") if isinstance(data, Mapping) else None
+    if isinstance(action, Mapping) and action.get("type") not in ("function_calls", "approvals"):
+        result = RunResult.from_dict({k: v for k, v in data.items() if k != "requiredAction"})
+        result.required_action = dict(action)  # type: ignore[assignment]
+        return result
+    return RunResult.from_dict(data)
+
+
+class plans:
+    """Request plans for every operation; the clients only execute them."""
+
+    @staticmethod
+    def discovery() -> Call[Discovery]:
+        from ._models import Discovery
+
+        return Call("GET", "/v1/discovery", Discovery.from_dict)
+
+    @staticmethod
+    def create_session(
+        *,
+        provider: str,
+        model: str,
+        mode: str,
+        instructions: str | None,
+        history: Sequence[Message | Mapping[str, Any]] | None,
+        idempotency_key: str | None,
+    ) -> Call[SessionInfo]:
+        from ._models import CreateSessionRequest, CreateSessionResponse, Message
+
+        body = CreateSessionRequest.from_dict(
+            _without_none(
+                {
+                    "provider": provider,
+                    "model": model,
+                    "mode": str(mode),
+                    "instructions": instructions,
+                    "history": None if history is None else [_model(m, Message).to_dict() for m in history],
+                }
+            )
+        ).to_dict()
+        return Call(
+            "POST",
+            "/v1/sessions",
+            lambda data: CreateSessionResponse.from_dict(data).session,
+            body=body,
+            idempotency_key=idempotency_key or new_key(),
+        )
+
+    @staticmethod
+    def read_session(session_id: str) -> Call[ReadSessionResponse]:
+        from ._models import ReadSessionResponse
+
+        return Call("GET", f"/v1/sessions/{_segment(session_id, 'session_id')}", ReadSessionResponse.from_dict)
+
+    @staticmethod
+    def delete_session(session_id: str) -> Call[None]:
+        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
+        return Call("DELETE", path, lambda _: None, missing_means_done=True)
+
+    @staticmethod
+    def run_body(
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle | None,
+        instructions: str | None,
+        history: Sequence[Message | Mapping[str, Any]] | None,
+        attachments: Sequence[Mapping[str, Any]] | None,
+        retrieval: Mapping[str, Any] | None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
+        idle_timeout_ms: int | None,
+    ) -> dict[str, Any]:
+        # Built directly as the wire dict: a round trip through the generated RunRequest
+        # (from_dict, then to_dict) checks nothing more and costs about as much as the
+        # rest of the client's work on a turn.
+        from ._models import Message, ToolDefinition
+
+        body: dict[str, Any] = {"provider": provider, "model": model, "input": input}
+        if session is not None:
+            body["session"] = session_handle(session).to_dict()
+        if instructions is not None:
+            body["instructions"] = instructions
+        if history is not None:
+            body["history"] = [_model(m, Message).to_dict() for m in history]
+        if attachments is not None:
+            body["attachments"] = [dict(a) for a in attachments]
+        if retrieval is not None:
+            body["retrieval"] = dict(retrieval)
+        if tools is not None:
+            body["tools"] = [_model(t, ToolDefinition).to_dict() for t in tools]
+        if idle_timeout_ms is not None:
+            body["idleTimeoutMs"] = idle_timeout_ms
+        return body
+
+    @staticmethod
+    def run(body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
+        return Call("POST", "/v1/runs", parse_run_result, body=body, idempotency_key=idempotency_key or new_key())
+
+    @staticmethod
+    def actions_body(
+        function_results: Sequence[Mapping[str, Any]] | Mapping[str, str] | None,
+        approvals: Sequence[Mapping[str, Any]] | Mapping[str, bool] | None,
+    ) -> dict[str, Any]:
+        """Answers as lists of dicts, or as ``{call_id: output}`` / ``{call_id: approve}`` shortcuts."""
+        from ._models import SubmitRunActionsRequest
+
+        body: dict[str, Any] = {}
+        if function_results is not None:
+            body["functionResults"] = (
+                [{"callId": k, "output": v} for k, v in function_results.items()]
+                if isinstance(function_results, Mapping)
+                else [dict(r) for r in function_results]
+            )
+        if approvals is not None:
+            body["approvals"] = (
+                [{"callId": k, "approve": v} for k, v in approvals.items()]
+                if isinstance(approvals, Mapping)
+                else [dict(a) for a in approvals]
+            )
+        return SubmitRunActionsRequest.from_dict(body).to_dict()
+
+    @staticmethod
+    def submit_actions(run_id: str, body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
+        return Call(
+            "POST",
+            f"/v1/runs/{_segment(run_id, 'run_id')}/actions",
+            parse_run_result,
+            body=body,
+            idempotency_key=idempotency_key or new_key(),
+        )
+
+    @staticmethod
+    def actions_stream_path(run_id: str) -> str:
+        return f"/v1/runs/{_segment(run_id, 'run_id')}/actions/stream"
+
+    @staticmethod
+    def cancel(run_id: str) -> Call[CancelRunResponse]:
+        from ._models import CancelRunResponse
+
+        path = f"/v1/runs/{_segment(run_id, 'run_id')}/cancel"
+        return Call("POST", path, CancelRunResponse.from_dict, body=None)
+
+
+def _without_none(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _segment(value: str, name: str) -> str:
+    if not value:
+        raise ValueError(f"{name} must not be empty")
+    return quote(value, safe="")
