@@ -1276,6 +1276,7 @@ func (s *CreateSessionNotFoundProblemCode) UnmarshalText(data []byte) error {
 	}
 }
 
+// A `nativeHistory` other than `full` needs `mode` native.
 // Ref: #/components/schemas/CreateSessionRequest
 type CreateSessionRequest struct {
 	// The provider instance id.

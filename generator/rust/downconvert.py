@@ -13,9 +13,11 @@ published openapi.yaml stays 3.1 and is not edited.
   constraint, and typify still turns it into a tag).
 - schema ``examples: [...]`` (a JSON Schema list) -> ``example:`` its first item.
   Media-type ``examples`` (a map of Example objects) are valid 3.0 and stay.
-- ``dependentSchemas`` is dropped: it only forbids combining a session with
-  instructions/history/attachments/retrieval, which no generated type can express
-  and the host enforces (``SESSION_OVERRIDE_REJECTED``, ``SESSION_CONTEXT_UNSUPPORTED``).
+- ``dependentSchemas`` is dropped: the spec uses it only for cross-field rules that no
+  generated type can express and the host enforces (a session run carries no
+  instructions, history, attachments or retrieval: ``SESSION_OVERRIDE_REJECTED``,
+  ``SESSION_CONTEXT_UNSUPPORTED``; a ``nativeHistory`` other than ``full`` needs mode
+  ``native``: ``VALIDATION_ERROR``).
 - ``contentEncoding: base64`` is dropped: the value stays a string (as in the other
   clients); its description says it is base64.
 

@@ -750,7 +750,7 @@ pub mod types {
             value.parse()
         }
     }
-    ///`CreateSessionRequest`
+    ///A `nativeHistory` other than `full` needs `mode` native.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct CreateSessionRequest {

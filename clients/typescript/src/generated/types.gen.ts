@@ -239,6 +239,9 @@ export type SessionInfo = {
     servedModels: Array<string>;
 };
 
+/**
+ * A `nativeHistory` other than `full` needs `mode` native.
+ */
 export type CreateSessionRequest = {
     /**
      * The provider instance id.
