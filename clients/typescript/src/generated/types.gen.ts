@@ -1,0 +1,1740 @@
+// Generated from openapi.yaml by @hey-api/openapi-ts (see generator/typescript/). DO NOT EDIT.
+
+export type ClientOptions = {
+    baseUrl: 'http://127.0.0.1:8080' | (string & {});
+};
+
+export type Health = {
+    /**
+     * Always `ok` while the process serves requests.
+     */
+    status: 'ok';
+};
+
+export type Discovery = {
+    /**
+     * The host's configured id; sessions carry it as `hostId`.
+     */
+    hostId: string;
+    /**
+     * The host software version.
+     */
+    version: string;
+    /**
+     * The subject the caller's token maps to.
+     */
+    subject: string;
+    /**
+     * The session operations the caller's token is granted.
+     */
+    sessionGrants: Array<SessionGrant>;
+    /**
+     * The provider instances the caller's token may use.
+     */
+    providers: Array<ProviderInfo>;
+    sessions: SessionsPolicy;
+};
+
+/**
+ * A session permission a token may hold.
+ */
+export const SessionGrant = {
+    CREATE: 'create',
+    READ: 'read',
+    CONTINUE: 'continue',
+    DELETE: 'delete'
+} as const;
+
+/**
+ * A session permission a token may hold.
+ */
+export type SessionGrant = typeof SessionGrant[keyof typeof SessionGrant];
+
+export type ProviderInfo = {
+    /**
+     * The provider instance id used in requests.
+     */
+    id: string;
+    /**
+     * The adapter kind, for example `echo`.
+     */
+    kind: string;
+    /**
+     * The models this instance serves.
+     */
+    models: Array<string>;
+    /**
+     * Whether the instance has an account binding, which sessions require. The account id itself is never disclosed.
+     */
+    accountBound: boolean;
+    capabilities: ProviderCapabilities;
+};
+
+export type ProviderCapabilities = {
+    /**
+     * Sessions in `history` mode are supported.
+     */
+    historyContinuation: boolean;
+    /**
+     * Sessions in `native` mode are supported.
+     */
+    nativeContinuation: boolean;
+    /**
+     * Streamed runs are supported.
+     */
+    streaming: boolean;
+    /**
+     * Application-owned functions are supported.
+     */
+    applicationFunctions: boolean;
+    /**
+     * The `nativeHistory` filters this instance's native sessions support.
+     */
+    nativeHistoryFilters: Array<NativeHistoryFilter>;
+};
+
+export type SessionsPolicy = {
+    /**
+     * Whether this host keeps sessions.
+     */
+    enabled: boolean;
+    /**
+     * Idle retention in milliseconds; null when sessions are disabled.
+     */
+    retentionMs: number | null;
+    /**
+     * The most sessions the store holds at once.
+     */
+    maxEntries: number;
+    /**
+     * The most visible messages one session holds.
+     */
+    maxMessages: number;
+    /**
+     * The most encoded bytes one session holds (history, provider state and instructions).
+     */
+    maxRecordBytes: number;
+    /**
+     * The most provider-native messages one native session holds.
+     */
+    maxNativeMessages: number;
+};
+
+/**
+ * `history` keeps submitted user text and final visible assistant text.
+ * `native` also keeps the provider's own state, unchanged, inside the host.
+ *
+ */
+export const SessionMode = { HISTORY: 'history', NATIVE: 'native' } as const;
+
+/**
+ * `history` keeps submitted user text and final visible assistant text.
+ * `native` also keeps the provider's own state, unchanged, inside the host.
+ *
+ */
+export type SessionMode = typeof SessionMode[keyof typeof SessionMode];
+
+/**
+ * `ready` accepts a run at the current revision; `running` has an active
+ * turn (running, or waiting for a run slot); `interrupted` refuses runs
+ * until the application reconciles and starts a new session.
+ *
+ */
+export const SessionStatus = {
+    READY: 'ready',
+    RUNNING: 'running',
+    INTERRUPTED: 'interrupted'
+} as const;
+
+/**
+ * `ready` accepts a run at the current revision; `running` has an active
+ * turn (running, or waiting for a run slot); `interrupted` refuses runs
+ * until the application reconciles and starts a new session.
+ *
+ */
+export type SessionStatus = typeof SessionStatus[keyof typeof SessionStatus];
+
+export type Message = {
+    /**
+     * Who wrote the message.
+     */
+    role: 'user' | 'assistant';
+    /**
+     * The visible text.
+     */
+    content: string;
+};
+
+/**
+ * Copy exactly these two fields from the last `SessionInfo` into the next run.
+ */
+export type SessionHandle = {
+    /**
+     * The session id.
+     */
+    id: string;
+    /**
+     * The revision the caller believes is current (at most 2^53 - 1, which every JSON client represents exactly).
+     */
+    revision: number;
+};
+
+export type SessionInfo = {
+    /**
+     * The session id.
+     */
+    id: string;
+    /**
+     * Starts at 0 and advances by one with every completed turn.
+     */
+    revision: number;
+    status: SessionStatus;
+    /**
+     * The provider instance the session is bound to.
+     */
+    provider: string;
+    /**
+     * The model the session is bound to.
+     */
+    model: string;
+    mode: SessionMode;
+    /**
+     * Creation time, UTC, millisecond precision.
+     */
+    createdAt: string;
+    /**
+     * The last change of revision or status.
+     */
+    updatedAt: string;
+    /**
+     * When the idle session expires; null while a turn is active.
+     */
+    expiresAt: string | null;
+    /**
+     * Visible messages held.
+     */
+    messageCount: number;
+    /**
+     * Encoded bytes counted against `maxRecordBytes`.
+     */
+    recordBytes: number;
+    /**
+     * The id of the host that holds the session.
+     */
+    hostId: string;
+    nativeHistory: NativeHistoryFilter;
+    /**
+     * Every turn ever run that reached the model, including interrupted and failed ones; truncation never rewinds it.
+     */
+    runCount: number;
+    usage: Usage;
+    /**
+     * Cumulative cost when the host has prices for the model, else null.
+     */
+    cost: number | null;
+    retries: RetryAccounting;
+    /**
+     * The model that answered each turn, as the provider reported it, oldest first.
+     */
+    servedModels: Array<string>;
+};
+
+/**
+ * A `nativeHistory` other than `full` needs `mode` native.
+ */
+export type CreateSessionRequest = {
+    /**
+     * The provider instance id.
+     */
+    provider: string;
+    /**
+     * A model the instance serves.
+     */
+    model: string;
+    mode: SessionMode;
+    /**
+     * Instructions (a system prompt) that belong to the session from now on.
+     */
+    instructions?: string;
+    /**
+     * Visible messages to import, bounded by `maxMessages` and `maxRecordBytes`.
+     */
+    history?: Array<Message>;
+    nativeHistory?: NativeHistoryFilter;
+};
+
+export type CreateSessionResponse = {
+    session: SessionInfo;
+};
+
+/**
+ * One completed turn still in the history; `history[start:end]` is what it added.
+ */
+export type Turn = {
+    /**
+     * The revision the turn produced.
+     */
+    revision: number;
+    /**
+     * The run that produced it.
+     */
+    runId: string;
+    /**
+     * Index of the turn's first message in `history`.
+     */
+    start: number;
+    /**
+     * Index one past the turn's last message in `history`.
+     */
+    end: number;
+    /**
+     * When the turn completed.
+     */
+    at: string;
+};
+
+/**
+ * Why a turn stopped after model work started.
+ */
+export const InterruptReason = {
+    CANCELLED: 'cancelled',
+    FAILED: 'failed',
+    DISCONNECTED: 'disconnected',
+    IDLE_TIMEOUT: 'idle_timeout',
+    LIMIT_EXCEEDED: 'limit_exceeded',
+    SHUTDOWN: 'shutdown'
+} as const;
+
+/**
+ * Why a turn stopped after model work started.
+ */
+export type InterruptReason = typeof InterruptReason[keyof typeof InterruptReason];
+
+/**
+ * The turn that interrupted the session, for the application to reconcile.
+ */
+export type InterruptedTurn = {
+    /**
+     * The interrupted run.
+     */
+    runId: string;
+    /**
+     * The input the interrupted turn was given.
+     */
+    input: string;
+    reason: InterruptReason;
+    /**
+     * When the turn was interrupted.
+     */
+    at: string;
+};
+
+export type ReadSessionResponse = {
+    session: SessionInfo;
+    /**
+     * The session's instructions, or null.
+     */
+    instructions: string | null;
+    /**
+     * The visible history, oldest first. Provider-private state is never shown.
+     */
+    history: Array<Message>;
+    /**
+     * The recorded turns still in the history, oldest first.
+     */
+    turns: Array<Turn>;
+    interruptedTurn?: InterruptedTurn;
+};
+
+/**
+ * A file sent with a stateless run.
+ */
+export type Attachment = {
+    /**
+     * The file name.
+     */
+    name: string;
+    /**
+     * The IANA media type, for example `text/plain`.
+     */
+    mediaType: string;
+    /**
+     * The file content, base64-encoded.
+     */
+    data: string;
+};
+
+/**
+ * Freshly authorized context for a stateless run.
+ */
+export type Retrieval = {
+    documents: Array<RetrievedDocument>;
+};
+
+export type RetrievedDocument = {
+    /**
+     * The application's id for the source.
+     */
+    id: string;
+    /**
+     * The retrieved text.
+     */
+    text: string;
+};
+
+/**
+ * A stateless run (no `session`) or a session run. A session run owns
+ * neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
+ * no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
+ * `dependentSchemas` below state exactly that.
+ *
+ */
+export type RunRequest = {
+    /**
+     * The provider instance id; for a session run, the session's provider.
+     */
+    provider: string;
+    /**
+     * The model; for a session run, the session's model.
+     */
+    model: string;
+    /**
+     * The new user input.
+     */
+    input: string;
+    /**
+     * Stateless runs only.
+     */
+    instructions?: string;
+    /**
+     * Stateless runs only; the earlier visible conversation.
+     */
+    history?: Array<Message>;
+    /**
+     * Stateless runs only.
+     */
+    attachments?: Array<Attachment>;
+    retrieval?: Retrieval;
+    session?: SessionHandle;
+    /**
+     * Application-owned functions the model may call. A call ends the run
+     * in `requires_action` until `submitRunActions` brings the results.
+     * Names must differ from each other and from the host's own tools.
+     *
+     */
+    tools?: Array<ToolDefinition>;
+    /**
+     * Opt-in progress timeout: if the provider makes no progress for this
+     * long, the run fails with `PROVIDER_TIMEOUT` (a session turn leaves
+     * the session interrupted). There is never a total run deadline.
+     *
+     */
+    idleTimeoutMs?: number;
+};
+
+/**
+ * `completed`: the turn finished and `output` holds the reply.
+ * `requires_action`: the turn waits for the application (`requiredAction`
+ * says for what); it is still the session's active turn.
+ *
+ */
+export const RunStatus = { COMPLETED: 'completed', REQUIRES_ACTION: 'requires_action' } as const;
+
+/**
+ * `completed`: the turn finished and `output` holds the reply.
+ * `requires_action`: the turn waits for the application (`requiredAction`
+ * says for what); it is still the session's active turn.
+ *
+ */
+export type RunStatus = typeof RunStatus[keyof typeof RunStatus];
+
+export type RunOutput = {
+    /**
+     * The final visible assistant text.
+     */
+    text: string;
+};
+
+/**
+ * Token counts summed over the run's provider calls, normalised across
+ * providers whatever each one counts: `inputTokens` includes cached input
+ * and cache writes, `outputTokens` includes reasoning.
+ *
+ */
+export type Usage = {
+    /**
+     * Tokens the model read, cached or not.
+     */
+    inputTokens: number;
+    /**
+     * Tokens the model wrote, reasoning included.
+     */
+    outputTokens: number;
+    /**
+     * Part of `inputTokens` served from the provider's prompt cache.
+     */
+    cachedInputTokens: number;
+    /**
+     * Part of `inputTokens` written to the provider's prompt cache.
+     */
+    cacheWriteTokens: number;
+    /**
+     * Part of `outputTokens` spent on reasoning or thinking.
+     */
+    reasoningTokens: number;
+};
+
+/**
+ * Provider attempts that failed and were retried, and what they consumed (already billed).
+ */
+export type RetryAccounting = {
+    count: number;
+    inputTokens: number;
+    outputTokens: number;
+    /**
+     * Their cost when the host has prices for the model, else null.
+     */
+    cost: number | null;
+};
+
+/**
+ * What a native session keeps of each stored turn (applied when the turn
+ * is stored, so replay and bounds both see the filtered history).
+ * `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+ * whole (never edits one); `no_tool_results` replaces each tool result's
+ * content with a short placeholder, keeping calls and results paired;
+ * `compact_tool_results` cuts each tool result to the host's
+ * `sessions.compactToolResultsMaxChars`.
+ *
+ */
+export const NativeHistoryFilter = {
+    FULL: 'full',
+    NO_REASONING: 'no_reasoning',
+    NO_TOOL_RESULTS: 'no_tool_results',
+    COMPACT_TOOL_RESULTS: 'compact_tool_results'
+} as const;
+
+/**
+ * What a native session keeps of each stored turn (applied when the turn
+ * is stored, so replay and bounds both see the filtered history).
+ * `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
+ * whole (never edits one); `no_tool_results` replaces each tool result's
+ * content with a short placeholder, keeping calls and results paired;
+ * `compact_tool_results` cuts each tool result to the host's
+ * `sessions.compactToolResultsMaxChars`.
+ *
+ */
+export type NativeHistoryFilter = typeof NativeHistoryFilter[keyof typeof NativeHistoryFilter];
+
+export type RunResult = {
+    /**
+     * The run id.
+     */
+    id: string;
+    status: RunStatus;
+    output: RunOutput;
+    usage: Usage;
+    requiredAction?: RequiredAction;
+    /**
+     * This run's cost when the host has prices for the model, else null (never a guess).
+     */
+    cost: number | null;
+    retries: RetryAccounting;
+    /**
+     * The model that answered, as the provider reported it.
+     */
+    servedModel: string | null;
+    session?: SessionInfo;
+};
+
+/**
+ * An application-owned function the model may call.
+ */
+export type ToolDefinition = {
+    /**
+     * The function's name, unique within the run.
+     */
+    name: string;
+    /**
+     * What the function does, for the model.
+     */
+    description?: string;
+    /**
+     * A JSON Schema for the function's arguments.
+     */
+    parameters: {
+        [key: string]: unknown;
+    };
+};
+
+export type FunctionCall = {
+    /**
+     * The id to answer with.
+     */
+    callId: string;
+    /**
+     * The function or host tool the model called.
+     */
+    name: string;
+    /**
+     * The arguments the model gave, as a JSON object.
+     */
+    arguments: {
+        [key: string]: unknown;
+    };
+};
+
+/**
+ * The model called application-owned functions; submit their results.
+ */
+export type FunctionCallsAction = {
+    type: 'function_calls';
+    calls: Array<FunctionCall>;
+};
+
+/**
+ * The model called host tools that need a person's approval before they act.
+ */
+export type ApprovalsAction = {
+    type: 'approvals';
+    approvals: Array<FunctionCall>;
+};
+
+/**
+ * What a `requires_action` run waits for.
+ */
+export type RequiredAction = ({
+    type: 'function_calls';
+} & FunctionCallsAction) | ({
+    type: 'approvals';
+} & ApprovalsAction);
+
+export type FunctionResult = {
+    /**
+     * The call this answers.
+     */
+    callId: string;
+    /**
+     * The function's result as text (JSON text is fine), given to the model.
+     */
+    output: string;
+};
+
+export type ApprovalDecision = {
+    /**
+     * The call this decides.
+     */
+    callId: string;
+    /**
+     * Approved, the host runs the tool; denied, the model is told so.
+     */
+    approve: boolean;
+    /**
+     * Why, passed to the model with a denial.
+     */
+    reason?: string;
+};
+
+/**
+ * Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`.
+ */
+export type SubmitRunActionsRequest = {
+    functionResults?: Array<FunctionResult>;
+    approvals?: Array<ApprovalDecision>;
+};
+
+/**
+ * The run was admitted; a session run carries the session (status `running`).
+ */
+export type RunStartedEvent = {
+    type: 'run.started';
+    runId: string;
+    session?: SessionInfo;
+};
+
+/**
+ * The next piece of the assistant's visible text.
+ */
+export type OutputDeltaEvent = {
+    type: 'output.delta';
+    runId: string;
+    text: string;
+};
+
+/**
+ * The run waits for the application; the stream ends here.
+ */
+export type RunRequiresActionEvent = {
+    type: 'run.requires_action';
+    run: RunResult;
+};
+
+/**
+ * The turn completed; a session run carries the session at its next revision.
+ */
+export type RunCompletedEvent = {
+    type: 'run.completed';
+    run: RunResult;
+};
+
+/**
+ * The run failed or was cancelled after the stream started; `problem`
+ * says why, with the code the non-streamed operation would answer with:
+ * `RUN_CANCELLED`, `SESSION_LIMIT_EXCEEDED`, `PROVIDER_TIMEOUT`, or a
+ * provider failure (`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`,
+ * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED`, `PROVIDER_ERROR`, with
+ * `retryAfterSeconds` where the provider said when to retry).
+ *
+ */
+export type RunFailedEvent = {
+    type: 'run.failed';
+    runId: string;
+    problem: Problem;
+};
+
+/**
+ * One Server-Sent Event of a streamed run. The SSE `event` field equals
+ * `type`; clients should ignore event types they do not know.
+ *
+ */
+export type RunEvent = ({
+    type: 'run.started';
+} & RunStartedEvent) | ({
+    type: 'output.delta';
+} & OutputDeltaEvent) | ({
+    type: 'run.requires_action';
+} & RunRequiresActionEvent) | ({
+    type: 'run.completed';
+} & RunCompletedEvent) | ({
+    type: 'run.failed';
+} & RunFailedEvent);
+
+export type TruncateSessionRequest = {
+    /**
+     * The revision the caller believes is current.
+     */
+    revision: number;
+    /**
+     * How many of the first recorded turns to keep (0 keeps only the imported history).
+     */
+    keepTurns: number;
+};
+
+export type CancelRunResponse = {
+    /**
+     * The cancelled run.
+     */
+    id: string;
+    /**
+     * Always `cancelled`.
+     */
+    status: 'cancelled';
+    /**
+     * Whether model work had started; if so, the session is now interrupted.
+     */
+    modelWorkStarted: boolean;
+    session?: SessionInfo;
+};
+
+/**
+ * The whole error-code catalogue. Each code has one HTTP status:
+ * `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+ * `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+ * `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+ * `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+ * `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+ * `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
+ * `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+ * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+ * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+ * `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
+ * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+ * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+ * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+ * requests outside the documented operations (or a host defect) and
+ * appear in no operation. The connection-level guards answer before
+ * any operation is known, so they appear in no operation either:
+ * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+ * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+ * of open connections; the new connection is answered and closed).
+ *
+ */
+export const ErrorCode = {
+    UNAUTHENTICATED: 'UNAUTHENTICATED',
+    PERMISSION_DENIED: 'PERMISSION_DENIED',
+    SESSION_NOT_FOUND: 'SESSION_NOT_FOUND',
+    RUN_NOT_FOUND: 'RUN_NOT_FOUND',
+    PROVIDER_NOT_FOUND: 'PROVIDER_NOT_FOUND',
+    MODEL_NOT_FOUND: 'MODEL_NOT_FOUND',
+    ROUTE_NOT_FOUND: 'ROUTE_NOT_FOUND',
+    METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+    SESSION_REVISION_CONFLICT: 'SESSION_REVISION_CONFLICT',
+    SESSION_BUSY: 'SESSION_BUSY',
+    SESSION_INTERRUPTED: 'SESSION_INTERRUPTED',
+    SESSION_ACCOUNT_REQUIRED: 'SESSION_ACCOUNT_REQUIRED',
+    RUN_CANCELLED: 'RUN_CANCELLED',
+    RUN_NOT_WAITING: 'RUN_NOT_WAITING',
+    IDEMPOTENCY_KEY_IN_USE: 'IDEMPOTENCY_KEY_IN_USE',
+    REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+    PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+    UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+    VALIDATION_ERROR: 'VALIDATION_ERROR',
+    UNSUPPORTED_CONTINUATION: 'UNSUPPORTED_CONTINUATION',
+    SESSION_CONTEXT_UNSUPPORTED: 'SESSION_CONTEXT_UNSUPPORTED',
+    SESSION_OVERRIDE_REJECTED: 'SESSION_OVERRIDE_REJECTED',
+    SESSION_LIMIT_EXCEEDED: 'SESSION_LIMIT_EXCEEDED',
+    SESSION_PREFIX_CHANGED: 'SESSION_PREFIX_CHANGED',
+    ACTION_MISMATCH: 'ACTION_MISMATCH',
+    IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+    TOOL_NAME_CONFLICT: 'TOOL_NAME_CONFLICT',
+    PROVIDER_RATE_LIMITED: 'PROVIDER_RATE_LIMITED',
+    INTERNAL_ERROR: 'INTERNAL_ERROR',
+    HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
+    SESSIONS_DISABLED: 'SESSIONS_DISABLED',
+    PROVIDER_ERROR: 'PROVIDER_ERROR',
+    PROVIDER_AUTH_FAILED: 'PROVIDER_AUTH_FAILED',
+    PROVIDER_REJECTED: 'PROVIDER_REJECTED',
+    SESSION_STORE_FULL: 'SESSION_STORE_FULL',
+    HOST_BUSY: 'HOST_BUSY',
+    PROVIDER_OVERLOADED: 'PROVIDER_OVERLOADED',
+    SHUTTING_DOWN: 'SHUTTING_DOWN',
+    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT'
+} as const;
+
+/**
+ * The whole error-code catalogue. Each code has one HTTP status:
+ * `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
+ * `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
+ * `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
+ * `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
+ * `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
+ * `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
+ * `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
+ * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
+ * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
+ * `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
+ * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+ * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+ * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+ * requests outside the documented operations (or a host defect) and
+ * appear in no operation. The connection-level guards answer before
+ * any operation is known, so they appear in no operation either:
+ * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
+ * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
+ * of open connections; the new connection is answered and closed).
+ *
+ */
+export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
+
+export type ValidationIssue = {
+    /**
+     * Where in the request the problem is, for example `body.session.revision`.
+     */
+    location: string;
+    /**
+     * What is wrong there.
+     */
+    message: string;
+};
+
+/**
+ * RFC 9457 problem details with a stable `code`. Code-specific fields
+ * appear only with the codes that use them.
+ *
+ */
+export type Problem = {
+    /**
+     * A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
+     */
+    type: string;
+    /**
+     * A short summary of the problem type.
+     */
+    title: string;
+    /**
+     * The HTTP status code.
+     */
+    status: number;
+    code: ErrorCode;
+    /**
+     * What happened, for a person.
+     */
+    detail: string;
+    /**
+     * The request path.
+     */
+    instance?: string;
+    /**
+     * `SESSION_REVISION_CONFLICT`: the session's current revision.
+     */
+    currentRevision?: number;
+    /**
+     * `SESSION_BUSY`: the run that holds the session.
+     */
+    activeRunId?: string;
+    /**
+     * The same value as the `Retry-After` header, where waiting helps.
+     */
+    retryAfterSeconds?: number;
+    /**
+     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+     */
+    limit?: string;
+    /**
+     * The value of that bound.
+     */
+    maximum?: number;
+    /**
+     * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+     */
+    reason?: string;
+    /**
+     * `VALIDATION_ERROR`: every problem found in the request.
+     */
+    errors?: Array<ValidationIssue>;
+};
+
+export type UnauthenticatedProblem = Problem & {
+    code?: 'UNAUTHENTICATED';
+};
+
+export type PermissionDeniedProblem = Problem & {
+    code?: 'PERMISSION_DENIED';
+};
+
+export type SessionNotFoundProblem = Problem & {
+    code?: 'SESSION_NOT_FOUND';
+};
+
+export type RunTargetNotFoundProblem = Problem & {
+    code?: 'PROVIDER_NOT_FOUND' | 'MODEL_NOT_FOUND' | 'SESSION_NOT_FOUND';
+};
+
+export type RunNotFoundProblem = Problem & {
+    code?: 'RUN_NOT_FOUND';
+};
+
+export type SessionAccountRequiredProblem = Problem & {
+    code?: 'SESSION_ACCOUNT_REQUIRED';
+};
+
+export type RunConflictProblem = Problem & {
+    code?: 'SESSION_REVISION_CONFLICT' | 'SESSION_BUSY' | 'SESSION_INTERRUPTED' | 'RUN_CANCELLED' | 'IDEMPOTENCY_KEY_IN_USE';
+};
+
+export type PayloadTooLargeProblem = Problem & {
+    code?: 'PAYLOAD_TOO_LARGE';
+};
+
+export type UnsupportedMediaTypeProblem = Problem & {
+    code?: 'UNSUPPORTED_MEDIA_TYPE';
+};
+
+export type CreateSessionInvalidProblem = Problem & {
+    code?: 'VALIDATION_ERROR' | 'UNSUPPORTED_CONTINUATION' | 'SESSION_LIMIT_EXCEEDED' | 'IDEMPOTENCY_KEY_REUSED';
+};
+
+export type RunInvalidProblem = Problem & {
+    code?: 'VALIDATION_ERROR' | 'SESSION_OVERRIDE_REJECTED' | 'SESSION_CONTEXT_UNSUPPORTED' | 'SESSION_LIMIT_EXCEEDED' | 'SESSION_PREFIX_CHANGED' | 'IDEMPOTENCY_KEY_REUSED' | 'TOOL_NAME_CONFLICT';
+};
+
+export type SessionsDisabledProblem = Problem & {
+    code?: 'SESSIONS_DISABLED';
+};
+
+export type CreateSessionUnavailableProblem = Problem & {
+    code?: 'SESSION_STORE_FULL' | 'SHUTTING_DOWN';
+};
+
+export type RequestTimeoutProblem = Problem & {
+    code?: 'REQUEST_TIMEOUT';
+};
+
+export type ProviderErrorProblem = Problem & {
+    code?: 'PROVIDER_ERROR' | 'PROVIDER_AUTH_FAILED' | 'PROVIDER_REJECTED';
+};
+
+export type ProviderRateLimitedProblem = Problem & {
+    code?: 'PROVIDER_RATE_LIMITED';
+};
+
+export type ProviderOverloadedProblem = Problem & {
+    code?: 'PROVIDER_OVERLOADED';
+};
+
+export type RunUnavailableProblem = Problem & {
+    code?: 'HOST_BUSY' | 'PROVIDER_OVERLOADED' | 'SHUTTING_DOWN';
+};
+
+export type CreateSessionNotFoundProblem = Problem & {
+    code?: 'PROVIDER_NOT_FOUND' | 'MODEL_NOT_FOUND' | 'SESSION_NOT_FOUND';
+};
+
+export type ActionsNotFoundProblem = Problem & {
+    code?: 'RUN_NOT_FOUND' | 'SESSION_NOT_FOUND';
+};
+
+export type ActionsConflictProblem = Problem & {
+    code?: 'RUN_NOT_WAITING' | 'RUN_CANCELLED' | 'IDEMPOTENCY_KEY_IN_USE';
+};
+
+export type StreamActionsConflictProblem = Problem & {
+    code?: 'RUN_NOT_WAITING' | 'IDEMPOTENCY_KEY_IN_USE';
+};
+
+export type ActionsInvalidProblem = Problem & {
+    code?: 'VALIDATION_ERROR' | 'ACTION_MISMATCH' | 'IDEMPOTENCY_KEY_REUSED' | 'SESSION_LIMIT_EXCEEDED';
+};
+
+export type StreamActionsInvalidProblem = Problem & {
+    code?: 'VALIDATION_ERROR' | 'ACTION_MISMATCH' | 'IDEMPOTENCY_KEY_REUSED';
+};
+
+export type StreamRunConflictProblem = Problem & {
+    code?: 'SESSION_REVISION_CONFLICT' | 'SESSION_BUSY' | 'SESSION_INTERRUPTED' | 'IDEMPOTENCY_KEY_IN_USE';
+};
+
+export type ProviderTimeoutProblem = Problem & {
+    code?: 'PROVIDER_TIMEOUT';
+};
+
+export type TruncateConflictProblem = Problem & {
+    code?: 'SESSION_REVISION_CONFLICT' | 'SESSION_BUSY';
+};
+
+export type TruncateInvalidProblem = Problem & {
+    code?: 'VALIDATION_ERROR';
+};
+
+/**
+ * Makes a retry safe. The first accepted request with this key (per
+ * caller) records its outcome; a repeat with the same body replays it,
+ * never advancing a revision or calling the model again, after checking
+ * current access again (a deleted session is `SESSION_NOT_FOUND`). The
+ * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+ * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+ * kept for a bounded time and number (host `idempotency` settings).
+ *
+ */
+export type IdempotencyKey = string;
+
+/**
+ * The session id returned by `createSession`.
+ */
+export type SessionId = string;
+
+/**
+ * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+ */
+export type RunId = string;
+
+export type GetHealthData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/healthz';
+};
+
+export type GetHealthResponses = {
+    /**
+     * The host is serving requests.
+     */
+    200: Health;
+};
+
+export type GetHealthResponse = GetHealthResponses[keyof GetHealthResponses];
+
+export type GetDiscoveryData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/discovery';
+};
+
+export type GetDiscoveryErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+};
+
+export type GetDiscoveryError = GetDiscoveryErrors[keyof GetDiscoveryErrors];
+
+export type GetDiscoveryResponses = {
+    /**
+     * The host as this caller sees it.
+     */
+    200: Discovery;
+};
+
+export type GetDiscoveryResponse = GetDiscoveryResponses[keyof GetDiscoveryResponses];
+
+export type CreateSessionData = {
+    body: CreateSessionRequest;
+    headers?: {
+        /**
+         * Makes a retry safe. The first accepted request with this key (per
+         * caller) records its outcome; a repeat with the same body replays it,
+         * never advancing a revision or calling the model again, after checking
+         * current access again (a deleted session is `SESSION_NOT_FOUND`). The
+         * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * kept for a bounded time and number (host `idempotency` settings).
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/sessions';
+};
+
+export type CreateSessionErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `PROVIDER_NOT_FOUND` or `MODEL_NOT_FOUND`; `SESSION_NOT_FOUND` when an
+     * idempotent replay finds the session it created deleted.
+     *
+     */
+    404: CreateSessionNotFoundProblem;
+    /**
+     * `REQUEST_TIMEOUT`: the request body did not arrive within the host's `bodyTimeoutMs`.
+     */
+    408: RequestTimeoutProblem;
+    /**
+     * `SESSION_ACCOUNT_REQUIRED`: the provider instance has no account binding, so it cannot hold sessions.
+     */
+    409: SessionAccountRequiredProblem;
+    /**
+     * `PAYLOAD_TOO_LARGE`: the request body exceeds the host's `maxBodyBytes`.
+     */
+    413: PayloadTooLargeProblem;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
+     */
+    415: UnsupportedMediaTypeProblem;
+    /**
+     * `VALIDATION_ERROR` (malformed JSON, wrong types, unknown fields),
+     * `UNSUPPORTED_CONTINUATION` (the provider cannot keep this mode) or
+     * `SESSION_LIMIT_EXCEEDED` (the imported history exceeds a bound named in
+     * `limit`) or `IDEMPOTENCY_KEY_REUSED` (the key came with another body).
+     *
+     */
+    422: CreateSessionInvalidProblem;
+    /**
+     * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
+     */
+    501: SessionsDisabledProblem;
+    /**
+     * Retry after `Retry-After`: `SESSION_STORE_FULL` (the store holds
+     * `maxEntries` sessions; wait for one to expire or delete one) or
+     * `SHUTTING_DOWN` (the host is draining before it stops; create the
+     * session on another host process).
+     *
+     */
+    503: CreateSessionUnavailableProblem;
+};
+
+export type CreateSessionError = CreateSessionErrors[keyof CreateSessionErrors];
+
+export type CreateSessionResponses = {
+    /**
+     * The session was created at revision 0.
+     */
+    201: CreateSessionResponse;
+};
+
+export type CreateSessionResponse2 = CreateSessionResponses[keyof CreateSessionResponses];
+
+export type DeleteSessionData = {
+    body?: never;
+    path: {
+        /**
+         * The session id returned by `createSession`.
+         */
+        sessionId: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{sessionId}';
+};
+
+export type DeleteSessionErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `SESSION_NOT_FOUND`: no such session for this caller (another principal's session is reported the same way).
+     */
+    404: SessionNotFoundProblem;
+    /**
+     * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
+     */
+    501: SessionsDisabledProblem;
+};
+
+export type DeleteSessionError = DeleteSessionErrors[keyof DeleteSessionErrors];
+
+export type DeleteSessionResponses = {
+    /**
+     * The session is gone.
+     */
+    204: void;
+};
+
+export type DeleteSessionResponse = DeleteSessionResponses[keyof DeleteSessionResponses];
+
+export type ReadSessionData = {
+    body?: never;
+    path: {
+        /**
+         * The session id returned by `createSession`.
+         */
+        sessionId: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{sessionId}';
+};
+
+export type ReadSessionErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `SESSION_NOT_FOUND`: no such session for this caller (another principal's session is reported the same way).
+     */
+    404: SessionNotFoundProblem;
+    /**
+     * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
+     */
+    501: SessionsDisabledProblem;
+};
+
+export type ReadSessionError = ReadSessionErrors[keyof ReadSessionErrors];
+
+export type ReadSessionResponses = {
+    /**
+     * The session as stored.
+     */
+    200: ReadSessionResponse;
+};
+
+export type ReadSessionResponse2 = ReadSessionResponses[keyof ReadSessionResponses];
+
+export type TruncateSessionData = {
+    body: TruncateSessionRequest;
+    path: {
+        /**
+         * The session id returned by `createSession`.
+         */
+        sessionId: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{sessionId}/truncate';
+};
+
+export type TruncateSessionErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `SESSION_NOT_FOUND`: no such session for this caller (another principal's session is reported the same way).
+     */
+    404: SessionNotFoundProblem;
+    /**
+     * `REQUEST_TIMEOUT`: the request body did not arrive within the host's `bodyTimeoutMs`.
+     */
+    408: RequestTimeoutProblem;
+    /**
+     * `SESSION_REVISION_CONFLICT` (stale revision; `currentRevision`) or `SESSION_BUSY` (a turn is active).
+     */
+    409: TruncateConflictProblem;
+    /**
+     * `PAYLOAD_TOO_LARGE`: the request body exceeds the host's `maxBodyBytes`.
+     */
+    413: PayloadTooLargeProblem;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
+     */
+    415: UnsupportedMediaTypeProblem;
+    /**
+     * `VALIDATION_ERROR`, for example `keepTurns` beyond the session's recorded turns.
+     */
+    422: TruncateInvalidProblem;
+    /**
+     * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
+     */
+    501: SessionsDisabledProblem;
+};
+
+export type TruncateSessionError = TruncateSessionErrors[keyof TruncateSessionErrors];
+
+export type TruncateSessionResponses = {
+    /**
+     * The session, truncated, at its next revision.
+     */
+    200: CreateSessionResponse;
+};
+
+export type TruncateSessionResponse = TruncateSessionResponses[keyof TruncateSessionResponses];
+
+export type RunData = {
+    body: RunRequest;
+    headers?: {
+        /**
+         * Makes a retry safe. The first accepted request with this key (per
+         * caller) records its outcome; a repeat with the same body replays it,
+         * never advancing a revision or calling the model again, after checking
+         * current access again (a deleted session is `SESSION_NOT_FOUND`). The
+         * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * kept for a bounded time and number (host `idempotency` settings).
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/runs';
+};
+
+export type RunErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND` or `SESSION_NOT_FOUND`.
+     */
+    404: RunTargetNotFoundProblem;
+    /**
+     * `REQUEST_TIMEOUT`: the request body did not arrive within the host's `bodyTimeoutMs`.
+     */
+    408: RequestTimeoutProblem;
+    /**
+     * The session cannot take this turn, or the run was cancelled:
+     * `SESSION_REVISION_CONFLICT` (stale revision; `currentRevision` says the
+     * current one; `x-should-retry: false`), `SESSION_BUSY` (a turn is active;
+     * `activeRunId` and `Retry-After`), `SESSION_INTERRUPTED` (an earlier turn
+     * was interrupted; read the session to reconcile), `RUN_CANCELLED` (this
+     * run was cancelled, or its session deleted, while it was waiting or
+     * running, or the host stopped before it finished: reason `shutdown`)
+     * or `IDEMPOTENCY_KEY_IN_USE` (the first request with this key
+     * is still running). None of the session codes started a model call.
+     *
+     */
+    409: RunConflictProblem;
+    /**
+     * `PAYLOAD_TOO_LARGE`: the request body exceeds the host's `maxBodyBytes`.
+     */
+    413: PayloadTooLargeProblem;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
+     */
+    415: UnsupportedMediaTypeProblem;
+    /**
+     * `VALIDATION_ERROR` (also: `tools` sent to a provider that takes no
+     * application functions), `SESSION_OVERRIDE_REJECTED` (a session run also sent
+     * `instructions` or `history`), `SESSION_CONTEXT_UNSUPPORTED` (a session
+     * run also sent `attachments` or `retrieval`), `SESSION_LIMIT_EXCEEDED`
+     * (the turn would outgrow the session record; `limit` names the bound),
+     * `SESSION_PREFIX_CHANGED` (a native session on a provider whose request
+     * prefix must stay byte-identical, such as Anthropic, got tools that
+     * differ from its first turn's; refused before any model work),
+     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body) or
+     * `TOOL_NAME_CONFLICT` (two declared tools share a name, or one is named
+     * like a host tool).
+     *
+     */
+    422: RunInvalidProblem;
+    /**
+     * `PROVIDER_RATE_LIMITED`: the provider refused for rate or quota limits
+     * after the host's own bounded retries. `Retry-After` (and
+     * `retryAfterSeconds`) is set when the provider said when to retry
+     * (its header, or Gemini's `RetryInfo.retryDelay`); a spend or quota
+     * limit carries none. A session turn leaves the session interrupted.
+     *
+     */
+    429: ProviderRateLimitedProblem;
+    /**
+     * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
+     */
+    501: SessionsDisabledProblem;
+    /**
+     * The provider failed after model work started; a session turn leaves
+     * the session interrupted. `PROVIDER_AUTH_FAILED`: the provider refused
+     * the host's credentials (an operator must fix them).
+     * `PROVIDER_REJECTED`: the provider refused the request itself, for
+     * example a native item whose signature no longer verifies.
+     * `PROVIDER_ERROR`: any other upstream failure.
+     *
+     */
+    502: ProviderErrorProblem;
+    /**
+     * Retry after `Retry-After` (on another host process if this one is
+     * stopping): `HOST_BUSY` (every run slot is taken and the wait queue is
+     * full), `PROVIDER_OVERLOADED` (the provider was overloaded after the
+     * host's own retries; a streamed run reports it as `run.failed`) or
+     * `SHUTTING_DOWN` (the host is draining before it stops and starts no
+     * new turn; turns already running may finish).
+     *
+     */
+    503: RunUnavailableProblem;
+    /**
+     * `PROVIDER_TIMEOUT`: the provider made no progress for the run's `idleTimeoutMs`; a session turn left the session interrupted.
+     */
+    504: ProviderTimeoutProblem;
+};
+
+export type RunError = RunErrors[keyof RunErrors];
+
+export type RunResponses = {
+    /**
+     * The turn completed. A session run returns the session at its next revision.
+     */
+    200: RunResult;
+};
+
+export type RunResponse = RunResponses[keyof RunResponses];
+
+export type StreamRunData = {
+    body: RunRequest;
+    headers?: {
+        /**
+         * Makes a retry safe. The first accepted request with this key (per
+         * caller) records its outcome; a repeat with the same body replays it,
+         * never advancing a revision or calling the model again, after checking
+         * current access again (a deleted session is `SESSION_NOT_FOUND`). The
+         * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * kept for a bounded time and number (host `idempotency` settings).
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/runs/stream';
+};
+
+export type StreamRunErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND` or `SESSION_NOT_FOUND`.
+     */
+    404: RunTargetNotFoundProblem;
+    /**
+     * `REQUEST_TIMEOUT`: the request body did not arrive within the host's `bodyTimeoutMs`.
+     */
+    408: RequestTimeoutProblem;
+    /**
+     * `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED` or
+     * `IDEMPOTENCY_KEY_IN_USE`, before any event is sent.
+     *
+     */
+    409: StreamRunConflictProblem;
+    /**
+     * `PAYLOAD_TOO_LARGE`: the request body exceeds the host's `maxBodyBytes`.
+     */
+    413: PayloadTooLargeProblem;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
+     */
+    415: UnsupportedMediaTypeProblem;
+    /**
+     * `VALIDATION_ERROR` (also: `tools` sent to a provider that takes no
+     * application functions), `SESSION_OVERRIDE_REJECTED` (a session run also sent
+     * `instructions` or `history`), `SESSION_CONTEXT_UNSUPPORTED` (a session
+     * run also sent `attachments` or `retrieval`), `SESSION_LIMIT_EXCEEDED`
+     * (the turn would outgrow the session record; `limit` names the bound),
+     * `SESSION_PREFIX_CHANGED` (a native session on a provider whose request
+     * prefix must stay byte-identical, such as Anthropic, got tools that
+     * differ from its first turn's; refused before any model work),
+     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body) or
+     * `TOOL_NAME_CONFLICT` (two declared tools share a name, or one is named
+     * like a host tool).
+     *
+     */
+    422: RunInvalidProblem;
+    /**
+     * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
+     */
+    501: SessionsDisabledProblem;
+    /**
+     * Retry after `Retry-After` (on another host process if this one is
+     * stopping): `HOST_BUSY` (every run slot is taken and the wait queue is
+     * full), `PROVIDER_OVERLOADED` (the provider was overloaded after the
+     * host's own retries; a streamed run reports it as `run.failed`) or
+     * `SHUTTING_DOWN` (the host is draining before it stops and starts no
+     * new turn; turns already running may finish).
+     *
+     */
+    503: RunUnavailableProblem;
+};
+
+export type StreamRunError = StreamRunErrors[keyof StreamRunErrors];
+
+export type StreamRunResponses = {
+    /**
+     * The run's events, as Server-Sent Events.
+     */
+    200: RunEvent;
+};
+
+export type StreamRunResponse = StreamRunResponses[keyof StreamRunResponses];
+
+export type SubmitRunActionsData = {
+    body: SubmitRunActionsRequest;
+    headers?: {
+        /**
+         * Makes a retry safe. The first accepted request with this key (per
+         * caller) records its outcome; a repeat with the same body replays it,
+         * never advancing a revision or calling the model again, after checking
+         * current access again (a deleted session is `SESSION_NOT_FOUND`). The
+         * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * kept for a bounded time and number (host `idempotency` settings).
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         */
+        runId: string;
+    };
+    query?: never;
+    url: '/v1/runs/{runId}/actions';
+};
+
+export type SubmitRunActionsErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `RUN_NOT_FOUND` (no active run with this id for this caller: unknown, or finished);
+     * `SESSION_NOT_FOUND` when an idempotent replay finds the run's session deleted.
+     *
+     */
+    404: ActionsNotFoundProblem;
+    /**
+     * `REQUEST_TIMEOUT`: the request body did not arrive within the host's `bodyTimeoutMs`.
+     */
+    408: RequestTimeoutProblem;
+    /**
+     * `RUN_NOT_WAITING` (the run is active but waits for no action), `RUN_CANCELLED` (the
+     * run was cancelled or its session deleted while it continued) or
+     * `IDEMPOTENCY_KEY_IN_USE`.
+     *
+     */
+    409: ActionsConflictProblem;
+    /**
+     * `PAYLOAD_TOO_LARGE`: the request body exceeds the host's `maxBodyBytes`.
+     */
+    413: PayloadTooLargeProblem;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
+     */
+    415: UnsupportedMediaTypeProblem;
+    /**
+     * `VALIDATION_ERROR`, `ACTION_MISMATCH` (wrong kind of answer, or call ids
+     * missing or not asked for), `IDEMPOTENCY_KEY_REUSED`, or
+     * `SESSION_LIMIT_EXCEEDED` (the completed turn would outgrow the session).
+     *
+     */
+    422: ActionsInvalidProblem;
+    /**
+     * `PROVIDER_RATE_LIMITED`: the provider refused for rate or quota limits
+     * after the host's own bounded retries. `Retry-After` (and
+     * `retryAfterSeconds`) is set when the provider said when to retry
+     * (its header, or Gemini's `RetryInfo.retryDelay`); a spend or quota
+     * limit carries none. A session turn leaves the session interrupted.
+     *
+     */
+    429: ProviderRateLimitedProblem;
+    /**
+     * The provider failed after model work started; a session turn leaves
+     * the session interrupted. `PROVIDER_AUTH_FAILED`: the provider refused
+     * the host's credentials (an operator must fix them).
+     * `PROVIDER_REJECTED`: the provider refused the request itself, for
+     * example a native item whose signature no longer verifies.
+     * `PROVIDER_ERROR`: any other upstream failure.
+     *
+     */
+    502: ProviderErrorProblem;
+    /**
+     * `PROVIDER_OVERLOADED`: the provider was overloaded or unavailable (HTTP
+     * 503, Anthropic's 529) after the host's own bounded retries; retry after
+     * `Retry-After` when present. A session turn leaves the session interrupted.
+     *
+     */
+    503: ProviderOverloadedProblem;
+    /**
+     * `PROVIDER_TIMEOUT`: the provider made no progress for the run's `idleTimeoutMs`; a session turn left the session interrupted.
+     */
+    504: ProviderTimeoutProblem;
+};
+
+export type SubmitRunActionsError = SubmitRunActionsErrors[keyof SubmitRunActionsErrors];
+
+export type SubmitRunActionsResponses = {
+    /**
+     * The turn completed, or waits for the application again.
+     */
+    200: RunResult;
+};
+
+export type SubmitRunActionsResponse = SubmitRunActionsResponses[keyof SubmitRunActionsResponses];
+
+export type StreamRunActionsData = {
+    body: SubmitRunActionsRequest;
+    headers?: {
+        /**
+         * Makes a retry safe. The first accepted request with this key (per
+         * caller) records its outcome; a repeat with the same body replays it,
+         * never advancing a revision or calling the model again, after checking
+         * current access again (a deleted session is `SESSION_NOT_FOUND`). The
+         * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * kept for a bounded time and number (host `idempotency` settings).
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         */
+        runId: string;
+    };
+    query?: never;
+    url: '/v1/runs/{runId}/actions/stream';
+};
+
+export type StreamRunActionsErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `RUN_NOT_FOUND` (no active run with this id for this caller: unknown, or finished);
+     * `SESSION_NOT_FOUND` when an idempotent replay finds the run's session deleted.
+     *
+     */
+    404: ActionsNotFoundProblem;
+    /**
+     * `REQUEST_TIMEOUT`: the request body did not arrive within the host's `bodyTimeoutMs`.
+     */
+    408: RequestTimeoutProblem;
+    /**
+     * `RUN_NOT_WAITING` or `IDEMPOTENCY_KEY_IN_USE`.
+     */
+    409: StreamActionsConflictProblem;
+    /**
+     * `PAYLOAD_TOO_LARGE`: the request body exceeds the host's `maxBodyBytes`.
+     */
+    413: PayloadTooLargeProblem;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
+     */
+    415: UnsupportedMediaTypeProblem;
+    /**
+     * `VALIDATION_ERROR`, `ACTION_MISMATCH` or `IDEMPOTENCY_KEY_REUSED`.
+     */
+    422: StreamActionsInvalidProblem;
+};
+
+export type StreamRunActionsError = StreamRunActionsErrors[keyof StreamRunActionsErrors];
+
+export type StreamRunActionsResponses = {
+    /**
+     * The rest of the run's events, as Server-Sent Events.
+     */
+    200: RunEvent;
+};
+
+export type StreamRunActionsResponse = StreamRunActionsResponses[keyof StreamRunActionsResponses];
+
+export type CancelRunData = {
+    body?: never;
+    path: {
+        /**
+         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         */
+        runId: string;
+    };
+    query?: never;
+    url: '/v1/runs/{runId}/cancel';
+};
+
+export type CancelRunErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `RUN_NOT_FOUND`: no active run with this id for this caller.
+     */
+    404: RunNotFoundProblem;
+};
+
+export type CancelRunError = CancelRunErrors[keyof CancelRunErrors];
+
+export type CancelRunResponses = {
+    /**
+     * The run was cancelled.
+     */
+    200: CancelRunResponse;
+};
+
+export type CancelRunResponse2 = CancelRunResponses[keyof CancelRunResponses];

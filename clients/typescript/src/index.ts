@@ -1,0 +1,16 @@
+/**
+ * @agentic-driver/client: the Agentic Driver HTTP contract for TypeScript.
+ *
+ * `src/generated/` is produced from openapi.yaml by @hey-api/openapi-ts (never edit it);
+ * the other modules are the hand-written layer: the client, typed errors, streamed runs and
+ * the session handle helper.
+ */
+
+export { AgenticDriverClient, type CallOptions, type ClientOptions, type IdempotentCallOptions } from './client.js';
+export * from './errors.js';
+export { handle } from './session.js';
+export { parseServerSentEvents, type ServerSentEvent } from './sse.js';
+export { RUN_EVENT_TYPES, RunEventStream, type RunStreamEvent, toRunEvent, type UnknownRunEvent } from './streaming.js';
+export * from './generated/types.gen.js';
+/** The generated SDK functions; pass `client: driver.raw` to use them with a configured client. */
+export * as generated from './generated/sdk.gen.js';

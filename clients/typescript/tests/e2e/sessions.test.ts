@@ -1,0 +1,215 @@
+// End to end against a real host process: sessions, the four session error codes by type,
+// streamed runs and an application-function round trip.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import {
+  type AgenticDriverClient,
+  handle,
+  ProblemError,
+  type RunStreamEvent,
+  SessionAccountRequiredError,
+  SessionBusyError,
+  type SessionInfo,
+  SessionInterruptedError,
+  SessionRevisionConflictError,
+} from '../../src/index.js';
+import { type Host, standardHostConfig, startHost, TOKENS } from '../harness.js';
+
+const ECHO = { provider: 'echo', model: 'echo-1' } as const;
+
+let host: Host;
+let client: AgenticDriverClient;
+
+before(async () => {
+  host = await startHost({ config: standardHostConfig() });
+  client = host.client(TOKENS.full);
+});
+
+after(async () => {
+  await host?.stop();
+});
+
+async function newSession(): Promise<SessionInfo> {
+  const { session } = await client.createSession({ ...ECHO, mode: 'history' });
+  return session;
+}
+
+/** Awaits a promise expected to reject, and returns what it rejected with. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  assert.fail('expected the call to fail');
+}
+
+/** Polls the session (bounded) until it has the status. */
+async function waitForStatus(sessionId: string, status: SessionInfo['status']): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if ((await client.readSession(sessionId)).session.status === status) return;
+    await new Promise((done) => setTimeout(done, 10));
+  }
+  assert.fail(`session ${sessionId} never became ${status}`);
+}
+
+describe('a session, end to end', () => {
+  it('creates, runs twice (history carries over), reads and deletes', async () => {
+    const health = await host.client().getHealth();
+    assert.deepEqual(health, { status: 'ok' });
+
+    let session = await newSession();
+    assert.equal(session.revision, 0);
+    assert.equal(session.status, 'ready');
+
+    const first = await client.run({ ...ECHO, input: 'My name is Ada.', session: handle(session) });
+    assert.equal(first.status, 'completed');
+    assert.equal(first.output.text, 'echo: My name is Ada.');
+    assert.ok(first.session);
+    session = first.session;
+    assert.equal(session.revision, 1);
+
+    const second = await client.run({ ...ECHO, input: '!recall', session: handle(session) });
+    assert.equal(second.output.text, 'recall: 2 messages; last user: My name is Ada.');
+    assert.equal(second.session?.revision, 2);
+
+    const read = await client.readSession(session.id);
+    assert.equal(read.session.revision, 2);
+    assert.deepEqual(
+      read.history.map((message) => [message.role, message.content]),
+      [
+        ['user', 'My name is Ada.'],
+        ['assistant', 'echo: My name is Ada.'],
+        ['user', '!recall'],
+        ['assistant', 'recall: 2 messages; last user: My name is Ada.'],
+      ],
+    );
+    assert.equal(read.turns.length, 2);
+
+    await client.deleteSession(session.id);
+    const gone = await rejection(client.readSession(session.id));
+    assert.ok(gone instanceof ProblemError && gone.code === 'SESSION_NOT_FOUND', String(gone));
+    assert.equal((gone as ProblemError).status, 404);
+  });
+});
+
+describe('session errors, distinguished by type', () => {
+  it('SESSION_REVISION_CONFLICT carries the current revision', async () => {
+    const session = await newSession();
+    await client.run({ ...ECHO, input: 'one', session: handle(session) });
+    const error = await rejection(client.run({ ...ECHO, input: 'stale', session: handle(session) }));
+    assert.ok(error instanceof SessionRevisionConflictError, String(error));
+    assert.equal(error.status, 409);
+    assert.equal(error.currentRevision, 1);
+    assert.ok(!(error instanceof SessionBusyError));
+  });
+
+  it('SESSION_BUSY names the active run while a turn is in flight', async () => {
+    const session = await newSession();
+    const slow = client.run({ ...ECHO, input: '!sleep 1500\nslow', session: handle(session) });
+    await waitForStatus(session.id, 'running');
+    const error = await rejection(client.run({ ...ECHO, input: 'again', session: handle(session) }));
+    assert.ok(error instanceof SessionBusyError, String(error));
+    assert.match(error.activeRunId, /^run_/);
+    assert.ok(error.retryAfterSeconds !== undefined && error.retryAfterSeconds >= 0);
+    const finished = await slow;
+    assert.equal(finished.session?.revision, 1);
+  });
+
+  it('SESSION_INTERRUPTED after a provider failure', async () => {
+    const session = await newSession();
+    const failure = await rejection(client.run({ ...ECHO, input: '!fail', session: handle(session) }));
+    assert.ok(failure instanceof ProblemError && failure.code === 'PROVIDER_ERROR', String(failure));
+    const error = await rejection(client.run({ ...ECHO, input: 'after', session: handle(session) }));
+    assert.ok(error instanceof SessionInterruptedError, String(error));
+    const read = await client.readSession(session.id);
+    assert.equal(read.session.status, 'interrupted');
+    assert.equal(read.interruptedTurn?.reason, 'failed');
+  });
+
+  it('SESSION_ACCOUNT_REQUIRED on a provider instance without an account binding', async () => {
+    const error = await rejection(client.createSession({ provider: 'echo-unbound', model: 'echo-1', mode: 'history' }));
+    assert.ok(error instanceof SessionAccountRequiredError, String(error));
+    assert.equal(error.status, 409);
+    // The same instance still serves stateless runs.
+    const stateless = await client.run({ provider: 'echo-unbound', model: 'echo-1', input: 'hi' });
+    assert.equal(stateless.output.text, 'echo: hi');
+  });
+
+  it('the four codes are four different classes', async () => {
+    const classes = [SessionRevisionConflictError, SessionBusyError, SessionInterruptedError, SessionAccountRequiredError];
+    assert.equal(new Set(classes).size, 4);
+  });
+});
+
+describe('streamed runs', () => {
+  it('yields three deltas, then run.completed with the next revision', async () => {
+    const session = await newSession();
+    const stream = await client.streamRun({ ...ECHO, input: '!chunks 3\nTell me a story', session: handle(session) });
+    const events: RunStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['run.started', 'output.delta', 'output.delta', 'output.delta', 'run.completed'],
+    );
+    const deltas = events.flatMap((event) => (event.type === 'output.delta' ? [event.text] : []));
+    const last = events.at(-1);
+    assert.ok(last?.type === 'run.completed');
+    assert.equal(deltas.join(''), last.run.output.text);
+    assert.equal(last.run.output.text, 'echo: Tell me a story');
+    assert.equal(last.run.session?.revision, 1);
+  });
+
+  it('a refusal before the stream starts rejects with the typed error', async () => {
+    const session = await newSession();
+    await client.run({ ...ECHO, input: 'one', session: handle(session) });
+    const error = await rejection(client.streamRun({ ...ECHO, input: 'stale', session: handle(session) }));
+    assert.ok(error instanceof SessionRevisionConflictError, String(error));
+  });
+});
+
+describe('application functions', () => {
+  const tools = [
+    { name: 'get_weather', description: 'Weather in a city', parameters: { type: 'object', properties: { x: { type: 'integer' } } } },
+  ];
+
+  it('requires_action, submit the results, completed', async () => {
+    let session = await newSession();
+    const waiting = await client.run({ ...ECHO, input: '!call get_weather {"x":1}', tools, session: handle(session) });
+    assert.equal(waiting.status, 'requires_action');
+    assert.ok(waiting.requiredAction?.type === 'function_calls');
+    const [call] = waiting.requiredAction.calls;
+    assert.ok(call);
+    assert.equal(call.name, 'get_weather');
+    assert.deepEqual(call.arguments, { x: 1 });
+
+    const busy = await rejection(client.run({ ...ECHO, input: 'meanwhile', session: handle(session) }));
+    assert.ok(busy instanceof SessionBusyError, String(busy));
+
+    const done = await client.submitRunActions(waiting.id, { functionResults: [{ callId: call.callId, output: 'sunny' }] });
+    assert.equal(done.status, 'completed');
+    assert.match(done.output.text, /get_weather -> sunny$/);
+    assert.ok(done.session);
+    session = done.session;
+    assert.equal(session.revision, 1);
+  });
+
+  it('streams the continuation with streamRunActions', async () => {
+    const session = await newSession();
+    const stream = await client.streamRun({ ...ECHO, input: '!call get_weather {"x":2}', tools, session: handle(session) });
+    const waiting = await stream.finalEvent();
+    assert.equal(waiting.type, 'run.requires_action');
+    const action = waiting.run.requiredAction;
+    assert.ok(action?.type === 'function_calls');
+    const callId = action.calls[0]?.callId ?? '';
+
+    const rest = await client.streamRunActions(waiting.run.id, { functionResults: [{ callId, output: 'rain' }] });
+    const final = await rest.finalEvent();
+    assert.equal(final.type, 'run.completed');
+    assert.match(final.run.output.text, /get_weather -> rain$/);
+    assert.equal(final.run.session?.revision, 1);
+  });
+});
