@@ -48,12 +48,10 @@ from .errors import (
     RunNotFound,
     RunNotWaiting,
     SessionAccountRequired,
-    SessionBusy,
     SessionContextUnsupported,
     SessionNotFound,
     SessionOverrideRejected,
     SessionPrefixChanged,
-    SessionRevisionConflict,
     SessionsDisabled,
     ToolNameConflict,
     UnsupportedContinuation,
@@ -79,7 +77,7 @@ from .sessions import Owner, RunFigures, SessionRecord, SessionStore
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
 from .turns.idempotency import IdempotencyStore, Recorded, fingerprint
-from .turns.lifecycle import tools_fingerprint
+from .turns.lifecycle import refuse_stale_or_busy, tools_fingerprint
 from .turns.runs import Delta, Outcome, PendingAction
 from .views import StreamEvent
 
@@ -237,15 +235,7 @@ class Driver:
         """Keep the first ``keepTurns`` turns; the revision advances, accounting stays."""
         principal.require_grant("continue")
         record = self._owned_session(principal, session_id)
-        if request.revision != record.revision:
-            raise SessionRevisionConflict(
-                f"The session is at revision {record.revision}, not {request.revision}.",
-                current_revision=record.revision,
-            )
-        if record.active_run is not None:
-            raise SessionBusy(
-                f"Run {record.active_run.id!r} is active in this session.", active_run_id=record.active_run.id
-            )
+        refuse_stale_or_busy(record, request.revision)
         self._require_store().truncate(record, request.keepTurns)
         return CreateSessionResponse(session=views.session_info(record, self.host_id))
 

@@ -124,16 +124,7 @@ class TurnLifecycle:
             raise SessionInterrupted(
                 f"Session {record.id!r} was interrupted; read it to reconcile, then start a new session."
             )
-        if revision != record.revision:
-            raise SessionRevisionConflict(
-                f"The session is at revision {record.revision}, not {revision}.",
-                current_revision=record.revision,
-            )
-        if record.active_run is not None:
-            raise SessionBusy(
-                f"Run {record.active_run.id!r} is active in this session.",
-                active_run_id=record.active_run.id,
-            )
+        refuse_stale_or_busy(record, revision)
         store.check_growth(record, run.input)
         self.slots.reserve()
         record.active_run = run
@@ -381,6 +372,20 @@ class TurnLifecycle:
             run.on_outcome(outcome)
             run.on_outcome = None
         run.publish_outcome(outcome)
+
+
+def refuse_stale_or_busy(record: SessionRecord, revision: int) -> None:
+    """The checks every change to a session makes first: the caller's revision is current, no turn is active."""
+    if revision != record.revision:
+        raise SessionRevisionConflict(
+            f"The session is at revision {record.revision}, not {revision}.",
+            current_revision=record.revision,
+        )
+    if record.active_run is not None:
+        raise SessionBusy(
+            f"Run {record.active_run.id!r} is active in this session.",
+            active_run_id=record.active_run.id,
+        )
 
 
 def tools_fingerprint(tools: Sequence[ToolSpec]) -> str:
