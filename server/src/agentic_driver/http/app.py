@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import TypeVar
 
@@ -78,6 +78,24 @@ register_url_convertor("any", _AnyText())
 register_url_convertor("session_id", _SessionId())
 
 
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def _router(app: FastAPI) -> Callable[[str, str], Callable[[Endpoint], Endpoint]]:
+    """``@route(method, path)``: registers a Starlette route serving exactly ``method`` (no implicit HEAD)."""
+
+    def route(method: str, path: str) -> Callable[[Endpoint], Endpoint]:
+        def register(endpoint: Endpoint) -> Endpoint:
+            added = Route(path, endpoint, methods=[method], include_in_schema=False)
+            added.methods = {method}  # Starlette adds HEAD to GET routes; the contract documents no HEAD
+            app.router.routes.append(added)
+            return endpoint
+
+        return register
+
+    return route
+
+
 def _instance(request: Request) -> str:
     """The request path exactly as sent (still percent-encoded): a URI reference, unlike the decoded path."""
     raw = request.scope.get("raw_path")
@@ -138,9 +156,20 @@ def create_app(
     body_timeout_ms: int = 30_000,
     drain: Drain | None = None,
 ) -> FastAPI:
+    # FastAPI, so embedders can add routes, dependencies and middleware of their own. Its OpenTelemetry
+    # hooks are off (the host exports Prometheus metrics; with them on, every request asks the
+    # OpenTelemetry API for its providers), and the host's operations are plain Starlette routes (see
+    # _router): they take the raw Request and validate bodies themselves, so FastAPI's per-request
+    # dependency solving would only repeat work. Both measured in bench/README.md.
     app = FastAPI(
-        title="Agentic Driver", openapi_url=None, docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None
+        title="Agentic Driver",
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
+    route = _router(app)
     app.add_middleware(RequestGuard, body_timeout_ms=body_timeout_ms, drain=drain or Drain(), metrics=driver.metrics)
     stall_s = None if stream_stall_ms is None else stream_stall_ms / 1000
     spec_yaml = openapi_document()
@@ -181,56 +210,56 @@ def create_app(
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return problem_response(InternalError("The host failed unexpectedly."), _instance(request), driver.metrics)
 
-    @app.get("/healthz")
-    async def get_health() -> Response:
+    @route("GET", "/healthz")
+    async def get_health(request: Request) -> Response:
         return Response(b'{"status":"ok"}', media_type="application/json")
 
-    @app.get("/openapi.yaml")
-    async def get_openapi_yaml() -> Response:
+    @route("GET", "/openapi.yaml")
+    async def get_openapi_yaml(request: Request) -> Response:
         return Response(spec_yaml, media_type="application/yaml")
 
-    @app.get("/openapi.json")
-    async def get_openapi_json() -> Response:
+    @route("GET", "/openapi.json")
+    async def get_openapi_json(request: Request) -> Response:
         return Response(spec_json, media_type="application/json")
 
-    @app.get("/metrics")
-    async def get_metrics() -> Response:
+    @route("GET", "/metrics")
+    async def get_metrics(request: Request) -> Response:
         return Response(driver.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
-    @app.get("/v1/discovery")
+    @route("GET", "/v1/discovery")
     async def get_discovery(request: Request) -> Response:
         return _json(await driver.discovery(principal_of(request)))
 
-    @app.post("/v1/sessions")
+    @route("POST", "/v1/sessions")
     async def create_session(request: Request) -> Response:
         principal = principal_of(request)
         key = idempotency_key(request)
         body = await parse_body(request, CreateSessionRequest, max_body_bytes)
         return _json(await driver.create_session(body, principal, idempotency_key=key), 201)
 
-    @app.get("/v1/sessions/{session_id:session_id}")
-    async def read_session(request: Request, session_id: str) -> Response:
-        return _json(await driver.read_session(session_id, principal_of(request)))
+    @route("GET", "/v1/sessions/{session_id:session_id}")
+    async def read_session(request: Request) -> Response:
+        return _json(await driver.read_session(request.path_params["session_id"], principal_of(request)))
 
-    @app.post("/v1/sessions/{session_id:any}/truncate")
-    async def truncate_session(request: Request, session_id: str) -> Response:
+    @route("POST", "/v1/sessions/{session_id:any}/truncate")
+    async def truncate_session(request: Request) -> Response:
         principal = principal_of(request)
         body = await parse_body(request, TruncateSessionRequest, max_body_bytes)
-        return _json(await driver.truncate_session(session_id, body, principal))
+        return _json(await driver.truncate_session(request.path_params["session_id"], body, principal))
 
-    @app.delete("/v1/sessions/{session_id:session_id}")
-    async def delete_session(request: Request, session_id: str) -> Response:
-        await driver.delete_session(session_id, principal_of(request))
+    @route("DELETE", "/v1/sessions/{session_id:session_id}")
+    async def delete_session(request: Request) -> Response:
+        await driver.delete_session(request.path_params["session_id"], principal_of(request))
         return Response(status_code=204)
 
-    @app.post("/v1/runs")
+    @route("POST", "/v1/runs")
     async def run(request: Request) -> Response:
         principal = principal_of(request)
         key = idempotency_key(request)
         body = await parse_body(request, RunRequest, max_body_bytes)
         return _json(await unless_disconnected(request, driver.run(body, principal, idempotency_key=key)))
 
-    @app.post("/v1/runs/stream")
+    @route("POST", "/v1/runs/stream")
     async def stream_run(request: Request) -> EventStreamResponse:
         principal = principal_of(request)
         key = idempotency_key(request)
@@ -238,24 +267,26 @@ def create_app(
         events = await driver.stream_run(body, principal, idempotency_key=key)
         return EventStreamResponse(events, heartbeat_ms / 1000, stall_s)
 
-    @app.post("/v1/runs/{run_id:any}/actions")
-    async def submit_run_actions(request: Request, run_id: str) -> Response:
+    @route("POST", "/v1/runs/{run_id:any}/actions")
+    async def submit_run_actions(request: Request) -> Response:
+        run_id = request.path_params["run_id"]
         principal = principal_of(request)
         key = idempotency_key(request)
         body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
         work = driver.submit_run_actions(run_id, body, principal, idempotency_key=key)
         return _json(await unless_disconnected(request, work))
 
-    @app.post("/v1/runs/{run_id:any}/actions/stream")
-    async def stream_run_actions(request: Request, run_id: str) -> EventStreamResponse:
+    @route("POST", "/v1/runs/{run_id:any}/actions/stream")
+    async def stream_run_actions(request: Request) -> EventStreamResponse:
+        run_id = request.path_params["run_id"]
         principal = principal_of(request)
         key = idempotency_key(request)
         body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
         events = await driver.stream_run_actions(run_id, body, principal, idempotency_key=key)
         return EventStreamResponse(events, heartbeat_ms / 1000, stall_s)
 
-    @app.post("/v1/runs/{run_id:any}/cancel")
-    async def cancel_run(request: Request, run_id: str) -> Response:
-        return _json(await driver.cancel_run(run_id, principal_of(request)))
+    @route("POST", "/v1/runs/{run_id:any}/cancel")
+    async def cancel_run(request: Request) -> Response:
+        return _json(await driver.cancel_run(request.path_params["run_id"], principal_of(request)))
 
     return app
