@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from datetime import UTC, datetime
 from typing import Protocol
@@ -36,4 +37,10 @@ class ManualClock:
 def format_ms(epoch_ms: int) -> str:
     """RFC 3339, UTC, millisecond precision: ``2026-11-29T18:50:42.123Z``."""
     seconds, millis = divmod(epoch_ms, 1000)
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S") + f".{millis:03d}Z"
+    return f"{_format_second(seconds)}.{millis:03d}Z"
+
+
+@functools.lru_cache(maxsize=1024)
+def _format_second(epoch_seconds: int) -> str:
+    # A response carries several timestamps, mostly of the last few seconds: strftime is the dear part.
+    return datetime.fromtimestamp(epoch_seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S")

@@ -421,6 +421,7 @@ class Driver:
 
     async def _answer(self, run: ActiveRun) -> RunResult:
         """Wait for the run to pause, finish or fail, and answer the request with that."""
+        run.streamed = False
         try:
             outcome = await run.outcome()
         except asyncio.CancelledError as cancelled:  # the request was cancelled: do not leave its turn running
@@ -432,6 +433,7 @@ class Driver:
         return result
 
     def _stream(self, run: ActiveRun, first: StreamEvent | None) -> RunEvents:
+        run.streamed = True
         return RunEvents(run, first)
 
     def _describe(self, run: ActiveRun, action: PendingAction | None, text: str, figures: RunFigures) -> RunResult:

@@ -17,7 +17,7 @@ from agentic_driver.providers.base import (
     UsageReport,
 )
 from agentic_driver.providers.echo import EchoProvider, parse_directives
-from agentic_driver.turns.guard import checked_events, malformed
+from agentic_driver.turns.guard import checked, malformed
 
 
 def echo() -> EchoProvider:
@@ -27,8 +27,8 @@ def echo() -> EchoProvider:
 async def deltas_then(text: str, limit: int = 100) -> tuple[list[str], BaseException | None]:
     seen: list[str] = []
     try:
-        async for event in checked_events(echo().turn(ModelRequest("echo-1", text), native=False)):
-            if isinstance(event, TextDelta):
+        async for event in echo().turn(ModelRequest("echo-1", text), native=False):
+            if isinstance(checked(event), TextDelta):
                 seen.append(event.text)
             assert len(seen) <= limit
     except ProviderFailure as failure:

@@ -279,6 +279,23 @@ async def test_a_streamed_reader_that_falls_behind_still_gets_every_delta_in_ord
     assert rest[-1].run.session.revision == 1
 
 
+async def test_a_json_run_queues_no_deltas_since_its_answer_reads_only_the_outcome() -> None:
+    gated = GatedProvider()
+    driver = make_driver(gated)
+    session_id = await new_session(driver, provider="gated")
+    record = driver.store.get(session_id)
+    answer = asyncio.ensure_future(driver.run(session_run(session_id, 0, "hi", provider="gated")))
+    await wait_until(lambda: record.active_run is not None and record.active_run.model_work_started)
+    run = record.active_run
+    await wait_until(lambda: len(gated.gate._waiters or ()) == 1)  # "first" was produced; the model waits
+
+    assert run.channel.empty()  # no delta queued, no semaphore place taken
+    assert not run.unread.locked()
+    gated.gate.set()
+    result = await answer
+    assert result.output.text == "first second"
+
+
 # -- a caller that goes away ---------------------------------------------------------------
 
 

@@ -9,8 +9,6 @@ good history intact.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
-from contextlib import aclosing
 from dataclasses import fields
 
 from ..providers.base import (
@@ -24,7 +22,7 @@ from ..providers.base import (
     UsageReport,
 )
 
-__all__ = ["checked_events", "malformed"]
+__all__ = ["checked", "malformed"]
 
 
 def malformed(event: object) -> str | None:
@@ -45,11 +43,13 @@ def malformed(event: object) -> str | None:
     return f"an event of unknown type {type(event).__name__}"
 
 
-async def checked_events(events: AsyncGenerator[TurnEvent, None]) -> AsyncGenerator[TurnEvent, None]:
-    """``events`` as they come, failing the provider call at the first malformed one."""
-    async with aclosing(events):
-        async for event in events:
-            problem = malformed(event)
-            if problem is not None:
-                raise ProviderFailure(f"the provider sent a malformed event: {problem}")
-            yield event
+def checked(event: object) -> TurnEvent:
+    """``event`` itself, or a failed provider call when it is malformed.
+
+    Called by the turn loop on each event as it arrives (rather than wrapping the
+    adapter's stream in another async generator, one more hop per event).
+    """
+    problem = malformed(event)
+    if problem is not None:
+        raise ProviderFailure(f"the provider sent a malformed event: {problem}")
+    return event  # type: ignore[return-value]  # malformed() is None only for the TurnEvent types

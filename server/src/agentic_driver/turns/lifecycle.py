@@ -57,7 +57,7 @@ from ..providers.base import (
 )
 from ..sessions import InterruptedTurnRecord, RunFigures, SessionRecord, SessionStore, TurnGrowth
 from ..tools import HostTool
-from .guard import checked_events
+from .guard import checked
 from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
@@ -247,9 +247,10 @@ class TurnLifecycle:
 
         deadline = asyncio.timeout(None)
         try:
-            async with deadline, aclosing(checked_events(provider.turn(request, native=native))) as events:
+            async with deadline, aclosing(provider.turn(request, native=native)) as events:
                 arm(deadline)
                 async for event in events:
+                    checked(event)
                     if isinstance(event, TextDelta):
                         progress.text.append(event.text)
                         deadline.reschedule(None)  # a slow reader is not a stalled provider

@@ -81,6 +81,10 @@ class ActiveRun:
     channel: asyncio.Queue[RunSignal] = field(default_factory=asyncio.Queue)
     """Unbounded, so an outcome never waits and never costs a delta; deltas are bounded by ``unread``."""
     unread: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(UNREAD_DELTAS))
+    streamed: bool = False
+    """Whether the request answering the run now reads its deltas (a stream). A JSON answer reads only the
+    outcome, so deltas are not queued for it: each would cost a semaphore, a queue hand-off and a wake-up.
+    Set by the reader before the run's task next runs (admission and answers only schedule the task)."""
     pending: PendingAction | None = None
     """Set while the run waits for function results or approvals."""
     answer: asyncio.Future[dict[str, Any]] | None = None
@@ -101,7 +105,9 @@ class ActiveRun:
             await asyncio.wait([self.task])
 
     async def publish_delta(self, text: str) -> None:
-        """Hand a delta to the reader, waiting while it is ``UNREAD_DELTAS`` behind."""
+        """Hand a delta to a streaming reader, waiting while it is ``UNREAD_DELTAS`` behind."""
+        if not self.streamed:
+            return
         await self.unread.acquire()
         self.channel.put_nowait(Delta(text))
 
