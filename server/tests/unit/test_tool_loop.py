@@ -698,3 +698,16 @@ async def test_a_declared_tool_gets_an_empty_description_when_none_is_given() ->
     assert [(t.name, t.description) for t in offered] == [("lookup", ""), ("ask", "Look a city's weather up.")]
     assert offered[1].parameters == LOOKUP.parameters
     await driver.cancel_run(paused.id)
+
+
+async def test_a_tool_schema_holding_an_integer_beyond_64_bits_is_fingerprinted_not_an_internal_error() -> None:
+    driver = make_driver()
+    session_id = await new_session(driver)
+    huge = ToolDefinition(
+        name="huge", parameters={"type": "object", "properties": {"n": {"type": "integer", "maximum": 2**70}}}
+    )
+
+    result = await driver.run(session_run(session_id, 0, "hello", tools=[huge]))
+
+    assert result.status == "completed"
+    assert driver.store.get(session_id).tools_fingerprint is not None

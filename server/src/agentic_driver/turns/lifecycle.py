@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 from collections.abc import Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
-
-import orjson
 
 from ..clock import Clock
 from ..errors import (
@@ -390,9 +389,14 @@ def refuse_stale_or_busy(record: SessionRecord, revision: int) -> None:
 
 
 def tools_fingerprint(tools: Sequence[ToolSpec]) -> str:
-    """A digest of a tool surface, independent of declaration order."""
+    """A digest of a tool surface, independent of declaration order.
+
+    The standard library encodes integers of any size: a parameter schema may hold one beyond 64 bits
+    (JSON Schema sets no limit), which orjson refuses.
+    """
     surface = sorted((t.name, t.description, t.parameters) for t in tools)
-    return hashlib.sha256(orjson.dumps(surface, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    canonical = json.dumps(surface, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def _interrupt_reason(cancel_reason: str) -> str:
