@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from ..errors import PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 
@@ -46,9 +47,8 @@ def _decode_json(raw: bytes) -> Any:
     proxy and to the host is not accepted at all.
     """
     try:
-        return _checked(
-            json.loads(raw, parse_float=_number, parse_constant=_no_constant, object_pairs_hook=unique_members)
-        )
+        value = json.loads(raw, parse_float=_number, parse_constant=_no_constant, object_pairs_hook=unique_members)
+        return _checked(value) if _may_hold_surrogates(raw) else value
     except (ValueError, RecursionError) as error:
         raise ValidationFailed(
             f"The request body is not valid JSON: {error}.", errors=[{"location": "body", "message": str(error)}]
@@ -57,12 +57,27 @@ def _decode_json(raw: bytes) -> Any:
 
 def unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object's members, refusing a name that appears twice."""
-    members: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in members:
-            raise _NotJson(f"the member name {name!r} appears twice in one object")
-        members[name] = value
+    members = dict(pairs)
+    if len(members) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+        raise _NotJson(f"the member name {repeated!r} appears twice in one object")
     return members
+
+
+_SURROGATE_UTF8_OR_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+
+
+def _may_hold_surrogates(raw: bytes) -> bool:
+    """Whether decoding ``raw`` can have produced a lone surrogate, so the decoded value must be walked.
+
+    A UTF-8 text yields one only from a ``\\uD800``-``\\uDFFF`` escape or from the bytes of an encoded
+    surrogate (which ``json.loads`` lets through); texts in UTF-16 or UTF-32 (a BOM or a NUL among the
+    first four bytes, as ``json.detect_encoding`` sees them) are always walked.
+    """
+    return (
+        0 in raw[:4] or raw.startswith((b"\xff\xfe", b"\xfe\xff")) or _SURROGATE_UTF8_OR_ESCAPE.search(raw) is not None
+    )
 
 
 def _number(text: str) -> int | float:
@@ -94,15 +109,24 @@ def _require_json(request: Request) -> None:
 
 
 async def _read_bounded(request: Request, max_bytes: int) -> bytes:
-    too_large = PayloadTooLarge(f"The request body exceeds {max_bytes} bytes.", maximum=max_bytes)
+    """The whole body, read straight from ``receive`` (Starlette's ``stream()`` adds a generator per request)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > max_bytes:
-        raise too_large
+        raise _too_large(max_bytes)
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        chunk = message.get("body", b"")
         size += len(chunk)
         if size > max_bytes:
-            raise too_large
+            raise _too_large(max_bytes)
         chunks.append(chunk)
-    return b"".join(chunks)
+        if not message.get("more_body", False):
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _too_large(max_bytes: int) -> PayloadTooLarge:
+    return PayloadTooLarge(f"The request body exceeds {max_bytes} bytes.", maximum=max_bytes)
