@@ -19,6 +19,7 @@ own function results. The turn then calls the model again with the exchange.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -235,38 +236,24 @@ class TurnLifecycle:
         idle_timeout_ms: int | None,
         progress: _Progress,
     ) -> _Step:
-        """One provider call; no progress for ``idle_timeout_ms`` raises TimeoutError."""
+        """One provider call; no progress for ``idle_timeout_ms`` raises ``_IdleTimeout``."""
         run.model_work_started = True
         step = _Step()
-        loop = asyncio.get_running_loop()
-
-        def arm(deadline: asyncio.Timeout) -> None:
-            if idle_timeout_ms is not None:
-                deadline.reschedule(loop.time() + idle_timeout_ms / 1000)
-
-        deadline = asyncio.timeout(None)
+        # Without an idle timeout there is no deadline at all: asyncio.timeout costs a timer and several
+        # running-loop look-ups per event, which a run that set none should not pay.
+        idle = asyncio.timeout(None) if idle_timeout_ms is not None else contextlib.nullcontext()
         try:
-            async with deadline, aclosing(provider.turn(request, native=native)) as events:
-                arm(deadline)
+            async with idle as deadline, aclosing(provider.turn(request, native=native)) as events:
+                _arm(deadline, idle_timeout_ms)
                 async for event in events:
-                    checked(event)
-                    if isinstance(event, TextDelta):
-                        progress.text.append(event.text)
-                        deadline.reschedule(None)  # a slow reader is not a stalled provider
-                        await run.publish_delta(event.text)
-                    elif isinstance(event, ToolCall):
-                        step.calls.append(event)
-                    elif isinstance(event, NativeItems):
-                        step.native += event.items
-                    elif isinstance(event, UsageReport):
-                        progress.usage += event.usage
-                        progress.served_model = event.model or progress.served_model
-                    elif isinstance(event, RetryReport):
-                        progress.retries += 1
-                        progress.retry_usage += event.usage
-                    arm(deadline)
+                    text = _take(event, step, progress)
+                    if text is not None:
+                        if deadline is not None:
+                            deadline.reschedule(None)  # a slow reader is not a stalled provider
+                        await run.publish_delta(text)
+                    _arm(deadline, idle_timeout_ms)
         except TimeoutError:
-            if deadline.expired():
+            if isinstance(idle, asyncio.Timeout) and idle.expired():
                 raise _IdleTimeout from None
             raise ProviderFailure("the provider call timed out") from None
         return step
@@ -372,6 +359,31 @@ class TurnLifecycle:
             run.on_outcome(outcome)
             run.on_outcome = None
         run.publish_outcome(outcome)
+
+
+def _take(event: object, step: _Step, progress: _Progress) -> str | None:
+    """Record one checked provider event; the text of a delta, which the run then publishes."""
+    checked(event)
+    if isinstance(event, TextDelta):
+        progress.text.append(event.text)
+        return event.text
+    if isinstance(event, ToolCall):
+        step.calls.append(event)
+    elif isinstance(event, NativeItems):
+        step.native += event.items
+    elif isinstance(event, UsageReport):
+        progress.usage += event.usage
+        progress.served_model = event.model or progress.served_model
+    elif isinstance(event, RetryReport):
+        progress.retries += 1
+        progress.retry_usage += event.usage
+    return None
+
+
+def _arm(deadline: asyncio.Timeout | None, idle_timeout_ms: int | None) -> None:
+    """Move the idle deadline to ``idle_timeout_ms`` from now (after progress)."""
+    if deadline is not None and idle_timeout_ms is not None:
+        deadline.reschedule(asyncio.get_running_loop().time() + idle_timeout_ms / 1000)
 
 
 def refuse_stale_or_busy(record: SessionRecord, revision: int) -> None:
