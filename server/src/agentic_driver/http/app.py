@@ -132,17 +132,30 @@ async def _client_gone(request: Request) -> None:
 
 
 async def unless_disconnected(request: Request, work: Awaitable[T]) -> T:
-    """``work``'s result; if the client disconnects first, ``work`` is cancelled as ``disconnected``."""
-    task = asyncio.ensure_future(work)
+    """``work``'s result; if the client disconnects first, ``work`` is cancelled as ``disconnected``.
+
+    ``work`` runs in the request's own task (a task of its own would cost a task and
+    an ``asyncio.wait`` per request); a watcher reading ``receive`` cancels that task
+    when the client goes away.
+    """
+    current = asyncio.current_task()
+    assert current is not None
+    finished = False
+
+    def on_gone(watcher: asyncio.Future[None]) -> None:
+        if not finished and not watcher.cancelled():
+            current.cancel("disconnected")
+
     gone = asyncio.ensure_future(_client_gone(request))
+    gone.add_done_callback(on_gone)
     try:
-        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
-        if not task.done():
-            task.cancel("disconnected")
-            await asyncio.wait({task})
-            raise RunCancelled("The run was stopped because its client disconnected.", reason="disconnected")
-        return task.result()
+        return await work
+    except asyncio.CancelledError:
+        if not gone.done() or gone.cancelled() or current.uncancel() > 0:
+            raise  # cancelled for another reason (the server stopping): not a disconnect
+        raise RunCancelled("The run was stopped because its client disconnected.", reason="disconnected") from None
     finally:
+        finished = True
         gone.cancel()
 
 
