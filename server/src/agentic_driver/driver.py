@@ -122,6 +122,7 @@ class Driver:
             self.metrics,
             self._clock,
             self._host_tools,
+            describe=self._describe,
             prices=lambda provider, model: self._prices.get((provider, model)),
             compact_max_chars=sessions.compactToolResultsMaxChars if sessions is not None else 500,
         )
@@ -362,7 +363,6 @@ class Driver:
         if request.session is MISSING:
             self._turns.slots.reserve()
             run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input)
-            run.describe = lambda action, text, usage: self._describe(run, action, text, usage)
             self._turns.start(run, provider, _stateless_request(request, tools), None, idle)
             return run
         principal.require_grant("continue")
@@ -378,7 +378,6 @@ class Driver:
         run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input, session=record)
         self._turns.admit(store, record, request.session.revision, run)
         record.prefix_fingerprint = prefix
-        run.describe = lambda action, text, usage: self._describe(run, action, text, usage)
         model_request = dataclasses.replace(self._turns.session_request(record, request.input), tools=tools)
         self._turns.start(run, provider, model_request, store, idle)
         return run

@@ -58,7 +58,7 @@ from ..providers.base import (
 from ..sessions import InterruptedTurnRecord, RunFigures, SessionRecord, SessionStore, TurnGrowth
 from ..tools import HostTool
 from .guard import checked
-from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
+from .runs import ActiveRun, Describe, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
 __all__ = ["TurnLifecycle"]
@@ -105,6 +105,7 @@ class TurnLifecycle:
         metrics: Metrics,
         clock: Clock,
         host_tools: dict[str, HostTool],
+        describe: Describe,
         prices: Callable[[str, str], Prices | None] = lambda provider, model: None,
         compact_max_chars: int = 500,
     ) -> None:
@@ -113,6 +114,7 @@ class TurnLifecycle:
         self._metrics = metrics
         self._clock = clock
         self._host_tools = host_tools
+        self._describe_run = describe
         self._prices = prices
         self._compact_max_chars = compact_max_chars
 
@@ -347,8 +349,7 @@ class TurnLifecycle:
         store.end_turn_without_commit(record, interrupted)
 
     def _describe(self, run: ActiveRun, action: PendingAction | None, progress: _Progress) -> Any:
-        assert run.describe is not None, "the driver sets describe before starting a run"
-        return run.describe(action, "".join(progress.text), self.figures(progress))
+        return self._describe_run(run, action, "".join(progress.text), self.figures(progress))
 
     def _fail(self, run: ActiveRun, error: DriverError) -> None:
         self._answer_with(run, Outcome(error=error))

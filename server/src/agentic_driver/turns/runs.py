@@ -62,7 +62,7 @@ class Outcome:
 
 
 RunSignal = Delta | Outcome
-Describe = Callable[[PendingAction | None, str, RunFigures], Any]
+Describe = Callable[["ActiveRun", PendingAction | None, str, RunFigures], Any]
 """Builds the API result of a run that paused (with its action) or finished, from its text and figures."""
 
 
@@ -88,8 +88,6 @@ class ActiveRun:
     pending: PendingAction | None = None
     """Set while the run waits for function results or approvals."""
     answer: asyncio.Future[dict[str, Any]] | None = None
-    describe: Describe | None = None
-    """Set by the driver: turns a pause or finish into the API result."""
     on_outcome: Callable[[Outcome], None] | None = None
     """Called once with the outcome of the request being answered now (idempotency records it)."""
 
