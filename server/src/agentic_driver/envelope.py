@@ -23,7 +23,7 @@ from typing import Any
 from .clock import format_ms
 from .models import SessionInfo
 from .providers.base import Usage, VisibleMessage
-from .sessions import Accounting, InterruptedTurnRecord, Owner, SessionRecord, SessionStore, TurnRecord
+from .sessions import Accounting, InterruptedTurnRecord, Owner, SessionRecord, SessionStore, TurnLog, TurnRecord
 
 __all__ = ["SCHEMA_VERSION", "ImportRejected", "ImportReport", "export_record", "parse", "restore"]
 
@@ -228,10 +228,10 @@ def restore(
             record_bytes=0,
             imported=int(data.get("imported", 0)),
             native=[str(item) for item in data.get("native", [])],
-            turns=[
+            turns=TurnLog(
                 TurnRecord(t["revision"], t["runId"], t["start"], t["end"], _ms(t["at"]), t.get("nativeEnd", 0))
                 for t in data.get("turns", [])
-            ],
+            ),
             revision=int(session["revision"]),
             interrupted_turn=None
             if interrupted is None
@@ -242,7 +242,7 @@ def restore(
             accounting=_accounting(data.get("accounting", {})),
             tools_fingerprint=data.get("toolsFingerprint"),
         )
-    except (KeyError, TypeError, ValueError) as error:
+    except (KeyError, TypeError, ValueError, OverflowError) as error:
         raise ImportRejected(f"The envelope is malformed: {error!r}.") from None
     problem = _inconsistency(record)
     if problem is not None:

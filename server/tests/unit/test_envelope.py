@@ -500,6 +500,8 @@ def test_anything_that_is_not_a_session_envelope_is_import_rejected(data: Any) -
         (("history",), [{"role": "user"}]),
         (("session", "createdAt"), "yesterday"),
         (("turns",), [{"revision": 1}]),
+        (("turns",), [{"revision": 2**64, "runId": "run_x", "start": 0, "end": 2, "at": "2026-11-29T18:50:42.123Z"}]),
+        (("turns",), [{"revision": "1", "runId": "run_x", "start": 0, "end": 2, "at": "2026-11-29T18:50:42.123Z"}]),
     ],
 )
 async def test_a_malformed_envelope_is_import_rejected_and_nothing_is_stored(path: tuple[str, ...], value: Any) -> None:

@@ -104,7 +104,9 @@ def test_commit_advances_the_revision_by_one_and_records_which_messages_the_turn
     store.commit_turn(record, TurnGrowth("run_a", added, native=('{"n":1}', '{"n":2}')))
 
     assert record.revision == 1
-    assert record.turns == [TurnRecord(revision=1, run_id="run_a", start=2, end=4, at_ms=clock.now_ms(), native_end=2)]
+    assert list(record.turns) == [
+        TurnRecord(revision=1, run_id="run_a", start=2, end=4, at_ms=clock.now_ms(), native_end=2)
+    ]
     assert record.history == [*imported, *added]
     assert record.native == ['{"n":1}', '{"n":2}']
     assert record.record_bytes == bytes_before + sum(message_bytes(m) for m in added) + len(b'{"n":1}{"n":2}')
@@ -217,7 +219,7 @@ def test_a_commit_over_max_messages_is_refused_and_changes_nothing() -> None:
     assert caught.value.limit == "maxMessages"
     assert record.revision == 0
     assert len(record.history) == 2
-    assert record.turns == []
+    assert list(record.turns) == []
 
 
 def test_native_items_over_max_native_messages_are_refused_with_the_limit_named() -> None:

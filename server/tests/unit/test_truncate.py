@@ -459,4 +459,4 @@ def test_store_truncate_restarts_retention_and_recomputes_bytes_from_what_is_kep
 
     store.truncate(record, 0)
     assert record.history == [VisibleMessage("user", "imported")]
-    assert (record.native, record.turns, record.record_bytes, record.revision) == ([], [], at_creation, 4)
+    assert (record.native, list(record.turns), record.record_bytes, record.revision) == ([], [], at_creation, 4)

@@ -1,6 +1,16 @@
 """Session records (what is stored) and the bounded store (revisions, retention, bounds)."""
 
-from .records import Accounting, InterruptedTurnRecord, Mode, Owner, RunFigures, SessionRecord, Status, TurnRecord
+from .records import (
+    Accounting,
+    InterruptedTurnRecord,
+    Mode,
+    Owner,
+    RunFigures,
+    SessionRecord,
+    Status,
+    TurnLog,
+    TurnRecord,
+)
 from .store import SessionStore, TurnGrowth
 
 __all__ = [
@@ -13,5 +23,6 @@ __all__ = [
     "SessionStore",
     "Status",
     "TurnGrowth",
+    "TurnLog",
     "TurnRecord",
 ]

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+from array import array
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, overload
 
 import orjson
 
@@ -21,8 +24,11 @@ __all__ = [
     "RunFigures",
     "SessionRecord",
     "Status",
+    "TurnLog",
     "TurnRecord",
     "message_bytes",
+    "run_id_bytes",
+    "run_id_text",
 ]
 
 Mode = Literal["history", "native"]
@@ -48,6 +54,88 @@ class TurnRecord:
     at_ms: int
     native_end: int = 0
     """Native mode: ``native[:native_end]`` is the state up to and including this turn."""
+
+
+class TurnLog(Sequence[TurnRecord]):
+    """A session's turns, stored compactly: five 64-bit integers and a 16-byte run id a turn.
+
+    A list of ``TurnRecord`` objects cost about 270 bytes per turn (the record, its
+    run id string, its timestamp as an int object, the list slot); this costs 56.
+    Run ids the host made (``run_`` and 16 random bytes in URL-safe base64) are kept
+    as their bytes; any other id (an imported session's) is kept as text beside them.
+    Reading yields ``TurnRecord`` values built on the fly (reads are rare next to
+    turns). Numbers must fit a signed 64-bit integer (OverflowError otherwise).
+    """
+
+    __slots__ = ("_id_bytes", "_numbers", "_other_ids")
+
+    _WIDTH = 5  # revision, start, end, at_ms, native_end
+
+    def __init__(self, turns: Iterable[TurnRecord] = ()) -> None:
+        self._numbers = array("q")
+        self._id_bytes = bytearray()
+        self._other_ids: dict[int, str] = {}
+        for turn in turns:
+            self.append(turn)
+
+    def append(self, turn: TurnRecord) -> None:
+        # Converted first, so a number that does not fit leaves no partial turn behind.
+        numbers = array("q", (turn.revision, turn.start, turn.end, turn.at_ms, turn.native_end))
+        raw = run_id_bytes(turn.run_id)
+        if raw is None:
+            self._other_ids[len(self)] = turn.run_id
+            raw = bytes(RUN_ID_BYTES)
+        self._numbers.extend(numbers)
+        self._id_bytes += raw
+
+    def __len__(self) -> int:
+        return len(self._numbers) // self._WIDTH
+
+    @overload
+    def __getitem__(self, index: int) -> TurnRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[TurnRecord]: ...
+
+    def __getitem__(self, index: int | slice) -> TurnRecord | list[TurnRecord]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError("turn index out of range")
+        index %= len(self)
+        first = index * self._WIDTH
+        revision, start, end, at_ms, native_end = self._numbers[first : first + self._WIDTH]
+        run_id = self._other_ids.get(index)
+        if run_id is None:
+            run_id = run_id_text(bytes(self._id_bytes[index * RUN_ID_BYTES : (index + 1) * RUN_ID_BYTES]))
+        return TurnRecord(revision, run_id, start, end, at_ms, native_end)
+
+    def keep(self, count: int) -> None:
+        """Drop every turn after the first ``count``."""
+        del self._numbers[count * self._WIDTH :]
+        del self._id_bytes[count * RUN_ID_BYTES :]
+        for index in [i for i in self._other_ids if i >= count]:
+            del self._other_ids[index]
+
+
+RUN_ID_BYTES = 16
+"""Random bytes in a run id the host makes (``new_run_id``)."""
+
+
+def run_id_text(raw: bytes) -> str:
+    """The run id spelled from its random bytes: ``run_`` and 22 URL-safe base64 characters."""
+    return "run_" + base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def run_id_bytes(run_id: str) -> bytes | None:
+    """The random bytes of a run id ``run_id_text`` spells, or None for any other text."""
+    if len(run_id) != 26 or not run_id.startswith("run_"):
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(run_id[4:] + "==")
+    except ValueError:
+        return None
+    return raw if len(raw) == RUN_ID_BYTES and run_id_text(raw) == run_id else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +207,7 @@ class SessionRecord:
     """How many leading history messages were imported at creation (native mode replays them as text)."""
     native: list[str] = field(default_factory=list)
     """Native mode: the provider's own items, byte for byte."""
-    turns: list[TurnRecord] = field(default_factory=list)
+    turns: TurnLog = field(default_factory=TurnLog)
     prefix_fingerprint: str | None = None
     """Native sessions on providers with a fixed prefix: the instructions and tools of the first turn."""
     revision: int = 0

@@ -166,7 +166,7 @@ class SessionStore:
         last = record.turns[keep_turns - 1] if keep_turns else None
         del record.history[last.end if last else record.imported :]
         del record.native[last.native_end if last else 0 :]
-        del record.turns[keep_turns:]
+        record.turns.keep(keep_turns)
         record.record_bytes = _record_bytes(record)
         record.interrupted_turn = None
         record.revision += 1

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ..errors import DriverError
 from ..providers.base import ToolCall
-from ..sessions.records import RunFigures, SessionRecord
+from ..sessions.records import RUN_ID_BYTES, RunFigures, SessionRecord, run_id_text
 
 __all__ = [
     "ActiveRun",
@@ -33,7 +33,7 @@ UNREAD_DELTAS = 64
 
 
 def new_run_id() -> str:
-    return "run_" + secrets.token_urlsafe(16)
+    return run_id_text(secrets.token_bytes(RUN_ID_BYTES))
 
 
 @dataclass(frozen=True, slots=True)
