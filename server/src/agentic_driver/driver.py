@@ -378,8 +378,7 @@ class Driver:
         run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input, session=record)
         self._turns.admit(store, record, request.session.revision, run)
         record.prefix_fingerprint = prefix
-        model_request = dataclasses.replace(self._turns.session_request(record, request.input), tools=tools)
-        self._turns.start(run, provider, model_request, store, idle)
+        self._turns.start(run, provider, self._turns.session_request(record, request.input, tools), store, idle)
         return run
 
     def _begin_submit(self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal) -> ActiveRun:

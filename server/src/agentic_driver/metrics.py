@@ -20,6 +20,7 @@ def _tasks() -> int:
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
+        self._children: dict[tuple[int, tuple[str, ...]], Counter] = {}
         self.provider_calls = Counter(
             "agentic_driver_provider_calls",
             "Turns that called the model, by provider instance and outcome (completed, failed, cancelled, timeout).",
@@ -62,6 +63,23 @@ class Metrics:
             "HTTP connections open to the host (reported when the host serves HTTP itself).",
             registry=self.registry,
         )
+
+    def run_ended(self, outcome: str, provider: str | None) -> None:
+        """Count a run's end, and its provider call when model work started (``provider`` set)."""
+        self._child(self.runs, (outcome,)).inc()
+        if provider is not None:
+            self._child(self.provider_calls, (provider, outcome)).inc()
+
+    def error_answered(self, code: str) -> None:
+        self._child(self.errors, (code,)).inc()
+
+    def _child(self, counter: Counter, labels: tuple[str, ...]) -> Counter:
+        # Counter.labels() validates and takes a lock on every call; a turn needs two, an error one.
+        key = (id(counter), labels)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = counter.labels(*labels)
+        return child
 
     def watch(
         self,

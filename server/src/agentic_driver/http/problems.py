@@ -23,7 +23,7 @@ def problem_response(error: DriverError, instance: str, metrics: Metrics | None 
     if error.code is ErrorCode.UNAUTHENTICATED:
         headers["WWW-Authenticate"] = 'Bearer realm="agentic-driver"'
     if metrics is not None:
-        metrics.errors.labels(error.code.value).inc()
+        metrics.error_answered(error.code.value)
     return Response(
         orjson.dumps(error.problem(instance)), status_code=error.status, media_type=PROBLEM_JSON, headers=headers
     )

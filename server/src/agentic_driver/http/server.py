@@ -160,7 +160,7 @@ def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsPr
 
         def _refuse(self, error: DriverError) -> None:
             """Answer with the problem, stop reading requests, and close after a short linger."""
-            metrics.errors.labels(error.code.value).inc()
+            metrics.error_answered(error.code.value)
             self._refused = True
             self._cancel_deadline()
             self.transport.write(_raw_problem(error))

@@ -123,6 +123,8 @@ class ModelRequest:
     """The ``NativeItems`` this turn's earlier steps yielded, in order (either mode)."""
 
     def with_exchange(self, exchange: Sequence[ToolExchange], turn_items: Sequence[str] = ()) -> ModelRequest:
+        if not exchange and not turn_items and not self.exchange and not self.turn_items:
+            return self  # a turn's first call: nothing to add (a copy per turn would be waste)
         return replace(self, exchange=tuple(exchange), turn_items=tuple(turn_items))
 
 

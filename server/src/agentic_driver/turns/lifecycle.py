@@ -132,7 +132,7 @@ class TurnLifecycle:
         record.active_run = run
         store.begin_turn(record)
 
-    def session_request(self, record: SessionRecord, input_text: str) -> ModelRequest:
+    def session_request(self, record: SessionRecord, input_text: str, tools: Sequence[ToolSpec] = ()) -> ModelRequest:
         """What the model sees for a session turn; the history is passed, not copied."""
         if record.mode == "native":
             imported = record.history if record.imported == len(record.history) else record.history[: record.imported]
@@ -142,9 +142,14 @@ class TurnLifecycle:
                 instructions=record.instructions,
                 messages=imported,
                 native=record.native,
+                tools=tools,
             )
         return ModelRequest(
-            model=record.owner.model, input=input_text, instructions=record.instructions, messages=record.history
+            model=record.owner.model,
+            input=input_text,
+            instructions=record.instructions,
+            messages=record.history,
+            tools=tools,
         )
 
     def start(
@@ -224,9 +229,7 @@ class TurnLifecycle:
         finally:
             if holding:
                 self.slots.release()
-            if run.model_work_started:
-                self._metrics.provider_calls.labels(provider.id, outcome).inc()
-            self._metrics.runs.labels(outcome).inc()
+            self._metrics.run_ended(outcome, provider.id if run.model_work_started else None)
             self._runs.remove(run)
 
     async def _step(
@@ -298,7 +301,7 @@ class TurnLifecycle:
         reason = run.cancel_reason or "cancelled"
         self._stop(run, store, None, _interrupt_reason(reason))
         self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
-        self._metrics.runs.labels("cancelled").inc()
+        self._metrics.run_ended("cancelled", None)
         self._runs.remove(run)
 
     def _commit(
