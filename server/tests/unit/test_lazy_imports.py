@@ -1,0 +1,42 @@
+"""The host starts without the upstream adapters (and httpx) unless its config names one of them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def modules_after(code: str) -> set[str]:
+    probe = f"{code}\nimport sys\nprint('\\n'.join(sys.modules))"
+    output = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    return set(output.split())
+
+
+def test_the_embedded_default_host_imports_no_upstream_adapter() -> None:
+    loaded = modules_after(
+        "from agentic_driver import Driver, TokenPolicy, embedded_default\n"
+        "from agentic_driver.http import create_app\n"
+        "config, _ = embedded_default(token='t' * 24)\n"
+        "create_app(Driver.from_config(config), TokenPolicy(config.tokens))"
+    )
+
+    assert "agentic_driver.providers.echo" in loaded
+    assert not loaded & {"httpx", "agentic_driver.providers.anthropic", "agentic_driver.providers.openai_responses"}
+
+
+@pytest.mark.parametrize(
+    "name", ["AnthropicProvider", "CliProvider", "GeminiProvider", "OpenAIChatProvider", "OpenAIResponsesProvider"]
+)
+def test_every_adapter_is_still_importable_from_the_providers_package(name: str) -> None:
+    import agentic_driver.providers as providers
+
+    assert getattr(providers, name).__name__ == name
+
+
+def test_an_unknown_name_is_still_an_attribute_error() -> None:
+    import agentic_driver.providers as providers
+
+    with pytest.raises(AttributeError):
+        providers.NoSuchProvider  # noqa: B018
