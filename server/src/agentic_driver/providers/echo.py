@@ -173,11 +173,11 @@ class EchoProvider:
 
     async def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         directives = parse_directives(request.input)
-        earlier = list(request.messages)
+        earlier: Sequence[VisibleMessage] = request.messages  # read, never copied, in history mode
         kept_exchanges = 0
         if native:
             verified = self._verified_items(request.native or ())
-            earlier += [VisibleMessage(b["role"], b["content"]) for b in verified if b["type"] == "message"]
+            earlier = [*earlier, *(VisibleMessage(b["role"], b["content"]) for b in verified if b["type"] == "message")]
             kept_exchanges = sum(1 for b in verified if b["type"] == "function_call_output")
         sent = (
             _words(request.instructions)
@@ -321,7 +321,7 @@ def _canonical(body: dict[str, Any]) -> str:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _recall(earlier: list[VisibleMessage], kept_exchanges: int) -> str:
+def _recall(earlier: Sequence[VisibleMessage], kept_exchanges: int) -> str:
     last_user = next((m.content for m in reversed(earlier) if m.role == "user"), "(none)")
     text = f"recall: {len(earlier)} messages; last user: {last_user}"
     return text + (f"; tool exchanges: {kept_exchanges}" if kept_exchanges else "")
