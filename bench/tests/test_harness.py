@@ -198,3 +198,12 @@ def test_goals_and_ratios_from_one_run() -> None:
     found = {g["goal"]: g["status"] for g in report.goals(results)}
     assert found["cpu_per_turn_vs_peer"] == "not available"
     assert "unavailable  peer: no network" in report.table(results)
+
+
+def test_the_quick_probe_runs_host_and_floor_and_prints_their_ratios(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness import quick
+
+    assert quick.main(["--rounds", "1"]) == 0
+
+    printed = capsys.readouterr().out
+    assert "host/floor c1" in printed and "host/floor c8" in printed
