@@ -58,6 +58,10 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
         timeout_keep_alive=limits.keepAliveTimeoutMs / 1000,  # type: ignore[arg-type]  # any number of seconds
         timeout_graceful_shutdown=GRACEFUL_CLOSE_S,  # type: ignore[arg-type]
         lifespan="off",
+        # Nothing in the host reads the client's address, so X-Forwarded-* rewriting (a middleware layer on
+        # every request) buys nothing; and the Server header only advertises the stack.
+        proxy_headers=False,
+        server_header=False,
     )
     _settle_heap()
     HostServer(server_config, driver, drain, limits.drainTimeoutMs).run()

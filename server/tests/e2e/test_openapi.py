@@ -36,3 +36,11 @@ def test_no_docs_pages(main_host: Host) -> None:
             response = http.get(path)
             assert_problem(response, 404, "ROUTE_NOT_FOUND", instance=path)
             assert b"cdn" not in response.content.lower()
+
+
+def test_responses_do_not_advertise_the_server_stack(main_host: Host) -> None:
+    with main_host.raw() as http:
+        response = http.get("/healthz")
+    assert response.status_code == 200
+    assert "server" not in response.headers
+    assert "date" in response.headers  # an origin server with a clock sends Date (RFC 9110)
