@@ -23,10 +23,14 @@ from ..errors import DriverError, RequestTimeout, ShuttingDown
 from ..metrics import Metrics
 from .problems import problem_response
 
-__all__ = ["NEW_WORK", "Drain", "RequestGuard"]
+__all__ = ["BODY_RECEIVED", "NEW_WORK", "Drain", "RequestGuard"]
 
 NEW_WORK = frozenset({("POST", "/v1/sessions"), ("POST", "/v1/runs"), ("POST", "/v1/runs/stream")})
 """The operations a draining host refuses: they would create a session or start a turn."""
+
+BODY_RECEIVED = "agentic_driver.body_received"
+"""Scope key the host's HTTP protocol sets once a request's whole body has arrived (``http.server``): a request
+whose body was complete before the app started needs no body deadline. Under any other server it is absent."""
 
 
 class Drain:
@@ -60,7 +64,7 @@ class RequestGuard:
                 )
                 await self._refuse(refusal, scope, receive, send)
                 return
-        await self._app(scope, self._deadline(receive), send)
+        await self._app(scope, receive if scope.get(BODY_RECEIVED) else self._deadline(receive), send)
 
     async def _refuse(self, error: DriverError, scope: Scope, receive: Receive, send: Send) -> None:
         await problem_response(error, scope["path"], self._metrics)(scope, receive, send)

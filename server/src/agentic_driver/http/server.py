@@ -26,7 +26,7 @@ import asyncio
 import logging
 import signal
 from types import FrameType
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import uvicorn
@@ -36,7 +36,7 @@ from ..config import LimitsConfig
 from ..driver import Driver
 from ..errors import DriverError, HeadersTooLarge, HostBusy
 from ..metrics import Metrics
-from .limits import Drain
+from .limits import BODY_RECEIVED, Drain
 from .problems import PROBLEM_JSON
 
 __all__ = ["HostServer", "bounded_protocol"]
@@ -125,6 +125,9 @@ def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsPr
         def on_message_complete(self) -> None:
             if not self._refused:
                 super().on_message_complete()
+                # Usually the whole body came with the head, before the app's task first runs: then
+                # RequestGuard needs no body deadline for this request.
+                cast(dict[str, Any], self.cycle.scope)[BODY_RECEIVED] = True  # an extension key of ours
 
         def _head_too_large(self) -> None:
             if not self._refused:
