@@ -150,7 +150,7 @@ async def unless_disconnected(request: Request, work: Awaitable[T]) -> T:
     ``DISCONNECT_WATCH_DELAY_S`` does a watcher task start reading ``receive``; it
     cancels the request task when the client goes away. Most turns with a fast
     model end before that, and a watcher per request cost a task and two extra
-    loop iterations (a quarter of the host's latency at concurrency 1, measured in
+    loop iterations (about an eighth of the host's latency at concurrency 1, measured in
     bench/README.md); a disconnect is still seen at most that delay late.
     """
     loop = asyncio.get_running_loop()
