@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import hashlib
-import json
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
@@ -76,7 +74,7 @@ from .providers.base import NativeFiltering, ToolSpec
 from .sessions import Owner, RunFigures, SessionRecord, SessionStore
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
-from .turns.idempotency import IdempotencyStore, Recorded, fingerprint
+from .turns.idempotency import IdempotencyStore, Recorded, fingerprint, json_digest
 from .turns.lifecycle import refuse_stale_or_busy, tools_fingerprint
 from .turns.runs import Delta, Outcome, PendingAction
 from .views import StreamEvent
@@ -524,7 +522,7 @@ class Driver:
             "instructions": record.instructions,
             "tools": [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools],
         }
-        digest = hashlib.sha256(json.dumps(surface, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        digest = json_digest(surface)
         if record.prefix_fingerprint is not None and record.prefix_fingerprint != digest:
             raise SessionPrefixChanged(
                 f"Session {record.id!r} is a native session on provider {provider.id!r}, whose request prefix "

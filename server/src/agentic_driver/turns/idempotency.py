@@ -20,16 +20,21 @@ from ..auth import SessionGrant
 from ..clock import Clock
 from ..errors import DriverError, IdempotencyKeyInUse, IdempotencyKeyReused
 
-__all__ = ["IdempotencyStore", "Recorded", "fingerprint"]
+__all__ = ["IdempotencyStore", "Recorded", "fingerprint", "json_digest"]
+
+
+def json_digest(value: Any) -> str:
+    """SHA-256 of ``value`` as canonical JSON (sorted keys, no spaces, UTF-8).
+
+    The standard library encodes integers of any size (JSON Schema sets no 64-bit limit; orjson refuses them).
+    """
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def fingerprint(operation: str, target: str, body: Any) -> str:
-    """A digest of what the request asks for: operation, path target and canonical body.
-
-    The standard library encodes integers of any size (JSON Schema sets no 64-bit limit).
-    """
-    canonical = json.dumps([operation, target, body], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """A digest of what the request asks for: operation, path target and canonical body."""
+    return json_digest([operation, target, body])
 
 
 @dataclass(slots=True)

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
 from collections.abc import Callable, Sequence
 from contextlib import aclosing
@@ -58,6 +56,7 @@ from ..providers.base import (
 from ..sessions import InterruptedTurnRecord, RunFigures, SessionRecord, SessionStore, TurnGrowth
 from ..tools import HostTool
 from .guard import checked
+from .idempotency import json_digest
 from .runs import ActiveRun, Describe, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
@@ -405,14 +404,8 @@ def refuse_stale_or_busy(record: SessionRecord, revision: int) -> None:
 
 
 def tools_fingerprint(tools: Sequence[ToolSpec]) -> str:
-    """A digest of a tool surface, independent of declaration order.
-
-    The standard library encodes integers of any size: a parameter schema may hold one beyond 64 bits
-    (JSON Schema sets no limit), which orjson refuses.
-    """
-    surface = sorted((t.name, t.description, t.parameters) for t in tools)
-    canonical = json.dumps(surface, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """A digest of a tool surface, independent of declaration order."""
+    return json_digest(sorted((t.name, t.description, t.parameters) for t in tools))
 
 
 def _interrupt_reason(cancel_reason: str) -> str:
