@@ -57,12 +57,19 @@ def _decode_json(raw: bytes) -> Any:
 
 def unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object's members, refusing a name that appears twice."""
-    members = dict(pairs)
+    members = dict(pairs)  # in C; only a repeated name makes it shorter than the pairs
     if len(members) != len(pairs):
-        seen: set[str] = set()
-        repeated = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
-        raise _NotJson(f"the member name {repeated!r} appears twice in one object")
+        raise _NotJson(f"the member name {_first_repeated(pairs)!r} appears twice in one object")
     return members
+
+
+def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
+    seen: set[str] = set()
+    for name, _ in pairs:
+        if name in seen:
+            return name
+        seen.add(name)
+    raise AssertionError("no member name repeats")
 
 
 _SURROGATE_UTF8_OR_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
@@ -125,7 +132,7 @@ async def _read_bounded(request: Request, max_bytes: int) -> bytes:
             raise _too_large(max_bytes)
         chunks.append(chunk)
         if not message.get("more_body", False):
-            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            return b"".join(chunks)
 
 
 def _too_large(max_bytes: int) -> PayloadTooLarge:
