@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .loadgen import Work, open_connections, run_phase
+from .run import turn_lanes
 from .stats import percentile
 from .targets import BENCH, RunningTarget, Session, floor_spec, host_spec, server_cpus, start
 
 __all__ = ["main"]
 
-TEXT = "the quick brown fox jumps over the lazy dog"
 CONCURRENCY = (1, 8)
 
 
@@ -46,14 +46,7 @@ async def _turns(target: RunningTarget, sessions: int, turns: int) -> dict[int, 
     figures = {}
     for concurrency in CONCURRENCY:
         connections = await open_connections("raw", "127.0.0.1", target.port, api.headers, concurrency)
-        lanes = [
-            [
-                Work(lambda s=s, k=k: api.turn(s, f"turn {k}: {TEXT}"), 200, lambda _, s=s: api.turned(s))
-                for k in range(turns)
-                for s in created[lane::concurrency]
-            ]
-            for lane in range(concurrency)
-        ]
+        lanes = turn_lanes(api, created, concurrency, turns * len(created))
         result = await run_phase(f"turn.c{concurrency}", lanes, server_pid=target.pid, connections=connections)
         if result.errors:
             raise RuntimeError(f"{target.spec.name}: {result.errors} failed turns, e.g. {result.error_samples[:1]}")
