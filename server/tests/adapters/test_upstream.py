@@ -44,14 +44,29 @@ async def test_sse_events_take_their_name_from_the_event_line_and_join_multiline
 
 @pytest.mark.parametrize(
     ("headers", "seconds"),
-    [({"retry-after": "20"}, 20), ({"retry-after-ms": "1500"}, 2), ({"retry-after": "soon"}, None), ({}, None)],
+    [
+        ({"retry-after": "20"}, 20),
+        ({"retry-after": "1.5"}, 2),  # a fractional ask is waited out in full, never cut short
+        ({"retry-after": "0.2"}, 1),
+        ({"retry-after-ms": "1500"}, 2),
+        ({"retry-after-ms": "1000.4"}, 2),
+        ({"retry-after-ms": "nan"}, None),
+        ({"retry-after": "inf"}, None),
+        ({"retry-after": "soon"}, None),
+        ({}, None),
+    ],
 )
 def test_retry_after_comes_from_the_header_in_whole_seconds(headers: dict[str, str], seconds: int | None) -> None:
     assert retry_after_from_headers(headers) == seconds
 
 
 def test_a_protobuf_duration_is_whole_seconds_rounded_up() -> None:
-    assert (duration_seconds("27s"), duration_seconds("0.2s"), duration_seconds("x")) == (27, 1, None)
+    assert (duration_seconds("27s"), duration_seconds("0.2s"), duration_seconds("1.5s"), duration_seconds("x")) == (
+        27,
+        1,
+        2,
+        None,
+    )
 
 
 @pytest.mark.parametrize(

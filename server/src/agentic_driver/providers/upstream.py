@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import random
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
@@ -109,15 +110,15 @@ def retry_after_from_headers(headers: Mapping[str, str]) -> int | None:
     milliseconds = headers.get("retry-after-ms")
     if milliseconds is not None:
         try:
-            return max(0, -(-int(float(milliseconds)) // 1000))
-        except ValueError:
+            return max(0, math.ceil(float(milliseconds) / 1000))
+        except (ValueError, OverflowError):  # not a number, or nan / inf
             pass
     value = headers.get("retry-after")
     if value is None:
         return None
     try:
-        return max(0, -(-int(float(value)) // 1))
-    except ValueError:
+        return max(0, math.ceil(float(value)))
+    except (ValueError, OverflowError):
         pass
     try:
         from datetime import UTC, datetime
@@ -293,4 +294,4 @@ _DURATION = re.compile(r"^(\d+(?:\.\d+)?)s$")
 def duration_seconds(value: Any) -> int | None:
     """A protobuf JSON duration (``"27s"``, ``"0.5s"``) in whole seconds, rounded up."""
     match = _DURATION.match(value) if isinstance(value, str) else None
-    return None if match is None else max(0, -(-int(float(match.group(1)) * 1000) // 1000))
+    return None if match is None else max(0, math.ceil(float(match.group(1))))

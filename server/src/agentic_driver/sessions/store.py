@@ -9,6 +9,7 @@ so an injected clock alone decides what has expired.
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -240,7 +241,7 @@ class SessionStore:
     def _seconds_until_next_expiry(self, now: int) -> int:
         pending = [r.expires_ms for r in self._records.values() if r.expires_ms is not None]
         wait_ms = (min(pending) - now) if pending else self.policy.retentionMs
-        return max(1, -(-wait_ms // 1000))
+        return max(1, math.ceil(wait_ms / 1000))
 
     def _check_messages(self, count: int, what: str) -> None:
         if count > self.policy.maxMessages:
