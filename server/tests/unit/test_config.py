@@ -310,3 +310,28 @@ def test_the_readmes_providers_example_is_a_valid_host_config() -> None:
     assert kinds == {"openai-responses", "anthropic", "gemini", "openai-chat", "cli"}
     bases = {p.baseUrl for p in config.providers if p.kind == "openai-chat"}
     assert {"http://127.0.0.1:11434/v1", "http://127.0.0.1:8000/v1"} <= bases
+
+
+def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    assert not repeated, f"repeated keys {repeated}: json.loads would keep only the last"
+    return dict(pairs)
+
+
+def test_the_readmes_host_json_reference_example_is_valid_json_and_a_valid_config() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
+    section = readme.split("## Host JSON reference", 1)[1]
+    example = section.split("```json", 1)[1].split("```", 1)[0]
+
+    config = parse_config(json.loads(example, object_pairs_hook=_refuse_repeated_keys))
+
+    assert config.limits.maxConnections == 1000 and config.sessions is not None
+
+
+def test_the_readmes_host_json_field_table_has_one_row_per_field() -> None:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
+    table = readme.split("## Host JSON reference", 1)[1].split("\n## ", 1)[0]
+    fields = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| `")]
+
+    assert len(fields) == len(set(fields)), sorted(f for f in fields if fields.count(f) > 1)

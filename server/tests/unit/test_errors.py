@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +188,25 @@ def test_code_specific_fields_appear_in_the_problem_and_fit_the_spec_problem_sch
     assert {k: body[k] for k in fields} == fields
     assert set(body) == {"type", "title", "status", "code", "detail", "instance", *fields}
     assert models.Problem.model_validate(body).code == error.code.value
+
+
+def _readme_error_rows() -> list[tuple[list[str], list[int]]]:
+    """(codes, statuses) of each row of the README's error table."""
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
+    table = readme.split("## Error codes and what to do", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in table.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        codes = re.findall(r"`([A-Z][A-Z_]+)`", cells[0]) if line.startswith("| `") else []
+        if codes:
+            rows.append((codes, [int(s) for s in re.findall(r"\d{3}", cells[1])]))
+    return rows
+
+
+def test_the_readme_error_table_lists_every_code_once_with_its_catalogue_status() -> None:
+    rows = _readme_error_rows()
+    listed = [code for codes, _ in rows for code in codes]
+
+    assert sorted(listed) == sorted(code.value for code in ErrorCode), "each code exactly once"
+    for codes, statuses in rows:
+        assert {CATALOGUE[ErrorCode(code)].status for code in codes} == set(statuses), codes
