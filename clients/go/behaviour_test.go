@@ -168,7 +168,7 @@ func TestRetryAfterIsWaitedOutExactly(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("%d attempts", len(got))
 	}
-	if gap := got[1].at.Sub(got[0].at); gap < time.Second || gap > 1500*time.Millisecond {
+	if gap := got[1].at.Sub(got[0].at); gap < time.Second || gap > 2500*time.Millisecond {
 		t.Fatalf("waited %s for Retry-After: 1", gap)
 	}
 }
@@ -586,7 +586,7 @@ func TestWaitUntilIdleReadsUntilTheSessionIsNoLongerRunning(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 	// waits 0.1 s, then 0.2 s, then 0.4 s: 0.7 s before the third read
-	if elapsed := time.Since(started); elapsed < 700*time.Millisecond || elapsed > 1500*time.Millisecond {
+	if elapsed := time.Since(started); elapsed < 700*time.Millisecond || elapsed > 2500*time.Millisecond {
 		t.Fatalf("took %s", elapsed)
 	}
 }
@@ -608,7 +608,31 @@ func TestWaitUntilIdleStartsWithTheBusyErrorsRetryAfterAndIsBounded(t *testing.T
 	if len(got) < 3 || got[1].at.Sub(started) < time.Second {
 		t.Fatalf("first read after %s, %d requests", got[1].at.Sub(started), len(got))
 	}
-	if elapsed := time.Since(started); elapsed < 1500*time.Millisecond || elapsed > 2500*time.Millisecond {
+	if elapsed := time.Since(started); elapsed < 1500*time.Millisecond || elapsed > 3500*time.Millisecond {
 		t.Fatalf("bounded at %s", elapsed)
+	}
+}
+
+func TestTheReadTimeoutAlsoBoundsTheSilenceWithinAJSONBody(t *testing.T) {
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	host := scriptedHost(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(200)
+		_, _ = io.WriteString(w, `{"session":`)
+		w.(http.Flusher).Flush()
+		select {
+		case <-done:
+		case <-r.Context().Done():
+		}
+	})
+	started := time.Now()
+	_, err := host.client(t, agenticdriver.WithTimeouts(agenticdriver.Timeouts{Read: 200 * time.Millisecond})).ReadSession(ctx(t), "ses_1")
+	var timeout *agenticdriver.TimeoutError
+	if !errors.As(err, &timeout) || timeout.Phase != agenticdriver.TimeoutRead || timeout.ConnectionError.Phase != agenticdriver.PhaseBody {
+		t.Fatalf("%T %v", err, err)
+	}
+	if elapsed := time.Since(started); elapsed < 200*time.Millisecond || len(host.requests()) != 1 {
+		t.Fatalf("after %s, %d attempts (a body that stopped after its head is not retried)", elapsed, len(host.requests()))
 	}
 }
