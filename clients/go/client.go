@@ -296,11 +296,10 @@ func (c *HostClient) StreamRunActions(ctx context.Context, runID string, request
 	return streamOf(captured, err)
 }
 
-// streamOptions marks the call as streamed (its success body is read by EventStream, under
-// the stream-idle timeout) and asks for the event stream.
+// streamOptions asks for the event stream (whose body the transport leaves to EventStream,
+// under the stream-idle timeout).
 func streamOptions(opts []CallOption) []CallOption {
 	return append([]CallOption{func(o *callOptions) {
-		o.state.stream = true
 		o.state.editors = append(o.state.editors, func(request *http.Request) error {
 			request.Header.Set("Accept", "text/event-stream")
 			return nil

@@ -46,8 +46,6 @@ const (
 type callState struct {
 	editors  []func(*http.Request) error
 	response **http.Response
-	// stream: the success answer is an event stream, read by EventStream (idle timeout, no buffering).
-	stream bool
 }
 
 type callStateKey struct{}
@@ -131,7 +129,7 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 			}
 			request.Body = body
 		}
-		response, err := t.attempt(request, state)
+		response, err := t.attempt(request)
 		if err == nil {
 			if state.response != nil {
 				*state.response = response
@@ -163,7 +161,7 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 // attempt sends the request once. A JSON answer is read whole here (bounded by the read
 // timeout between bytes); an error status becomes its error; an event stream's body is
 // wrapped in the stream-idle timeout.
-func (t *transport) attempt(request *http.Request, state *callState) (*http.Response, error) {
+func (t *transport) attempt(request *http.Request) (*http.Response, error) {
 	parent := request.Context()
 	ctx, cancel := context.WithCancelCause(parent)
 	headTimer := startTimer(t.timeouts.Read, func() { cancel(errReadTimeoutCause) })
@@ -174,8 +172,8 @@ func (t *transport) attempt(request *http.Request, state *callState) (*http.Resp
 		cancel(nil)
 		return nil, t.classify(request.Method, request.URL.EscapedPath(), err, cause, parent)
 	}
-	isStream := state.stream && response.StatusCode < 300 &&
-		strings.HasPrefix(response.Header.Get("Content-Type"), "text/event-stream")
+	// An event stream (a streamed call's, or one that Raw() asked for) is read by its caller.
+	isStream := response.StatusCode < 300 && strings.HasPrefix(response.Header.Get("Content-Type"), "text/event-stream")
 	if isStream {
 		response.Body = newIdleBody(response.Body, t.timeouts.StreamIdle, ctx, cancel, parent, request)
 		return response, nil
