@@ -405,13 +405,15 @@ func TestAStreamSilentPastTheIdleTimeoutIsATimeoutError(t *testing.T) {
 
 func TestHeaders(t *testing.T) {
 	host := scriptedHost(t, ok)
-	client := host.client(t, agenticdriver.WithHeader("X-Team", "blue"), agenticdriver.WithHeader("Authorization", "Bearer stolen"))
-	if _, err := client.Run(ctx(t), echoRequest()); err != nil {
+	client := host.client(t, agenticdriver.WithHeader("X-Team", "blue"), agenticdriver.WithHeader("Authorization", "Bearer stolen"),
+		agenticdriver.WithHeader("Idempotency-Key", "one-for-all"))
+	if _, err := client.Run(ctx(t), echoRequest(), agenticdriver.WithIdempotencyKey("this-call")); err != nil {
 		t.Fatal(err)
 	}
 	got := host.requests()[0].header
 	if got.Get("X-Team") != "blue" || got.Get("Authorization") != "Bearer tok-secret-0123456789" ||
-		got.Get("User-Agent") != "agentic-driver-go/"+agenticdriver.Version {
+		got.Get("User-Agent") != "agentic-driver-go/"+agenticdriver.Version || got.Values("Idempotency-Key")[0] != "this-call" ||
+		len(got.Values("Idempotency-Key")) != 1 {
 		t.Fatalf("%v", got)
 	}
 	own := scriptedHost(t, ok)
