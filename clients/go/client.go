@@ -6,31 +6,103 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"os"
+	"strings"
+	"time"
 
-	ht "github.com/ogen-go/ogen/http"
 	"github.com/ogen-go/ogen/ogenerrors"
 )
 
 // HostClient talks to one Agentic Driver host. Each method is one operation of openapi.yaml
-// (named after its operationId); it returns the success body, or an error that is a
-// *ProblemError for a problem response (match it with errors.Is(err, ErrSessionBusy), read it
-// with errors.As). Safe for concurrent use.
+// (named after its operationId); it returns the success body, or an error of this client's
+// tree (see Error): a *ProblemError for a problem response (match it with
+// errors.Is(err, ErrSessionBusy), read it with errors.As), a *ConnectionError or *TimeoutError
+// when no answer came. Each call retries what ../BEHAVIOUR.md says to retry, with one
+// Idempotency-Key for all its attempts. Safe for concurrent use.
 type HostClient struct {
-	raw *Client
+	raw       *Client
+	transport *transport
 }
 
 // HostOption configures New.
 type HostOption func(*hostOptions)
 
-type hostOptions struct {
-	httpClient ht.Client
+// Timeouts are the client's own timeouts. A zero field keeps its default; a negative one
+// turns that timeout off.
+type Timeouts struct {
+	// Connect bounds opening a connection (default 5 s). Ignored with WithHTTPClient, whose
+	// dialer decides.
+	Connect time.Duration
+	// Read bounds the wait for the answer's head, and each wait between body bytes of a JSON
+	// answer (default 600 s: a turn may take minutes).
+	Read time.Duration
+	// StreamIdle bounds the silence between two events (or keep-alive comments) of an event
+	// stream (default 60 s).
+	StreamIdle time.Duration
 }
 
-// WithHTTPClient sets the HTTP client (http.DefaultClient by default). Its timeout also bounds
-// streamed runs, so prefer contexts for deadlines.
-func WithHTTPClient(client ht.Client) HostOption {
+type hostOptions struct {
+	baseURL, token string
+	baseURLSet     bool
+	httpClient     *http.Client
+	maxRetries     int
+	timeouts       Timeouts
+	headers        http.Header
+	logger         *slog.Logger
+}
+
+// WithBaseURL sets the host's URL, for example http://127.0.0.1:8080 (default: the
+// AGENTIC_DRIVER_URL environment variable, else http://127.0.0.1:8080).
+func WithBaseURL(baseURL string) HostOption {
+	return func(o *hostOptions) { o.baseURL, o.baseURLSet = baseURL, true }
+}
+
+// WithToken sets the bearer token (default: the AGENTIC_DRIVER_TOKEN environment variable).
+// An empty token sends no Authorization header (then only GetHealth can be called).
+func WithToken(token string) HostOption {
+	return func(o *hostOptions) { o.token = token }
+}
+
+// WithMaxRetries sets how many times a failed attempt is retried (default 2; 0 turns retries off).
+func WithMaxRetries(retries int) HostOption {
+	return func(o *hostOptions) { o.maxRetries = max(retries, 0) }
+}
+
+// WithTimeouts sets the connect, read and stream-idle timeouts (zero fields keep the defaults).
+func WithTimeouts(timeouts Timeouts) HostOption {
+	return func(o *hostOptions) {
+		for _, field := range []struct{ from, into *time.Duration }{
+			{&timeouts.Connect, &o.timeouts.Connect}, {&timeouts.Read, &o.timeouts.Read},
+			{&timeouts.StreamIdle, &o.timeouts.StreamIdle},
+		} {
+			if *field.from != 0 {
+				*field.into = max(*field.from, 0)
+			}
+		}
+	}
+}
+
+// WithHTTPClient sends every request through client instead of the client's own (which has a
+// 5 s connect timeout). The read and stream-idle timeouts still apply; client.Timeout, if set,
+// also bounds streamed runs, so prefer contexts for deadlines.
+func WithHTTPClient(client *http.Client) HostOption {
 	return func(o *hostOptions) { o.httpClient = client }
+}
+
+// WithHeader adds a header sent with every request (call it again to add more). A default
+// header never replaces Authorization, nor a header the call itself sets; a User-Agent given
+// here replaces the client's.
+func WithHeader(name, value string) HostOption {
+	return func(o *hostOptions) { o.headers.Add(name, value) }
+}
+
+// WithLogger logs one line per attempt at slog.LevelDebug on logger (method, path, status or
+// failure, attempt, the wait before the next one, X-Request-Id; never a token or a body).
+// Without it, AGENTIC_DRIVER_LOG=debug logs to standard error.
+func WithLogger(logger *slog.Logger) HostOption {
+	return func(o *hostOptions) { o.logger = logger }
 }
 
 // bearerToken is the SecuritySource: the token, or no Authorization header when it is empty
@@ -44,64 +116,89 @@ func (t bearerToken) BearerAuth(context.Context, OperationName) (BearerAuth, err
 	return BearerAuth{Token: string(t)}, nil
 }
 
-// New returns a client of the host at baseURL (for example http://127.0.0.1:8080) that sends
-// token as its bearer token.
-func New(baseURL, token string, opts ...HostOption) (*HostClient, error) {
-	o := hostOptions{httpClient: http.DefaultClient}
+// DefaultBaseURL is the host New talks to without WithBaseURL or AGENTIC_DRIVER_URL.
+const DefaultBaseURL = "http://127.0.0.1:8080"
+
+// New returns a client of one host:
+//
+//	client, err := agenticdriver.New(agenticdriver.WithBaseURL("http://127.0.0.1:8080"),
+//		agenticdriver.WithToken(os.Getenv("AGENTIC_DRIVER_TOKEN")))
+func New(opts ...HostOption) (*HostClient, error) {
+	o := hostOptions{
+		baseURL:    os.Getenv("AGENTIC_DRIVER_URL"),
+		token:      os.Getenv("AGENTIC_DRIVER_TOKEN"),
+		maxRetries: DefaultMaxRetries,
+		timeouts:   Timeouts{Connect: DefaultConnectTimeout, Read: DefaultReadTimeout, StreamIdle: DefaultStreamIdleTimeout},
+		headers:    http.Header{},
+	}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	raw, err := NewClient(baseURL, bearerToken(token), WithClient(problemTransport{next: o.httpClient}))
-	if err != nil {
-		return nil, err
+	if o.baseURL == "" && !o.baseURLSet {
+		o.baseURL = DefaultBaseURL
 	}
-	return &HostClient{raw: raw}, nil
+	if o.logger == nil && strings.EqualFold(strings.TrimSpace(os.Getenv("AGENTIC_DRIVER_LOG")), "debug") {
+		o.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if o.httpClient == nil {
+		o.httpClient = newHTTPClient(o.timeouts.Connect)
+	}
+	t := &transport{client: o.httpClient, token: o.token, headers: o.headers, maxRetries: o.maxRetries,
+		timeouts: o.timeouts, logger: o.logger}
+	raw, err := NewClient(o.baseURL, bearerToken(o.token), WithClient(t))
+	if err != nil {
+		return nil, &ClientError{Err: err}
+	}
+	return &HostClient{raw: raw, transport: t}, nil
 }
 
-// Raw is the generated client this one wraps. Its methods return the generated response
-// types; error statuses reach them as *ProblemError errors, like here.
+// Raw is the generated client this one wraps, over the same transport (headers, timeouts,
+// retries; without an idempotency key unless you pass one). Its methods return the generated
+// response types; error statuses reach them as errors of this client's tree, like here.
 func (c *HostClient) Raw() *Client { return c.raw }
 
 // CallOption adjusts one call.
 type CallOption func(*callOptions)
 
 type callOptions struct {
-	idempotencyKey OptString
-	edits          []func(*http.Request) error
+	idempotencyKey string
+	state          callState
 }
 
-// WithIdempotencyKey sends an Idempotency-Key: a repeat with the same key and body replays the
-// recorded outcome instead of running again.
+// WithIdempotencyKey sends this Idempotency-Key instead of a fresh random one (the client
+// sends one on every call that takes it, the same on each attempt): a repeat with the same
+// key and body replays the recorded outcome instead of running again.
 func WithIdempotencyKey(key string) CallOption {
-	return func(o *callOptions) { o.idempotencyKey = NewOptString(key) }
+	return func(o *callOptions) { o.idempotencyKey = key }
 }
 
-// WithEditor edits the HTTP request just before it is sent (after the bearer token is set).
+// WithEditor edits the HTTP request just before it is sent (after the default headers and
+// the token are set), once per call.
 func WithEditor(edit func(*http.Request) error) CallOption {
-	return func(o *callOptions) { o.edits = append(o.edits, edit) }
+	return func(o *callOptions) { o.state.editors = append(o.state.editors, edit) }
 }
 
-func collect(opts []CallOption) callOptions {
+// WithResponse stores the HTTP response that produced the call's result in *into (its status
+// and headers; the body is already read). On error, the error carries them
+// (APIError.StatusCode, ResponseHeader).
+func WithResponse(into **http.Response) CallOption {
+	return func(o *callOptions) { o.state.response = into }
+}
+
+func collect(ctx context.Context, opts []CallOption) (context.Context, callOptions) {
 	var o callOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return o
+	return withCallState(ctx, &o.state), o
 }
 
-func (o callOptions) request(extra ...func(*http.Request) error) []RequestOption {
-	edits := append(append([]func(*http.Request) error(nil), o.edits...), extra...)
-	if len(edits) == 0 {
-		return nil
+// key is the call's Idempotency-Key: the caller's, else a fresh UUID.
+func (o callOptions) key() OptString {
+	if o.idempotencyKey != "" {
+		return NewOptString(o.idempotencyKey)
 	}
-	return []RequestOption{WithEditRequest(func(request *http.Request) error {
-		for _, edit := range edits {
-			if err := edit(request); err != nil {
-				return err
-			}
-		}
-		return nil
-	})}
+	return NewOptString(newIdempotencyKey())
 }
 
 // answer checks what a generated method returned: the success type, or an error.
@@ -113,89 +210,101 @@ func answer[T any](response any, err error) (T, error) {
 	typed, ok := response.(T)
 	if !ok {
 		// Unreachable while problemTransport turns every error status into an error.
-		return zero, fmt.Errorf("agenticdriver: unexpected response %T", response)
+		return zero, &ClientError{Err: fmt.Errorf("unexpected response %T", response)}
 	}
 	return typed, nil
 }
 
 // GetHealth reports whether the host is serving (GET /healthz, no token needed).
 func (c *HostClient) GetHealth(ctx context.Context, opts ...CallOption) (*Health, error) {
-	return answer[*Health](c.raw.GetHealth(ctx, collect(opts).request()...))
+	ctx, _ = collect(ctx, opts)
+	return answer[*Health](c.raw.GetHealth(ctx))
 }
 
 // GetDiscovery describes the host as this token sees it (GET /v1/discovery).
 func (c *HostClient) GetDiscovery(ctx context.Context, opts ...CallOption) (*Discovery, error) {
-	return answer[*Discovery](c.raw.GetDiscovery(ctx, collect(opts).request()...))
+	ctx, _ = collect(ctx, opts)
+	return answer[*Discovery](c.raw.GetDiscovery(ctx))
 }
 
 // CreateSession creates a session at revision 0 (POST /v1/sessions).
 func (c *HostClient) CreateSession(ctx context.Context, request *CreateSessionRequest, opts ...CallOption) (*CreateSessionResponse, error) {
-	o := collect(opts)
-	params := CreateSessionParams{IdempotencyKey: o.idempotencyKey}
-	return answer[*CreateSessionResponse](c.raw.CreateSession(ctx, request, params, o.request()...))
+	ctx, o := collect(ctx, opts)
+	params := CreateSessionParams{IdempotencyKey: o.key()}
+	return answer[*CreateSessionResponse](c.raw.CreateSession(ctx, request, params))
 }
 
 // ReadSession returns a session's metadata, instructions, visible history and turns.
 func (c *HostClient) ReadSession(ctx context.Context, sessionID string, opts ...CallOption) (*ReadSessionResponse, error) {
 	params := ReadSessionParams{SessionID: sessionID}
-	return answer[*ReadSessionResponse](c.raw.ReadSession(ctx, params, collect(opts).request()...))
+	ctx, _ = collect(ctx, opts)
+	return answer[*ReadSessionResponse](c.raw.ReadSession(ctx, params))
 }
 
 // DeleteSession removes a session and aborts its active turn.
 func (c *HostClient) DeleteSession(ctx context.Context, sessionID string, opts ...CallOption) error {
 	params := DeleteSessionParams{SessionID: sessionID}
-	_, err := answer[*DeleteSessionNoContent](c.raw.DeleteSession(ctx, params, collect(opts).request()...))
+	ctx, _ = collect(ctx, opts)
+	_, err := answer[*DeleteSessionNoContent](c.raw.DeleteSession(ctx, params))
 	return err
 }
 
 // TruncateSession keeps the first KeepTurns recorded turns of a session, at its next revision.
 func (c *HostClient) TruncateSession(ctx context.Context, sessionID string, request *TruncateSessionRequest, opts ...CallOption) (*CreateSessionResponse, error) {
 	params := TruncateSessionParams{SessionID: sessionID}
-	return answer[*CreateSessionResponse](c.raw.TruncateSession(ctx, request, params, collect(opts).request()...))
+	ctx, _ = collect(ctx, opts)
+	return answer[*CreateSessionResponse](c.raw.TruncateSession(ctx, request, params))
 }
 
 // Run runs one turn, stateless or continuing a session (Session: NewOptSessionHandle(info.SessionHandle())).
 func (c *HostClient) Run(ctx context.Context, request *RunRequest, opts ...CallOption) (*RunResult, error) {
-	o := collect(opts)
-	params := RunParams{IdempotencyKey: o.idempotencyKey}
-	return answer[*RunResult](c.raw.Run(ctx, request, params, o.request()...))
+	ctx, o := collect(ctx, opts)
+	params := RunParams{IdempotencyKey: o.key()}
+	return answer[*RunResult](c.raw.Run(ctx, request, params))
 }
 
 // SubmitRunActions answers a run waiting in requires_action (function results or approvals).
 func (c *HostClient) SubmitRunActions(ctx context.Context, runID string, request *SubmitRunActionsRequest, opts ...CallOption) (*RunResult, error) {
-	o := collect(opts)
-	params := SubmitRunActionsParams{RunID: runID, IdempotencyKey: o.idempotencyKey}
-	return answer[*RunResult](c.raw.SubmitRunActions(ctx, request, params, o.request()...))
+	ctx, o := collect(ctx, opts)
+	params := SubmitRunActionsParams{RunID: runID, IdempotencyKey: o.key()}
+	return answer[*RunResult](c.raw.SubmitRunActions(ctx, request, params))
 }
 
 // CancelRun cancels an active run.
 func (c *HostClient) CancelRun(ctx context.Context, runID string, opts ...CallOption) (*CancelRunResponse, error) {
 	params := CancelRunParams{RunID: runID}
-	return answer[*CancelRunResponse](c.raw.CancelRun(ctx, params, collect(opts).request()...))
+	ctx, _ = collect(ctx, opts)
+	return answer[*CancelRunResponse](c.raw.CancelRun(ctx, params))
 }
 
 // StreamRun runs one turn like Run and streams its events. It returns once the host accepted
 // the run; a refusal is the error. ctx bounds the whole stream; Close the stream when done.
 func (c *HostClient) StreamRun(ctx context.Context, request *RunRequest, opts ...CallOption) (*EventStream, error) {
-	o := collect(opts)
+	ctx, o := collect(ctx, streamOptions(opts))
 	var captured *http.Response
-	params := StreamRunParams{IdempotencyKey: o.idempotencyKey}
-	_, err := c.raw.StreamRun(ctx, request, params, append(o.request(acceptEventStream), capture(&captured))...)
+	params := StreamRunParams{IdempotencyKey: o.key()}
+	_, err := c.raw.StreamRun(ctx, request, params, capture(&captured))
 	return streamOf(captured, err)
 }
 
 // StreamRunActions answers a waiting run like SubmitRunActions and streams the rest of its events.
 func (c *HostClient) StreamRunActions(ctx context.Context, runID string, request *SubmitRunActionsRequest, opts ...CallOption) (*EventStream, error) {
-	o := collect(opts)
+	ctx, o := collect(ctx, streamOptions(opts))
 	var captured *http.Response
-	params := StreamRunActionsParams{RunID: runID, IdempotencyKey: o.idempotencyKey}
-	_, err := c.raw.StreamRunActions(ctx, request, params, append(o.request(acceptEventStream), capture(&captured))...)
+	params := StreamRunActionsParams{RunID: runID, IdempotencyKey: o.key()}
+	_, err := c.raw.StreamRunActions(ctx, request, params, capture(&captured))
 	return streamOf(captured, err)
 }
 
-func acceptEventStream(request *http.Request) error {
-	request.Header.Set("Accept", "text/event-stream")
-	return nil
+// streamOptions asks for the event stream (whose body the transport leaves to EventStream,
+// under the stream-idle timeout).
+func streamOptions(opts []CallOption) []CallOption {
+	return append([]CallOption{func(o *callOptions) {
+		o.state.editors = append(o.state.editors, func(request *http.Request) error {
+			request.Header.Set("Accept", "text/event-stream")
+			return nil
+		})
+	}}, opts...)
 }
 
 // capture keeps the streamed response for EventStream, which reads the events itself: the
@@ -216,7 +325,7 @@ func streamOf(response *http.Response, err error) (*EventStream, error) {
 		return nil, answerError(err)
 	}
 	if response == nil {
-		return nil, errors.New("agenticdriver: no streamed response")
+		return nil, &ClientError{Err: errors.New("no streamed response")}
 	}
 	return newEventStream(response), nil
 }

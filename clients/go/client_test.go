@@ -37,7 +37,7 @@ func fakeHost(t *testing.T, respond func(w http.ResponseWriter, r *http.Request)
 		respond(w, r)
 	}))
 	t.Cleanup(server.Close)
-	client, err := agenticdriver.New(server.URL+"/", "secret-token-123456")
+	client, err := agenticdriver.New(agenticdriver.WithBaseURL(server.URL+"/"), agenticdriver.WithToken("secret-token-123456"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,14 +90,15 @@ func TestClientReturnsTypedProblems(t *testing.T) {
 	})
 	_, err := client.Run(context.Background(), &agenticdriver.RunRequest{Provider: "echo", Model: "echo-1", Input: "x"})
 	var problem *agenticdriver.ProblemError
-	if !errors.Is(err, agenticdriver.ErrSessionBusy) || !errors.As(err, &problem) {
+	var busy *agenticdriver.SessionBusyError
+	if !errors.Is(err, agenticdriver.ErrSessionBusy) || !errors.As(err, &problem) || !errors.As(err, &busy) {
 		t.Fatalf("%v", err)
 	}
-	if problem.ActiveRunID != "run_9" || problem.RetryAfterSeconds.Or(0) != 1 || problem.Status != 409 {
+	if busy.ActiveRunID != "run_9" || problem.RetryAfterSeconds.Or(0) != 1 || problem.Status != 409 {
 		t.Fatalf("%+v", problem)
 	}
-	if _, direct := err.(*agenticdriver.ProblemError); !direct {
-		t.Fatalf("the client returns the *ProblemError itself, got %T", err)
+	if _, direct := err.(*agenticdriver.SessionBusyError); !direct {
+		t.Fatalf("the client returns the *SessionBusyError itself, got %T", err)
 	}
 }
 

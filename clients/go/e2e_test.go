@@ -109,12 +109,12 @@ func TestE2ERevisionConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := client.Run(ctx, echoRun("stale", &session))
-	var problem *agenticdriver.ProblemError
-	if !errors.Is(err, agenticdriver.ErrSessionRevisionConflict) || !errors.As(err, &problem) {
+	var conflict *agenticdriver.SessionRevisionConflictError
+	if !errors.Is(err, agenticdriver.ErrSessionRevisionConflict) || !errors.As(err, &conflict) {
 		t.Fatalf("stale run: %v", err)
 	}
-	if problem.Status != 409 || problem.CurrentRevision.Or(-1) != 1 || errors.Is(err, agenticdriver.ErrSessionBusy) {
-		t.Fatalf("conflict: %+v", problem)
+	if conflict.Status != 409 || conflict.CurrentRevision != 1 || errors.Is(err, agenticdriver.ErrSessionBusy) {
+		t.Fatalf("conflict: %+v", conflict)
 	}
 }
 
@@ -134,12 +134,16 @@ func TestE2ESessionBusy(t *testing.T) {
 	}()
 	waitForStatus(t, ctx, client, session.ID, agenticdriver.SessionStatusRunning)
 	_, err := client.Run(ctx, echoRun("again", &session))
-	var problem *agenticdriver.ProblemError
-	if !errors.Is(err, agenticdriver.ErrSessionBusy) || !errors.As(err, &problem) {
+	var busy *agenticdriver.SessionBusyError
+	if !errors.Is(err, agenticdriver.ErrSessionBusy) || !errors.As(err, &busy) {
 		t.Fatalf("concurrent run: %v", err)
 	}
-	if !strings.HasPrefix(problem.ActiveRunID, "run_") || !problem.RetryAfterSeconds.Set {
-		t.Fatalf("busy: %+v", problem)
+	if !strings.HasPrefix(busy.ActiveRunID, "run_") || !busy.RetryAfterSeconds.Set {
+		t.Fatalf("busy: %+v", busy)
+	}
+	idle, err := client.WaitUntilIdle(ctx, session.ID, agenticdriver.WithBusyError(err))
+	if err != nil || idle.Session.Status != agenticdriver.SessionStatusReady || idle.Session.Revision != 1 || len(idle.Turns) != 1 {
+		t.Fatalf("wait until idle: %+v, %v", idle, err)
 	}
 	if err := <-slow; err != nil {
 		t.Fatal(err)

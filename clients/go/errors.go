@@ -1,29 +1,125 @@
 package agenticdriver
 
-// Typed errors (hand-written). Every problem response (RFC 9457, application/problem+json)
-// becomes a *ProblemError; each code of the catalogue (ErrorCode, generated from openapi.yaml)
-// has a sentinel that errors.Is matches:
+// Typed errors (hand-written): one tree, rooted at the Error interface (../BEHAVIOUR.md, Errors).
 //
-//	error
-//	├── *ProblemError            a problem response: Status, Code, Detail and the code's fields
-//	│     errors.Is(err, ErrSessionBusy), errors.Is(err, ErrSessionRevisionConflict), ...
-//	├── *UnexpectedStatusError   an error status whose body is not a problem document
-//	└── *StreamProtocolError     a malformed Server-Sent Event
+//	Error                          every error this client returns (errors.As(err, &agenticdriver.Error))
+//	├── *ConnectionError           no answer: refused, reset, closed, DNS, TLS (Err: the net error)
+//	│   └── *TimeoutError          connect, read or stream-idle timeout (errors.As also finds its *ConnectionError)
+//	├── APIError                   an answer with an error status: StatusCode(), ResponseHeader()
+//	│   ├── *ProblemError          a problem document: Status, Code, Detail, Header, Body, ...
+//	│   │   ├── *SessionRevisionConflictError   .CurrentRevision (int)
+//	│   │   └── *SessionBusyError               .ActiveRunID (string)
+//	│   │     every code also matches its sentinel: errors.Is(err, ErrSessionBusy), ...
+//	│   └── *UnexpectedStatusError  an error status whose body is not a problem document (a proxy's page)
+//	├── *StreamProtocolError       a malformed Server-Sent Event
+//	└── *ClientError               a request that could not be built, a success answer that could not be read
+//
+// A caller's own cancellation or deadline is returned as ctx.Err() (context.Canceled,
+// context.DeadlineExceeded), never retried.
 //
 // TestSentinelsCoverTheCatalogue fails when the spec gains a code without a sentinel here.
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
-
-	ht "github.com/ogen-go/ogen/http"
+	"time"
 )
+
+// Error is the root of this client's errors: every error it returns, except the caller's own
+// context cancellation, satisfies errors.As(err, &target) with var target agenticdriver.Error.
+type Error interface {
+	error
+	agenticDriverError()
+}
+
+// APIError is an answer with an error status: a *ProblemError (or one of its typed forms) or
+// an *UnexpectedStatusError.
+type APIError interface {
+	Error
+	// StatusCode is the HTTP status of the answer.
+	StatusCode() int
+	// ResponseHeader is the answer's headers (X-Request-Id, Retry-After, x-should-retry, ...).
+	ResponseHeader() http.Header
+}
+
+// ConnectionPhase says how far an attempt got before its connection failed.
+type ConnectionPhase string
+
+const (
+	// PhaseConnect: the connection could not be opened (retried).
+	PhaseConnect ConnectionPhase = "connect"
+	// PhaseResponse: the request may have been sent, no answer head arrived (retried).
+	PhaseResponse ConnectionPhase = "response"
+	// PhaseBody: the head arrived, the JSON body did not (not retried).
+	PhaseBody ConnectionPhase = "body"
+	// PhaseStream: an event stream broke after its 200 head (never retried: read the session).
+	PhaseStream ConnectionPhase = "stream"
+)
+
+// ConnectionError is a failure with no (complete) answer. Err is the underlying net error.
+type ConnectionError struct {
+	Method string
+	Path   string
+	Phase  ConnectionPhase
+	Err    error
+}
+
+func (e *ConnectionError) Error() string {
+	return fmt.Sprintf("agenticdriver: %s %s: connection failed (%s): %v", e.Method, e.Path, e.Phase, e.Err)
+}
+
+func (e *ConnectionError) Unwrap() error     { return e.Err }
+func (*ConnectionError) agenticDriverError() {}
+
+// Retryable reports whether the policy retries this failure (before any answer arrived).
+func (e *ConnectionError) Retryable() bool {
+	return e.Phase == PhaseConnect || e.Phase == PhaseResponse
+}
+
+// TimeoutPhase names the timeout that expired.
+type TimeoutPhase string
+
+const (
+	TimeoutConnect    TimeoutPhase = "connect"
+	TimeoutRead       TimeoutPhase = "read"
+	TimeoutStreamIdle TimeoutPhase = "stream-idle"
+	// TimeoutWaitIdle: WaitUntilIdle's bound passed while the session was still running.
+	TimeoutWaitIdle TimeoutPhase = "wait-until-idle"
+)
+
+// TimeoutError is a timeout of the client's own (connect, read, stream idle, or the busy
+// helper's bound). It is a kind of connection error: errors.As(err, &connErr) also holds.
+type TimeoutError struct {
+	Phase TimeoutPhase
+	// Limit is the timeout that expired.
+	Limit time.Duration
+	ConnectionError
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Phase == TimeoutWaitIdle {
+		return fmt.Sprintf("agenticdriver: session %s still running after %s", e.Path, e.Limit)
+	}
+	return fmt.Sprintf("agenticdriver: %s %s: %s timeout after %s", e.Method, e.Path, e.Phase, e.Limit)
+}
+
+// Timeout reports true (as net.Error does).
+func (e *TimeoutError) Timeout() bool { return true }
+
+// As lets errors.As find the *ConnectionError a timeout is.
+func (e *TimeoutError) As(target any) bool {
+	if connection, ok := target.(**ConnectionError); ok {
+		*connection = &e.ConnectionError
+		return true
+	}
+	return false
+}
 
 // CodeError is the sentinel of one catalogue code: errors.Is(err, ErrSessionBusy) holds for
 // every *ProblemError with that code.
@@ -100,7 +196,8 @@ func Sentinel(code ErrorCode) error {
 }
 
 // ProblemError is a problem response. Match its code with errors.Is(err, ErrSessionBusy), or
-// get the fields with errors.As(err, &problem).
+// get the fields with errors.As(err, &problem). SESSION_REVISION_CONFLICT and SESSION_BUSY
+// arrive as *SessionRevisionConflictError and *SessionBusyError, which unwrap to this.
 type ProblemError struct {
 	// Status is the HTTP status.
 	Status int
@@ -112,10 +209,6 @@ type ProblemError struct {
 	// Type is urn:agentic-driver:problem:<code>.
 	Type     string
 	Instance string
-	// CurrentRevision (SESSION_REVISION_CONFLICT): the session's current revision.
-	CurrentRevision OptInt
-	// ActiveRunID (SESSION_BUSY): the run that holds the session.
-	ActiveRunID string
 	// RetryAfterSeconds: the body's field, else the Retry-After header, where waiting helps.
 	RetryAfterSeconds OptInt
 	// Limit and Maximum: the bound that was hit, by its host setting name, and its value.
@@ -125,9 +218,50 @@ type ProblemError struct {
 	Reason string
 	// Errors (VALIDATION_ERROR): every problem found in the request.
 	Errors []ValidationIssue
+	// Header is the answer's headers; RequestID its X-Request-Id.
+	Header    http.Header
+	RequestID string
 	// Body is the problem document as sent.
 	Body json.RawMessage
 }
+
+func (*ProblemError) agenticDriverError() {}
+
+// StatusCode is the HTTP status.
+func (e *ProblemError) StatusCode() int { return e.Status }
+
+// ResponseHeader is the answer's headers (never nil).
+func (e *ProblemError) ResponseHeader() http.Header {
+	if e.Header == nil {
+		return http.Header{}
+	}
+	return e.Header
+}
+
+// RetryAfter is how long the host asked to wait, when it did.
+func (e *ProblemError) RetryAfter() (time.Duration, bool) {
+	return retryAfter(e.ResponseHeader(), e)
+}
+
+// SessionRevisionConflictError is SESSION_REVISION_CONFLICT: the handle's revision is stale.
+// Re-read the session (or use CurrentRevision) before sending the next turn.
+type SessionRevisionConflictError struct {
+	*ProblemError
+	// CurrentRevision is the session's current revision (always sent with this code).
+	CurrentRevision int
+}
+
+func (e *SessionRevisionConflictError) Unwrap() error { return e.ProblemError }
+
+// SessionBusyError is SESSION_BUSY: another turn of the session is active. Do not resend the
+// same handle; call WaitUntilIdle(ctx, id, WithBusyError(err)) and decide from its read.
+type SessionBusyError struct {
+	*ProblemError
+	// ActiveRunID is the run that holds the session (always sent with this code).
+	ActiveRunID string
+}
+
+func (e *SessionBusyError) Unwrap() error { return e.ProblemError }
 
 func (e *ProblemError) Error() string {
 	return fmt.Sprintf("%s (%d): %s", e.Code, e.Status, e.Detail)
@@ -147,8 +281,23 @@ func (e *ProblemError) Known() bool {
 
 // UnexpectedStatusError is an error status whose body is not a problem document.
 type UnexpectedStatusError struct {
-	Status int
-	Body   []byte
+	Status    int
+	Header    http.Header
+	RequestID string
+	Body      []byte
+}
+
+func (*UnexpectedStatusError) agenticDriverError() {}
+
+// StatusCode is the HTTP status.
+func (e *UnexpectedStatusError) StatusCode() int { return e.Status }
+
+// ResponseHeader is the answer's headers (never nil).
+func (e *UnexpectedStatusError) ResponseHeader() http.Header {
+	if e.Header == nil {
+		return http.Header{}
+	}
+	return e.Header
 }
 
 func (e *UnexpectedStatusError) Error() string {
@@ -170,7 +319,8 @@ func (e *StreamProtocolError) Error() string {
 	return fmt.Sprintf("malformed %q event: %v", e.Event, e.Err)
 }
 
-func (e *StreamProtocolError) Unwrap() error { return e.Err }
+func (e *StreamProtocolError) Unwrap() error     { return e.Err }
+func (*StreamProtocolError) agenticDriverError() {}
 
 // wireProblem decodes a problem leniently: Code stays a string, so a newer code still parses.
 type wireProblem struct {
@@ -209,14 +359,16 @@ func ParseProblem(status int, header http.Header, body []byte) (problem *Problem
 		Title:             wire.Title,
 		Type:              wire.Type,
 		Instance:          wire.Instance,
-		CurrentRevision:   optInt(wire.CurrentRevision),
-		ActiveRunID:       wire.ActiveRunID,
 		RetryAfterSeconds: optInt(wire.RetryAfterSeconds),
 		Limit:             wire.Limit,
 		Maximum:           optInt(wire.Maximum),
 		Reason:            wire.Reason,
 		Errors:            wire.Errors,
+		Header:            header,
 		Body:              append(json.RawMessage(nil), body...),
+	}
+	if header != nil {
+		problem.RequestID = header.Get("X-Request-Id")
 	}
 	if !problem.RetryAfterSeconds.Set && header != nil {
 		if seconds, err := strconv.Atoi(strings.TrimSpace(header.Get("Retry-After"))); err == nil {
@@ -236,40 +388,52 @@ func FromProblem(problem Problem) *ProblemError {
 	return parsed
 }
 
-// maxErrorBody bounds how much of an error answer is read.
-const maxErrorBody = 1 << 20
-
-// problemTransport turns every error status into an error before the generated decoders see it:
-// a *ProblemError for a problem document (whatever its code), else an *UnexpectedStatusError.
-// It sits under the generated client (WithClient), so Raw() callers get the same errors.
-type problemTransport struct{ next ht.Client }
-
-func (t problemTransport) Do(request *http.Request) (*http.Response, error) {
-	response, err := t.next.Do(request)
-	if err != nil || response.StatusCode < 400 {
-		return response, err
+// typed returns the problem as its typed form where the code has one (its guaranteed field
+// present), else the *ProblemError itself.
+func typed(problem *ProblemError) Error {
+	var wire wireProblem
+	_ = json.Unmarshal(problem.Body, &wire)
+	switch problem.Code {
+	case ErrorCodeSESSIONREVISIONCONFLICT:
+		if wire.CurrentRevision != nil {
+			return &SessionRevisionConflictError{ProblemError: problem, CurrentRevision: *wire.CurrentRevision}
+		}
+	case ErrorCodeSESSIONBUSY:
+		if wire.ActiveRunID != "" {
+			return &SessionBusyError{ProblemError: problem, ActiveRunID: wire.ActiveRunID}
+		}
 	}
-	defer response.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(response.Body, maxErrorBody))
-	if err != nil {
-		return nil, fmt.Errorf("reading the %d answer: %w", response.StatusCode, err)
-	}
-	if problem, ok := ParseProblem(response.StatusCode, response.Header, bytes.TrimSpace(body)); ok {
-		return nil, problem
-	}
-	return nil, &UnexpectedStatusError{Status: response.StatusCode, Body: body}
+	return problem
 }
 
-// answerError returns the *ProblemError or *UnexpectedStatusError inside a generated method's
-// error unwrapped (the generated code adds context such as "do request: "), else err itself.
+// answerErrorOf is the error of an error status: the typed problem, or an *UnexpectedStatusError.
+func answerErrorOf(status int, header http.Header, body []byte) Error {
+	if problem, ok := ParseProblem(status, header, bytes.TrimSpace(body)); ok {
+		return typed(problem)
+	}
+	return &UnexpectedStatusError{Status: status, Header: header, RequestID: header.Get("X-Request-Id"), Body: body}
+}
+
+// answerError returns the error of this client's tree inside a generated method's error
+// unwrapped (the generated code adds context such as "do request: "), the caller's context
+// error as itself, else err itself.
 func answerError(err error) error {
-	var problem *ProblemError
-	if errors.As(err, &problem) {
-		return problem
+	var ours Error
+	if errors.As(err, &ours) {
+		return ours
 	}
-	var unexpected *UnexpectedStatusError
-	if errors.As(err, &unexpected) {
-		return unexpected
+	for _, ctxErr := range []error{context.Canceled, context.DeadlineExceeded} {
+		if errors.Is(err, ctxErr) {
+			return ctxErr
+		}
 	}
-	return err
+	return &ClientError{Err: err}
 }
+
+// ClientError is a request this client could not build (a WithEditor function failed, say)
+// or a success answer it could not read into its type. Err says what.
+type ClientError struct{ Err error }
+
+func (e *ClientError) Error() string     { return "agenticdriver: " + e.Err.Error() }
+func (e *ClientError) Unwrap() error     { return e.Err }
+func (*ClientError) agenticDriverError() {}

@@ -187,7 +187,7 @@ func (h *host) stop() {
 // client is a client of this host with a bearer token ("" sends none).
 func (h *host) client(t testing.TB, token string) *agenticdriver.HostClient {
 	t.Helper()
-	client, err := agenticdriver.New(h.baseURL, token)
+	client, err := agenticdriver.New(agenticdriver.WithBaseURL(h.baseURL), agenticdriver.WithToken(token))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -154,11 +154,11 @@ type recorder struct {
 	lastBody    []byte
 }
 
-func (r *recorder) Do(request *http.Request) (*http.Response, error) {
+func (r *recorder) RoundTrip(request *http.Request) (*http.Response, error) {
 	if r.contentType != "" {
 		request.Header.Set("Content-Type", r.contentType)
 	}
-	response, err := http.DefaultClient.Do(request)
+	response, err := http.DefaultTransport.RoundTrip(request)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +300,9 @@ func call(in callInput) (*wireExchange, error) {
 	if key, ok := in.headers["Idempotency-Key"].(string); ok {
 		opts = append(opts, agenticdriver.WithIdempotencyKey(key))
 	}
-	client, err := agenticdriver.New(in.baseURL, token, agenticdriver.WithHTTPClient(wire))
+	// One attempt per step: these scenarios judge the host's every answer, retries are the client scenarios' business.
+	client, err := agenticdriver.New(agenticdriver.WithBaseURL(in.baseURL), agenticdriver.WithToken(token),
+		agenticdriver.WithHTTPClient(&http.Client{Transport: wire}), agenticdriver.WithMaxRetries(0))
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,7 @@ func (s *EventStream) Next() (Event, error) {
 			s.Close()
 			return nil, io.EOF
 		}
-		return nil, err
+		return nil, answerError(err)
 	}
 	s.LastEventID = raw.ID
 	s.LastEventData = json.RawMessage(raw.Data)
