@@ -38,6 +38,7 @@ from ..errors import (
 )
 from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest, TruncateSessionRequest
 from .body import parse_body
+from .head import HeadAsGet
 from .limits import Drain, RequestGuard
 from .problems import problem_response
 from .sse import EventStreamResponse
@@ -83,12 +84,13 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def _router(app: FastAPI) -> Callable[[str, str], Callable[[Endpoint], Endpoint]]:
-    """``@route(method, path)``: registers a Starlette route serving exactly ``method`` (no implicit HEAD)."""
+    """``@route(method, path)``: registers a Starlette route serving exactly ``method``, and HEAD beside
+    GET (RFC 9110 section 9.3.2: the GET answer's status and headers, without its content; see HeadAsGet)."""
 
     def route(method: str, path: str) -> Callable[[Endpoint], Endpoint]:
         def register(endpoint: Endpoint) -> Endpoint:
             added = Route(path, endpoint, methods=[method], include_in_schema=False)
-            added.methods = {method}  # Starlette adds HEAD to GET routes; the contract documents no HEAD
+            added.methods = {method, "HEAD"} if method == "GET" else {method}
             app.router.routes.append(added)
             return endpoint
 
@@ -208,6 +210,7 @@ def create_app(
     )
     route = _router(app)
     app.add_middleware(RequestGuard, body_timeout_ms=body_timeout_ms, drain=drain or Drain(), metrics=driver.metrics)
+    app.add_middleware(HeadAsGet)
     stall_s = None if stream_stall_ms is None else stream_stall_ms / 1000
     spec_yaml = openapi_document()
 
