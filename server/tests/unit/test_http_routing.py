@@ -30,7 +30,7 @@ async def test_an_unknown_path_is_a_route_not_found_problem() -> None:
     assert response.json()["code"] == "ROUTE_NOT_FOUND"
 
 
-async def test_no_docs_page_that_would_load_assets_from_a_cdn() -> None:
+async def test_no_docs_page_unless_asked_and_never_fastapis_cdn_backed_ones() -> None:
     async with _client() as client:
         for path in ("/docs", "/redoc", "/docs/oauth2-redirect"):
             assert (await client.get(path)).status_code == 404

@@ -3,7 +3,7 @@
 All policy lives in the driver. This layer only maps bearer tokens to
 principals, bodies to generated models, and driver errors to problem responses.
 It serves ``openapi.yaml`` itself and loads nothing from the internet (FastAPI's
-CDN-backed docs pages are off).
+CDN-backed docs pages are off; the optional ``/docs`` page ships its renderer, see ``docs_page``).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ..errors import (
 )
 from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest, TruncateSessionRequest
 from .body import parse_body
+from .docs_page import mount_docs_page
 from .head import HeadAsGet
 from .limits import Drain, RequestGuard
 from .problems import problem_response
@@ -81,9 +82,10 @@ register_url_convertor("session_id", _SessionId())
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+RouteDecorator = Callable[[str, str], Callable[[Endpoint], Endpoint]]
 
 
-def _router(app: FastAPI) -> Callable[[str, str], Callable[[Endpoint], Endpoint]]:
+def _router(app: FastAPI) -> RouteDecorator:
     """``@route(method, path)``: registers a Starlette route serving exactly ``method``, and HEAD beside
     GET (RFC 9110 section 9.3.2: the GET answer's status and headers, without its content; see HeadAsGet)."""
 
@@ -194,6 +196,7 @@ def create_app(
     stream_stall_ms: int | None = None,
     body_timeout_ms: int = 30_000,
     drain: Drain | None = None,
+    docs: bool = False,
 ) -> FastAPI:
     # FastAPI, so embedders can add routes, dependencies and middleware of their own. Its OpenTelemetry
     # hooks are off (the host exports Prometheus metrics; with them on, every request asks the
@@ -260,6 +263,9 @@ def create_app(
     @route("GET", "/openapi.json")
     async def get_openapi_json(request: Request) -> Response:
         return Response(_spec_json(spec_yaml), media_type="application/json")
+
+    if docs:
+        mount_docs_page(route)
 
     @route("GET", "/metrics")
     async def get_metrics(request: Request) -> Response:
