@@ -1,6 +1,6 @@
 """The optional /docs page: served only when asked, from the package's own files, same-origin only.
 
-tests/browser/test_docs_page.py opens it in a real Chromium.
+server/docs-page/test_docs_page_in_chromium.py opens it in a real Chromium.
 """
 
 from __future__ import annotations
@@ -50,6 +50,16 @@ async def test_the_vendored_renderer_is_swagger_ui_with_its_licence() -> None:
     assert version.startswith("swagger-ui-dist 5.")
     assert "Apache License" in licence
     assert 'fetch("openapi.json"' in script and "validatorUrl: null" in script
+
+
+@pytest.mark.parametrize("path", ["/docs", "/docs/swagger-ui/swagger-ui-bundle.js"])
+async def test_head_on_the_page_and_its_assets(path: str) -> None:
+    async with _client(docs=True) as client:
+        got, head = await client.get(path), await client.head(path)
+    assert head.status_code == got.status_code == 200
+    assert head.content == b""
+    assert head.headers["content-length"] == str(len(got.content))
+    assert head.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ would not work offline otherwise).
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -99,7 +98,6 @@ def _render(url: str, screenshot: Path) -> dict[str, Any]:
         text=True,
         timeout=BROWSER_TIMEOUT_S,
         check=False,
-        env={**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"},
     )
     assert done.returncode == 0, f"render.mjs failed:\n{done.stdout}\n{done.stderr}"
     result: dict[str, Any] = json.loads(done.stdout)
