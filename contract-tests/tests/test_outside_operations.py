@@ -62,9 +62,9 @@ def test_unknown_route_is_route_not_found(live_hosts: dict[str, hosts.Host], pat
     [
         ("PUT", "/v1/sessions", "POST"),
         ("GET", "/v1/runs", "POST"),
-        ("PATCH", "/v1/sessions/ses_x", "DELETE, GET"),
+        ("PATCH", "/v1/sessions/ses_x", "DELETE, GET, HEAD"),
         ("GET", "/v1/runs/run_x/cancel", "POST"),
-        ("POST", "/v1/discovery", "GET"),
+        ("POST", "/v1/discovery", "GET, HEAD"),
     ],
 )
 def test_unsupported_method_is_method_not_allowed(

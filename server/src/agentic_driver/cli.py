@@ -39,6 +39,7 @@ def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, 
         stream_stall_ms=limits.streamStallMs,
         body_timeout_ms=limits.bodyTimeoutMs,
         drain=drain,
+        docs=config.docs,
     )
     return driver, app
 

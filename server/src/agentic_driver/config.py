@@ -268,6 +268,8 @@ class HostConfig(_Closed):
     tools: list[HostToolConfig] = []
     """Host tools offered to the model on every run."""
     tokens: list[TokenConfig] = []
+    docs: bool = False
+    """Serve an interactive API reference of the contract at ``/docs`` (Swagger UI, shipped in the package)."""
 
 
 def _path(location: tuple[int | str, ...]) -> str:
@@ -379,7 +381,7 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def embedded_default(token: str | None = None) -> tuple[HostConfig, str]:
-    """The host ``make serve`` runs: two echo instances, 24 h sessions, one all-powerful token.
+    """The host ``make serve`` runs: two echo instances, 24 h sessions, one all-powerful token, ``/docs``.
 
     The token comes from ``AGENTIC_DRIVER_TOKEN`` when set, else from ``token``,
     else it is generated. Returns the config and the token in use.
@@ -393,6 +395,7 @@ def embedded_default(token: str | None = None) -> tuple[HostConfig, str]:
                 {"id": "echo-unbound", "kind": "echo", "models": ["echo-1"]},
             ],
             "sessions": {"retentionMs": 24 * 60 * 60 * 1000},
+            "docs": True,  # a local development host: the reference page is one click away
             "tokens": [
                 {
                     "subject": "local",

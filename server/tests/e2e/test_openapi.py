@@ -1,4 +1,4 @@
-"""The host serves the contract itself, exactly, and no CDN-backed docs pages."""
+"""The host serves the contract itself, exactly, and no docs page unless its host JSON asks (docs-page/)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ def test_openapi_json_is_the_same_document(main_host: Host) -> None:
     assert "/v1/runs" in served["paths"]
 
 
-def test_no_docs_pages(main_host: Host) -> None:
+def test_no_docs_pages_unless_asked(main_host: Host) -> None:
+    assert "docs" not in main_host.config, "the main host runs with the default: docs off"
     with main_host.raw() as http:
         for path in ("/docs", "/redoc", "/docs/oauth2-redirect"):
             response = http.get(path)

@@ -3,7 +3,7 @@
 All policy lives in the driver. This layer only maps bearer tokens to
 principals, bodies to generated models, and driver errors to problem responses.
 It serves ``openapi.yaml`` itself and loads nothing from the internet (FastAPI's
-CDN-backed docs pages are off).
+CDN-backed docs pages are off; the optional ``/docs`` page ships its renderer, see ``docs_page``).
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ from ..errors import (
 )
 from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest, TruncateSessionRequest
 from .body import parse_body
+from .docs_page import mount_docs_page
+from .head import HeadAsGet
 from .limits import Drain, RequestGuard
 from .problems import problem_response
 from .sse import EventStreamResponse
@@ -80,15 +82,17 @@ register_url_convertor("session_id", _SessionId())
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+RouteDecorator = Callable[[str, str], Callable[[Endpoint], Endpoint]]
 
 
-def _router(app: FastAPI) -> Callable[[str, str], Callable[[Endpoint], Endpoint]]:
-    """``@route(method, path)``: registers a Starlette route serving exactly ``method`` (no implicit HEAD)."""
+def _router(app: FastAPI) -> RouteDecorator:
+    """``@route(method, path)``: registers a Starlette route serving exactly ``method``, and HEAD beside
+    GET (RFC 9110 section 9.3.2: the GET answer's status and headers, without its content; see HeadAsGet)."""
 
     def route(method: str, path: str) -> Callable[[Endpoint], Endpoint]:
         def register(endpoint: Endpoint) -> Endpoint:
             added = Route(path, endpoint, methods=[method], include_in_schema=False)
-            added.methods = {method}  # Starlette adds HEAD to GET routes; the contract documents no HEAD
+            added.methods = {method, "HEAD"} if method == "GET" else {method}
             app.router.routes.append(added)
             return endpoint
 
@@ -192,6 +196,7 @@ def create_app(
     stream_stall_ms: int | None = None,
     body_timeout_ms: int = 30_000,
     drain: Drain | None = None,
+    docs: bool = False,
 ) -> FastAPI:
     # FastAPI, so embedders can add routes, dependencies and middleware of their own. Its OpenTelemetry
     # hooks are off (the host exports Prometheus metrics; with them on, every request asks the
@@ -208,6 +213,7 @@ def create_app(
     )
     route = _router(app)
     app.add_middleware(RequestGuard, body_timeout_ms=body_timeout_ms, drain=drain or Drain(), metrics=driver.metrics)
+    app.add_middleware(HeadAsGet)
     stall_s = None if stream_stall_ms is None else stream_stall_ms / 1000
     spec_yaml = openapi_document()
 
@@ -257,6 +263,9 @@ def create_app(
     @route("GET", "/openapi.json")
     async def get_openapi_json(request: Request) -> Response:
         return Response(_spec_json(spec_yaml), media_type="application/json")
+
+    if docs:
+        mount_docs_page(route)
 
     @route("GET", "/metrics")
     async def get_metrics(request: Request) -> Response:
