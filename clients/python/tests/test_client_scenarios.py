@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -413,7 +414,7 @@ class Player:
             assert None not in keys, f"{where}: an attempt without an Idempotency-Key: {chosen}"
             assert len(set(keys)) == expect["idempotencyKeys"], f"{where}: keys {keys}"
         if "minGapMs" in expect:
-            gaps = [b["atMs"] - a["atMs"] for a, b in zip(chosen, chosen[1:], strict=False)]
+            gaps = [b["atMs"] - a["atMs"] for a, b in pairwise(chosen)]
             assert gaps and min(gaps) >= expect["minGapMs"], f"{where}: gaps {gaps} ms"
         if "userAgentPrefix" in expect:
             agents = [e["userAgent"] for e in chosen]
