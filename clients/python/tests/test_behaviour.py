@@ -418,3 +418,18 @@ async def test_a_stream_is_a_context_manager_with_its_response(driver: Driver) -
             kinds = [type(e).__name__ async for e in stream]
     assert kinds[0] == "RunStartedEvent" and kinds[-1] == "RunCompletedEvent"
     assert (await d(stream.final_run())).output.text == "echo: hello", "final_run after the events were read"
+
+
+async def test_a_backoff_wait_ends_with_the_callers_cancellation() -> None:
+    """A 30 s Retry-After is being waited out; the caller's asyncio.timeout ends the wait at once, unretried."""
+    import asyncio
+
+    seen, handler = counting(problem(503, "HOST_BUSY", {"Retry-After": "30"}))
+    client = mock_client("async", handler)
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(0.3):
+            await client.run(**ECHO, input="x")
+    elapsed = time.monotonic() - started
+    await client.close()
+    assert elapsed < 2.0 and len(seen.requests) == 1
