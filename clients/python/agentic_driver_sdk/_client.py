@@ -597,7 +597,7 @@ class Runs:
                 for event in stream:
                     if isinstance(event, OutputDeltaEvent):
                         print(event.text, end="", flush=True)
-            session = (stream.final_run()).session
+            session = stream.final_run().session
         """
         body = plans.run_body(
             provider=provider,

@@ -83,3 +83,18 @@ def test_the_exception_tree_is_drawn_in_its_docstring() -> None:
         value = getattr(sdk, name)
         if isinstance(value, type) and issubclass(value, Exception):
             assert name in doc, f"{name} is missing from the drawn tree"
+
+
+def test_the_model_template_is_the_generators_own_plus_the_two_includes() -> None:
+    """generator/python/templates/model.py.jinja copies openapi-python-client's; an upgrade must refresh the copy."""
+    from pathlib import Path
+
+    import openapi_python_client
+
+    upstream = (Path(openapi_python_client.__file__).parent / "templates" / "model.py.jinja").read_text("utf-8")
+    ours = (Path(__file__).resolve().parents[3] / "generator/python/templates/model.py.jinja").read_text("utf-8")
+    added = [line for line in ours.splitlines() if line not in upstream.splitlines()]
+    assert sum("{% include" in line for line in added) == 2
+    assert all("{% include" in line or line.startswith(("{#", "   ")) for line in added), added
+    kept = [line for line in ours.splitlines() if line not in added]
+    assert kept == upstream.splitlines()
