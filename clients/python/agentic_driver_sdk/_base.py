@@ -93,7 +93,11 @@ def log_attempt(
     if not log.isEnabledFor(logging.DEBUG):
         return
     response = outcome if isinstance(outcome, httpx.Response) else getattr(outcome, "response", None)
-    status = str(response.status_code) if response is not None else type(outcome).__name__
+    if response is not None:
+        status = str(response.status_code)
+    else:  # no answer: the SDK's error and the httpx failure behind it, by class name only
+        cause = outcome.__cause__ if isinstance(outcome, BaseException) else None
+        status = type(outcome).__name__ + (f"({type(cause).__name__})" if cause is not None else "")
     request_id = response.headers.get("x-request-id") if response is not None else None
     retry = f" retry_in={wait:.3f}s" if wait is not None else ""
     log.debug("%s %s status=%s attempt=%d%s request_id=%s", method, path, status, attempt + 1, retry, request_id)

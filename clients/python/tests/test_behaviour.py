@@ -92,7 +92,9 @@ async def test_zero_retries_turns_retries_off(kind: str, no_sleep: list[float]) 
     assert len(seen.requests) == 1 and no_sleep == []
 
 
-async def test_a_connect_timeout_is_retried_and_raised_as_the_timeout_error(kind: str, no_sleep: list[float]) -> None:
+async def test_a_connect_timeout_is_retried_and_raised_as_the_timeout_error(
+    kind: str, no_sleep: list[float], caplog: pytest.LogCaptureFixture
+) -> None:
     seen = Seen()
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -100,10 +102,14 @@ async def test_a_connect_timeout_is_retried_and_raised_as_the_timeout_error(kind
         raise httpx.ConnectTimeout("connect timed out (injected)", request=request)
 
     client = mock_client(kind, handler)
-    with pytest.raises(sdk.APITimeoutError) as caught:
+    with caplog.at_level(logging.DEBUG, logger="agentic_driver_sdk"), pytest.raises(sdk.APITimeoutError) as caught:
         await d(client.run(**ECHO, input="x"))
     await d(client.close())
     assert len(seen.requests) == 3 and len({r.headers["idempotency-key"] for r in seen.requests}) == 1
+    lines = [r.getMessage() for r in caplog.records if r.name == "agentic_driver_sdk"]
+    assert [line.split(" retry_in=")[0] for line in lines] == [
+        f"POST /v1/runs status=APITimeoutError(ConnectTimeout) attempt={n}" for n in (1, 2)
+    ] + ["POST /v1/runs status=APITimeoutError(ConnectTimeout) attempt=3 request_id=None"]
     assert isinstance(caught.value, sdk.APIConnectionError) and isinstance(caught.value.__cause__, httpx.ConnectTimeout)
 
 
