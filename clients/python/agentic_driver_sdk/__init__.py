@@ -5,58 +5,75 @@
     with AgenticDriver(base_url="http://127.0.0.1:8080", token="...") as client:
         session = client.sessions.create(provider="echo", model="echo-1", mode="history")
         first = client.run(provider="echo", model="echo-1", input="My name is Ada.", session=session)
-        second = client.run(provider="echo", model="echo-1", input="!recall", session=first.session.handle)
+        second = client.run(provider="echo", model="echo-1", input="!recall", session=first.session)
 
 - ``AgenticDriver`` / ``AsyncAgenticDriver``: every operation as keyword-argument
-  methods returning the generated models, with safe retries (one idempotency key
-  per logical call), typed exceptions, streaming and the recovery helpers
+  methods returning the generated models, implementing ``clients/BEHAVIOUR.md``:
+  safe retries (one idempotency key per logical call), timeouts, one error tree,
+  ``sessions.wait_until_idle`` for a busy session, raw responses
+  (``client.with_raw_response``), debug logging, and the recovery helpers
   ``reconcile`` and ``fork``.
-- The exception tree is drawn in ``agentic_driver_sdk._exceptions`` (and in the
-  API reference of ``AgenticDriverError``'s module).
-- ``stream_run`` and friends stream through a plain generated ``AuthenticatedClient``.
+- ``client.runs.stream(...)`` returns a ``RunStream`` (``AsyncRunStream``):
+  iterable, a context manager, and ``final_run()``.
+- A run sent with a session returns a ``SessionRunResult``: its ``.session`` is a
+  ``SessionInfo``, never ``Unset``. ``SessionInfo.handle`` is ``SessionHandle(id, revision)``.
+- The exception tree is drawn on ``AgenticDriverError``.
 
-Every ``SessionInfo`` the SDK returns has a ``handle`` property
-(``SessionHandle(id, revision)``); ``session=`` also accepts a ``SessionInfo``
-directly. The generated models are imported on first use, not with this package,
-which keeps ``import agentic_driver_sdk`` about as fast as ``import httpx``.
+The generated models are imported on first use, not with this package, which
+keeps ``import agentic_driver_sdk`` about as fast as ``import httpx``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._base import Options
+from ._base import USER_AGENT, Options, __version__
 from ._client import AgenticDriver, AsyncAgenticDriver
 from ._events import Event, UnknownEvent
 from ._exceptions import *  # noqa: F403 - the exception tree is public API
 from ._exceptions import __all__ as _exception_names
+from ._raw import RawResponse
 from ._recovery import UNCHANGED, Keep, Reconciliation
-from .streaming import ProblemError, astream_run, astream_run_actions, stream_run, stream_run_actions
+from ._stream import AsyncRunStream, RunStream
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import SessionHandle, SessionInfo
 
+    from ._models import SessionRunResult
+
 __all__ = [
     "UNCHANGED",
+    "USER_AGENT",
     "AgenticDriver",
     "AsyncAgenticDriver",
+    "AsyncRunStream",
     "Event",
     "Keep",
     "Options",
-    "ProblemError",
+    "RawResponse",
     "Reconciliation",
+    "RunStream",
     "UnknownEvent",
-    "astream_run",
-    "astream_run_actions",
+    "__version__",
     "handle",
-    "stream_run",
-    "stream_run_actions",
     *_exception_names,
 ]
+
+if TYPE_CHECKING:
+    # Exported for type checkers; at run time it loads on first use (``__getattr__`` below),
+    # which is also why the API reference (pdoc) does not list it: see ``_models.SessionRunResult``.
+    __all__ += ["SessionRunResult"]
 
 
 def handle(session: SessionInfo) -> SessionHandle:
     """``{id, revision}`` of a session, to pass to the next run (the same as ``session.handle``)."""
-    from ._models import handle as _handle
+    return session.handle
 
-    return _handle(session)
+
+def __getattr__(name: str) -> Any:
+    # SessionRunResult subclasses a generated model: loaded on first use, like the models.
+    if name == "SessionRunResult":
+        from ._models import SessionRunResult
+
+        return SessionRunResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 from urllib.parse import quote
 
 import httpx
 
-from ._exceptions import (
-    AgenticDriverError,
-    APIConnectionError,
-    APIStatusError,
-    IdempotencyKeyInUseError,
-    ProviderAuthFailedError,
-    ProviderError,
-    ProviderOverloadedError,
-    ProviderRateLimitedError,
-    ProviderRejectedError,
-    ProviderTimeoutError,
-    SessionBusyError,
-)
+from ._exceptions import AgenticDriverError, APIConnectionError, APIStatusError, APITimeoutError, SessionBusyError
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import (
@@ -39,7 +28,19 @@ if TYPE_CHECKING:
     )
     from agentic_driver_client.types import Unset
 
-__all__ = ["DEFAULT_TIMEOUT", "Call", "Handle", "Options", "plans", "retry_delay"]
+    from ._models import SessionRunResult
+
+__all__ = [
+    "DEFAULT_STREAM_IDLE_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "USER_AGENT",
+    "Call",
+    "Handle",
+    "Options",
+    "log_attempt",
+    "plans",
+    "retry_delay",
+]
 
 T = TypeVar("T")
 
@@ -47,31 +48,59 @@ if TYPE_CHECKING:
     Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any] | Unset
     """What ``session=`` accepts: a ``SessionHandle``, a ``SessionInfo`` or ``{"id": ..., "revision": ...}``.
 
-    ``Unset`` is in the type only so that ``session=result.session`` type-checks: the
-    generated ``RunResult.session`` is ``SessionInfo | Unset`` because stateless runs
-    have none. Passing an unset session raises ``ValueError`` rather than silently
-    running a stateless turn."""
+    ``Unset`` is in the type only so that ``session=result.session`` type-checks for a
+    ``RunResult`` whose kind is not known statically (``runs.submit_actions``); passing
+    an unset session raises ``ValueError`` rather than silently running a stateless turn."""
 
+__version__ = "0.2.0"
+USER_AGENT = f"agentic-driver-python/{__version__}"
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=600.0, write=30.0, pool=30.0)
 """A turn may take minutes; connecting should not."""
+DEFAULT_STREAM_IDLE_TIMEOUT = 60.0
+"""The longest silence between two events of a stream (the host sends a keep-alive every 15 s)."""
 DEFAULT_MAX_RETRIES = 2
 INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
 """The longest backoff between attempts when the host does not say how long to wait."""
 MAX_RETRY_AFTER = 60.0
 """The longest ``Retry-After`` the client waits out by itself; a longer ask is raised to the caller."""
-RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
-NOT_RETRYABLE_CODES = (
-    ProviderError,
-    ProviderTimeoutError,
-    ProviderRateLimitedError,
-    ProviderOverloadedError,
-    ProviderAuthFailedError,
-    ProviderRejectedError,
-)
-"""5xx answers for a run the host had accepted: its outcome is recorded under the request's
-Idempotency-Key, so another attempt would only replay the same failure."""
+RETRIED_CODES = frozenset({"HOST_BUSY", "SESSION_STORE_FULL", "SHUTTING_DOWN", "IDEMPOTENCY_KEY_IN_USE"})
+"""Problem codes retried (after ``Retry-After``); every other code of ours never is (``clients/BEHAVIOUR.md``)."""
+PROXY_STATUSES = frozenset({502, 503, 504})
+"""Statuses retried when the answer is not a problem document of ours (a proxy's page)."""
+
+log = logging.getLogger("agentic_driver_sdk")
+"""One debug line per attempt: method, path, status or failure, attempt, wait, request id. Never a token or body."""
+
+
+def configure_logging() -> None:
+    """``AGENTIC_DRIVER_LOG=debug`` (read when a client is built): debug lines on standard error."""
+    if os.environ.get("AGENTIC_DRIVER_LOG", "").strip().lower() != "debug":
+        return
+    log.setLevel(logging.DEBUG)
+    if not any(getattr(h, "_agentic_driver", False) for h in log.handlers):
+        handler = logging.StreamHandler()  # standard error
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        handler._agentic_driver = True  # type: ignore[attr-defined]
+        log.addHandler(handler)
+
+
+def log_attempt(
+    method: str, path: str, attempt: int, outcome: httpx.Response | AgenticDriverError, wait: float | None
+) -> None:
+    """The attempt's debug line (only the method, path, status, attempt, wait and request id)."""
+    if not log.isEnabledFor(logging.DEBUG):
+        return
+    response = outcome if isinstance(outcome, httpx.Response) else getattr(outcome, "response", None)
+    if response is not None:
+        status = str(response.status_code)
+    else:  # no answer: the SDK's error and the httpx failure behind it, by class name only
+        cause = outcome.__cause__ if isinstance(outcome, BaseException) else None
+        status = type(outcome).__name__ + (f"({type(cause).__name__})" if cause is not None else "")
+    request_id = response.headers.get("x-request-id") if response is not None else None
+    retry = f" retry_in={wait:.3f}s" if wait is not None else ""
+    log.debug("%s %s status=%s attempt=%d%s request_id=%s", method, path, status, attempt + 1, retry, request_id)
 
 
 @dataclass(frozen=True)
@@ -83,13 +112,13 @@ class Options:
     token: str | None
     """The bearer token, or None to send no ``Authorization`` header."""
     timeout: httpx.Timeout
-    """Connect, read, write and pool timeouts (``httpx.Timeout(10, connect=2)`` sets them apart)."""
+    """Connect (default 5 s), read (600 s), write and pool timeouts (``httpx.Timeout(10, connect=2)``)."""
     max_retries: int
-    """Attempts after the first, for failures that are safe to retry."""
+    """Attempts after the first, for failures that are safe to retry (default 2; 0 turns retries off)."""
     default_headers: Mapping[str, str] = field(default_factory=dict)
-    """Sent with every request."""
-    retry_busy: bool = False
-    """Retry SESSION_BUSY (honouring Retry-After); off by default, since waiting on another turn is a choice."""
+    """Sent with every request (a ``User-Agent`` here replaces the client's; ``Authorization`` never wins)."""
+    stream_idle_timeout: float = DEFAULT_STREAM_IDLE_TIMEOUT
+    """The longest silence between two events of a stream, in seconds (default 60)."""
 
     @classmethod
     def resolve(
@@ -99,22 +128,26 @@ class Options:
         timeout: float | httpx.Timeout | None,
         max_retries: int,
         default_headers: Mapping[str, str] | None,
-        retry_busy: bool,
+        stream_idle_timeout: float,
     ) -> Options:
         """Arguments first, then ``AGENTIC_DRIVER_URL`` / ``AGENTIC_DRIVER_TOKEN``, then defaults."""
         if max_retries < 0:
             raise ValueError("max_retries must be 0 or more")
+        if stream_idle_timeout <= 0:
+            raise ValueError("stream_idle_timeout must be positive")
         return cls(
             base_url=(base_url or os.environ.get("AGENTIC_DRIVER_URL") or DEFAULT_BASE_URL).rstrip("/"),
             token=token if token is not None else os.environ.get("AGENTIC_DRIVER_TOKEN"),
             timeout=timeout if isinstance(timeout, httpx.Timeout) else _timeout(timeout),
             max_retries=max_retries,
             default_headers=dict(default_headers or {}),
-            retry_busy=retry_busy,
+            stream_idle_timeout=float(stream_idle_timeout),
         )
 
-    def headers(self) -> dict[str, str]:
-        headers = {"Accept": "application/json", **self.default_headers}
+    def headers(self) -> httpx.Headers:
+        """``Accept`` and ``User-Agent``, then the default headers, then ``Authorization`` (case-insensitively last)."""
+        headers = httpx.Headers({"Accept": "application/json", "User-Agent": USER_AGENT})
+        headers.update(self.default_headers)
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         return headers
@@ -129,6 +162,8 @@ class Options:
             changes["base_url"] = str(changes["base_url"]).rstrip("/")
         if changes.get("max_retries", 0) < 0:
             raise ValueError("max_retries must be 0 or more")
+        if changes.get("stream_idle_timeout", 1.0) <= 0:
+            raise ValueError("stream_idle_timeout must be positive")
         return replace(self, **changes)
 
 
@@ -174,33 +209,49 @@ def connection_error(error: httpx.TransportError) -> APIConnectionError:
     return failure
 
 
+def retryable(error: AgenticDriverError, method: str) -> bool:
+    """Whether another attempt is safe and can help: the table of ``clients/BEHAVIOUR.md``."""
+    if isinstance(error, APIConnectionError):
+        return not (error.hung_up and method == "POST")
+    if isinstance(error, APIStatusError):
+        if error.headers.get("x-should-retry", "").strip().lower() == "false":
+            return False
+        if error.code is not None:  # a problem document of ours
+            return error.code in RETRIED_CODES
+        return error.status_code in PROXY_STATUSES
+    return False
+
+
 def retry_delay(error: AgenticDriverError, attempt: int, options: Options, method: str = "POST") -> float | None:
     """Seconds to wait before the next attempt, or None when this error must not be retried."""
-    if attempt >= options.max_retries:
-        return None
-    if isinstance(error, APIConnectionError):
-        retryable = not (error.hung_up and method == "POST")
-    elif isinstance(error, APIStatusError):
-        should_retry = error.response.headers.get("x-should-retry")
-        if should_retry == "false":
-            retryable = False
-        elif isinstance(error, SessionBusyError):
-            retryable = options.retry_busy
-        elif isinstance(error, IdempotencyKeyInUseError):
-            retryable = True  # our own earlier attempt is still running: its outcome will be replayed
-        elif isinstance(error, NOT_RETRYABLE_CODES):
-            retryable = False
-        else:
-            retryable = should_retry == "true" or error.status_code in RETRYABLE_STATUSES
-    else:
-        retryable = False
-    if not retryable:
+    if attempt >= options.max_retries or not retryable(error, method):
         return None
     asked = error.retry_after if isinstance(error, APIStatusError) else None
     if asked is not None:
-        return max(asked, 0.0) if asked <= MAX_RETRY_AFTER else None
+        return asked if asked <= MAX_RETRY_AFTER else None
     backoff = min(INITIAL_RETRY_DELAY * (1 << attempt), MAX_RETRY_DELAY)
     return backoff * random.uniform(0.75, 1.0)
+
+
+IDLE_FIRST_WAIT = 0.1
+IDLE_MAX_WAIT = 1.0
+DEFAULT_IDLE_TIMEOUT = 30.0
+
+
+def idle_waits(busy: SessionBusyError | None) -> Iterator[float]:
+    """``wait_until_idle``'s intervals: the busy error's ``Retry-After`` (or 0.1 s), then doubling up to 1 s."""
+    first = busy.retry_after if busy is not None else None
+    wait = IDLE_FIRST_WAIT if first is None else first
+    yield wait
+    while True:
+        wait = min(max(wait, IDLE_FIRST_WAIT) * 2, IDLE_MAX_WAIT)
+        yield wait
+
+
+def idle_timeout_error(session_id: str, timeout: float) -> APITimeoutError:
+    from ._exceptions import APITimeoutError
+
+    return APITimeoutError(f"session {session_id} was still running after {timeout:g} s (wait_until_idle)")
 
 
 def _model(value: Any, model: Any) -> Any:
@@ -227,19 +278,31 @@ def new_key() -> str:
 
 
 def parse_run_result(data: Any) -> RunResult:
-    """A ``RunResult``; a ``requiredAction`` of a type newer than this client stays as its dict.
+    """A ``RunResult`` (a ``SessionRunResult`` when it carries a session).
 
-    The generated parser tries each known action type and fails the whole result
-    when none fits; the SDK keeps the run (its id and status) readable instead.
+    A ``requiredAction`` of a type newer than this client stays as its dict: the
+    generated parser tries each known action type and fails the whole result when
+    none fits; the SDK keeps the run (its id and status) readable instead.
     """
-    from ._models import RunResult
+    from ._models import RunResult, SessionRunResult
 
+    cls = SessionRunResult if isinstance(data, Mapping) and data.get("session") is not None else RunResult
     action = data.get("requiredAction") if isinstance(data, Mapping) else None
     if isinstance(action, Mapping) and action.get("type") not in ("function_calls", "approvals"):
-        result = RunResult.from_dict({k: v for k, v in data.items() if k != "requiredAction"})
+        result = cls.from_dict({k: v for k, v in data.items() if k != "requiredAction"})
         result.required_action = dict(action)  # type: ignore[assignment]
         return result
-    return RunResult.from_dict(data)
+    return cls.from_dict(data)
+
+
+def parse_session_run_result(data: Any) -> SessionRunResult:
+    """The result of a run sent with a session (the host always returns the session then)."""
+    result = parse_run_result(data)
+    from ._models import SessionRunResult
+
+    if not isinstance(result, SessionRunResult):
+        raise ValueError("the host answered a session run without its session")
+    return result
 
 
 class plans:
@@ -332,6 +395,21 @@ class plans:
     @staticmethod
     def run(body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
         return Call("POST", "/v1/runs", parse_run_result, body=body, idempotency_key=idempotency_key or new_key())
+
+    @staticmethod
+    def session_run(body: dict[str, Any], idempotency_key: str | None) -> Call[SessionRunResult]:
+        key = idempotency_key or new_key()
+        return Call("POST", "/v1/runs", parse_session_run_result, body=body, idempotency_key=key)
+
+    @staticmethod
+    def truncate_session(session: Handle, keep_turns: int) -> Call[SessionInfo]:
+        """``truncateSession`` takes no Idempotency-Key: a repeat meets a revision conflict, never a second cut."""
+        from ._models import CreateSessionResponse, TruncateSessionRequest
+
+        handle = session_handle(session)
+        body = TruncateSessionRequest(revision=handle.revision, keep_turns=keep_turns).to_dict()
+        path = f"/v1/sessions/{_segment(handle.id, 'session_id')}/truncate"
+        return Call("POST", path, lambda data: CreateSessionResponse.from_dict(data).session, body=body)
 
     @staticmethod
     def actions_body(

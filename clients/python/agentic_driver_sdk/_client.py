@@ -7,36 +7,45 @@
         result = client.run(provider="echo", model="echo-1", input="Hello", session=session)
         result = client.run(provider="echo", model="echo-1", input="Again", session=result.session)
 
-Every POST carries one ``Idempotency-Key`` per logical call, reused on each
-retry, so a retried run can never run a turn twice. Connection failures,
-connect timeouts, 429 and 502/503/504 are retried (``max_retries``, exponential
-backoff with jitter, honouring ``Retry-After``); revision conflicts,
-interruptions, failures of an accepted run and other 4xx never are, and
-``SESSION_BUSY`` only with ``retry_busy=True``.
+Both implement ``clients/BEHAVIOUR.md``: every POST that takes one carries one
+``Idempotency-Key`` per logical call, reused on each retry, so a retried run can
+never run a turn twice; connection failures, connect timeouts, ``HOST_BUSY``,
+``SESSION_STORE_FULL``, ``SHUTTING_DOWN``, ``IDEMPOTENCY_KEY_IN_USE`` and a
+proxy's 502/503/504 are retried (``max_retries``, default 2, exponential
+backoff with jitter, honouring ``Retry-After`` up to 60 s); nothing else is.
+``SESSION_BUSY`` is never retried: ``sessions.wait_until_idle`` is its helper.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager, contextmanager
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self, TypeVar, overload
 
 import httpx
-from httpx_sse import EventSource
 
 from ._base import (
+    DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_RETRIES,
+    DEFAULT_STREAM_IDLE_TIMEOUT,
     DEFAULT_TIMEOUT,
     Call,
     Options,
+    configure_logging,
     connection_error,
+    idle_timeout_error,
+    idle_waits,
+    log_attempt,
     new_key,
+    parse_run_result,
+    parse_session_run_result,
     plans,
     retry_delay,
 )
-from ._exceptions import AgenticDriverError, NotFoundError, error_from_response
+from ._exceptions import AgenticDriverError, NotFoundError, SessionBusyError, error_from_response
+from ._raw import araw, capture, raw
 from ._recovery import UNCHANGED, Keep, Reconciliation, _fork_arguments, _Unchanged, reconciliation_of
+from ._stream import AsyncRunStream, RunStream
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import (
@@ -50,11 +59,25 @@ if TYPE_CHECKING:
     )
 
     from ._base import Handle
-    from ._events import Event
+    from ._models import SessionRunResult
 
-__all__ = ["AgenticDriver", "AsyncAgenticDriver", "AsyncRuns", "AsyncSessions", "Runs", "Sessions"]
+__all__ = [
+    "AgenticDriver",
+    "AsyncAgenticDriver",
+    "AsyncRawResponses",
+    "AsyncRawRuns",
+    "AsyncRawSessions",
+    "AsyncRuns",
+    "AsyncSessions",
+    "RawResponses",
+    "RawRuns",
+    "RawSessions",
+    "Runs",
+    "Sessions",
+]
 
 T = TypeVar("T")
+R = TypeVar("R", bound="RunResult")
 
 # Indirections so tests can observe backoff without waiting it out.
 _sleep = time.sleep
@@ -90,14 +113,19 @@ class AgenticDriver:
         client = AgenticDriver(
             base_url="http://127.0.0.1:8080",
             token="my-token-of-16-chars-or-more",
-            timeout=httpx.Timeout(120.0, connect=2.0),  # read and connect timeouts apart
+            timeout=httpx.Timeout(600.0, connect=2.0),  # read and connect timeouts apart
+            stream_idle_timeout=60.0,
             max_retries=3,
+            default_headers={"X-App": "billing"},
         )
         with client:
             print(client.discovery().providers)
 
     ``transport`` replaces httpx's network transport (an ``httpx.MockTransport``
     in tests, or a transport with your own proxies and certificates).
+    ``client.with_raw_response.<call>(...)`` returns a ``RawResponse`` (status,
+    headers, ``.parse()``) instead of the value. ``AGENTIC_DRIVER_LOG=debug`` logs
+    one line per attempt on standard error (``logging.getLogger("agentic_driver_sdk")``).
     """
 
     def __init__(
@@ -108,10 +136,11 @@ class AgenticDriver:
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
-        retry_busy: bool = False,
+        stream_idle_timeout: float = DEFAULT_STREAM_IDLE_TIMEOUT,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self._options = Options.resolve(base_url, token, timeout, max_retries, default_headers, retry_busy)
+        configure_logging()
+        self._options = Options.resolve(base_url, token, timeout, max_retries, default_headers, stream_idle_timeout)
         self._transport = transport
         self._http = httpx.Client(
             base_url=self._options.base_url,
@@ -120,9 +149,11 @@ class AgenticDriver:
             transport=transport,
         )
         self.sessions = Sessions(self)
-        """Create, read and delete sessions."""
+        """Create, read, truncate and delete sessions; wait until one is idle."""
         self.runs = Runs(self)
         """Run turns, stream them, answer required actions, cancel."""
+        self.with_raw_response = RawResponses(self)
+        """The same calls, returning a ``RawResponse`` (status, headers, ``.parse()``)."""
 
     @property
     def options(self) -> Options:
@@ -133,11 +164,10 @@ class AgenticDriver:
         """A new client with some options changed; this one is left as it was.
 
         Accepts ``base_url``, ``token``, ``timeout``, ``max_retries``,
-        ``default_headers`` and ``retry_busy``. The copy has its own connection
-        pool (close it too) and shares this client's transport.
+        ``default_headers`` and ``stream_idle_timeout``. The copy has its own
+        connection pool (close it too) and shares this client's transport.
 
             patient = client.with_options(timeout=600, max_retries=5)
-            result = patient.run(provider="echo", model="echo-1", input="a long task")
         """
         options = self._options.evolve(**changes)
         return AgenticDriver(
@@ -146,7 +176,7 @@ class AgenticDriver:
             timeout=options.timeout,
             max_retries=options.max_retries,
             default_headers=options.default_headers,
-            retry_busy=options.retry_busy,
+            stream_idle_timeout=options.stream_idle_timeout,
             transport=self._transport,
         )
 
@@ -157,6 +187,36 @@ class AgenticDriver:
             print(provider.id, provider.models)
         """
         return self._call(plans.discovery())
+
+    @overload
+    def run(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> SessionRunResult: ...
+
+    @overload
+    def run(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> RunResult: ...
 
     def run(
         self,
@@ -177,9 +237,9 @@ class AgenticDriver:
 
         result = client.run(provider="echo", model="echo-1", input="Hello", session=session)
         print(result.output.text)
-        session = result.session  # the next revision
+        session = result.session  # the next revision (a SessionInfo: the overload says so)
         """
-        return self.runs.create(
+        body = plans.run_body(
             provider=provider,
             model=model,
             input=input,
@@ -190,8 +250,10 @@ class AgenticDriver:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
-            idempotency_key=idempotency_key,
         )
+        if session is None:
+            return self._call(plans.run(body, idempotency_key))
+        return self._call(plans.session_run(body, idempotency_key))
 
     def reconcile(self, session_id: str, sent: Handle) -> Reconciliation:
         """After a lost answer: did the turn sent with handle ``sent`` land, and what did it reply?
@@ -259,18 +321,23 @@ class AgenticDriver:
                 failure = connection_error(error)
             else:
                 if response.is_success:
+                    log_attempt(call.method, call.path, attempt, response, None)
+                    capture(response)
                     return _parse(call, response)
                 failure = error_from_response(response, response.content)
                 if call.missing_means_done and attempt > 0 and isinstance(failure, NotFoundError):
+                    log_attempt(call.method, call.path, attempt, response, None)
+                    capture(response)
                     return call.parse(None)
             delay = retry_delay(failure, attempt, self._options, call.method)
+            log_attempt(call.method, call.path, attempt, failure, delay)
             if delay is None:
                 raise failure
             _sleep(delay)
             attempt += 1
 
-    @contextmanager
-    def _stream(self, path: str, body: dict[str, Any], key: str) -> Iterator[Iterator[Event]]:
+    def _open_stream(self, path: str, body: dict[str, Any], key: str) -> httpx.Response:
+        """The stream's ``200`` answer (not yet read), after the retries of a plain POST."""
         attempt = 0
         while True:
             failure: AgenticDriverError
@@ -281,13 +348,8 @@ class AgenticDriver:
                 failure = connection_error(error)
             else:
                 if response.is_success:
-                    events = _iter_events(EventSource(response))
-                    try:
-                        yield events
-                    finally:
-                        events.close()
-                        response.close()  # before the last event, this is a disconnect
-                    return
+                    log_attempt("POST", path, attempt, response, None)
+                    return response
                 try:
                     failure = error_from_response(response, response.read())
                 except httpx.TransportError as error:
@@ -295,25 +357,18 @@ class AgenticDriver:
                 finally:
                     response.close()
             delay = retry_delay(failure, attempt, self._options)
+            log_attempt("POST", path, attempt, failure, delay)
             if delay is None:
                 raise failure
             _sleep(delay)
             attempt += 1
 
-
-def _iter_events(source: EventSource) -> Generator[Event]:
-    from ._events import parse_event
-
-    try:
-        for sse in source.iter_sse():
-            if sse.data:  # keep-alive comments can surface as data-less events
-                yield parse_event(sse)
-    except httpx.TransportError as error:
-        raise connection_error(error) from error
+    def _stream(self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R]) -> RunStream[R]:
+        return RunStream(lambda: self._open_stream(path, body, key), parse, self._options.stream_idle_timeout)
 
 
 class Sessions:
-    """``client.sessions``: create, read and delete sessions."""
+    """``client.sessions``: create, read, truncate and delete sessions; wait until one is idle."""
 
     def __init__(self, client: AgenticDriver) -> None:
         self._client = client
@@ -335,11 +390,7 @@ class Sessions:
         ``history`` imports earlier messages as generated ``Message`` models or
         ``{"role": ..., "content": ...}`` dicts.
 
-            session = client.sessions.create(
-                provider="echo", model="echo-1", mode="history",
-                instructions="Answer briefly.",
-                history=[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}],
-            )
+            session = client.sessions.create(provider="echo", model="echo-1", mode="history")
             print(session.id, session.revision)  # ses_..., 0
         """
         return self._client._call(
@@ -362,6 +413,17 @@ class Sessions:
         """
         return self._client._call(plans.read_session(session_id))
 
+    def truncate(self, session: Handle, *, keep_turns: int) -> SessionInfo:
+        """Keep only the first ``keep_turns`` turns (``truncateSession``); returns the session at its next revision.
+
+        ``session`` is the handle you believe current (a stale one is
+        ``SessionRevisionConflictError``); truncating an interrupted session makes
+        it ready again. Sends no Idempotency-Key (the operation takes none).
+
+            session = client.sessions.truncate(result.session, keep_turns=1)
+        """
+        return self._client._call(plans.truncate_session(session, keep_turns))
+
     def delete(self, session_id: str) -> None:
         """Delete the session and abort its active turn (``deleteSession``).
 
@@ -371,12 +433,70 @@ class Sessions:
         """
         self._client._call(plans.delete_session(session_id))
 
+    def wait_until_idle(
+        self, session_id: str, *, busy: SessionBusyError | None = None, timeout: float = DEFAULT_IDLE_TIMEOUT
+    ) -> ReadSessionResponse:
+        """Wait until the session has no active turn; returns that read (current revision, history, turns).
+
+        The helper for ``SESSION_BUSY``, which is never retried: retrying the same
+        handle would meet a certain revision conflict once the busy turn completes.
+        Waits ``busy.retry_after`` first (or 0.1 s), then reads, doubling the
+        interval up to 1 s, for at most ``timeout`` seconds (then ``APITimeoutError``).
+        Status ``ready`` or ``interrupted`` ends the wait; you decide what to send next.
+
+            try:
+                result = client.run(provider="echo", model="echo-1", input=text, session=session)
+            except SessionBusyError as error:
+                read = client.sessions.wait_until_idle(session.id, busy=error)
+                result = client.run(provider="echo", model="echo-1", input=text, session=read.session)
+        """
+        deadline = time.monotonic() + timeout
+        for wait in idle_waits(busy):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise idle_timeout_error(session_id, timeout)
+            _sleep(min(wait, remaining))
+            read = self.read(session_id)
+            if str(read.session.status) != "running":
+                return read
+        raise AssertionError("unreachable")  # pragma: no cover - idle_waits never ends
+
 
 class Runs:
     """``client.runs``: run turns (plain or streamed), answer required actions, cancel."""
 
     def __init__(self, client: AgenticDriver) -> None:
         self._client = client
+
+    @overload
+    def create(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> SessionRunResult: ...
+
+    @overload
+    def create(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> RunResult: ...
 
     def create(
         self,
@@ -396,14 +516,14 @@ class Runs:
         """Run one turn (``run``): stateless, or continuing ``session``.
 
         ``session`` is a ``SessionInfo`` (from ``sessions.create`` or a result's
-        ``.session``), a ``SessionHandle`` or ``{"id": ..., "revision": ...}``.
+        ``.session``), a ``SessionHandle`` or ``{"id": ..., "revision": ...}``; the
+        result is then a ``SessionRunResult`` whose ``.session`` is the next revision.
         Stateless runs may send ``instructions``, ``history``, ``attachments``
         and ``retrieval``; ``tools`` declares functions the application runs
         itself (the result then has ``status == "requires_action"``).
 
             result = client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
-            print(result.output.text, result.usage.output_tokens)
-            session = result.session  # revision + 1
+            print(result.output.text, result.session.revision)
         """
         body = plans.run_body(
             provider=provider,
@@ -417,7 +537,39 @@ class Runs:
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
         )
-        return self._client._call(plans.run(body, idempotency_key))
+        if session is None:
+            return self._client._call(plans.run(body, idempotency_key))
+        return self._client._call(plans.session_run(body, idempotency_key))
+
+    @overload
+    def stream(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> RunStream[SessionRunResult]: ...
+
+    @overload
+    def stream(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> RunStream[RunResult]: ...
 
     def stream(
         self,
@@ -433,22 +585,19 @@ class Runs:
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
-    ) -> AbstractContextManager[Iterator[Event]]:
-        """``streamRun`` as a context manager yielding typed events; the same arguments as ``create``.
+    ) -> RunStream[RunResult] | RunStream[SessionRunResult]:
+        """``streamRun``: one turn as a ``RunStream`` of typed events; the same arguments as ``create``.
 
-        A refusal before the stream starts raises the same errors as ``create``.
-        Leaving the block before the last event disconnects, which interrupts a
-        session turn whose model work had started. Event types newer than this
-        client arrive as ``UnknownEvent``.
+        The request is sent when the stream is entered or first iterated. A refusal
+        before the stream starts raises the same errors as ``create``.
 
-            from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent
+            from agentic_driver_client.models import OutputDeltaEvent
 
-            with client.runs.stream(provider="echo", model="echo-1", input="Hi", session=session) as events:
-                for event in events:
+            with client.runs.stream(provider="echo", model="echo-1", input="Hi", session=session) as stream:
+                for event in stream:
                     if isinstance(event, OutputDeltaEvent):
                         print(event.text, end="", flush=True)
-                    elif isinstance(event, RunCompletedEvent):
-                        session = event.run.session
+            session = stream.final_run().session
         """
         body = plans.run_body(
             provider=provider,
@@ -462,7 +611,10 @@ class Runs:
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
         )
-        return self._client._stream("/v1/runs/stream", body, idempotency_key or new_key())
+        key = idempotency_key or new_key()
+        if session is None:
+            return self._client._stream("/v1/runs/stream", body, key, parse_run_result)
+        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result)
 
     def submit_actions(
         self,
@@ -477,13 +629,9 @@ class Runs:
         ``function_results`` answers function calls (``{call_id: output}`` or
         ``[{"callId": ..., "output": ...}]``); ``approvals`` answers host-tool
         approvals (``{call_id: True}`` or ``[{"callId": ..., "approve": False, "reason": ...}]``).
+        The result is a ``SessionRunResult`` when the run had a session.
 
-            result = client.run(provider="echo", model="echo-1", input=text, tools=tools)
-            while result.status == "requires_action":
-                calls = result.required_action.calls
-                result = client.runs.submit_actions(
-                    result.id, function_results={c.call_id: my_function(c) for c in calls}
-                )
+            result = client.runs.submit_actions(result.id, function_results={call_id: "42"})
         """
         body = plans.actions_body(function_results, approvals)
         return self._client._call(plans.submit_actions(run_id, body, idempotency_key))
@@ -495,40 +643,80 @@ class Runs:
         function_results: Results | None = None,
         approvals: Approvals | None = None,
         idempotency_key: str | None = None,
-    ) -> AbstractContextManager[Iterator[Event]]:
-        """``streamRunActions``: answer a waiting run and stream the rest of its turn.
+    ) -> RunStream[RunResult]:
+        """``streamRunActions``: answer a waiting run and stream the rest of its turn (a ``RunStream``).
 
-        with client.runs.stream_actions(run_id, function_results={call_id: "42"}) as events:
-            for event in events:
+        with client.runs.stream_actions(run_id, function_results={call_id: "42"}) as stream:
+            for event in stream:
                 ...
         """
         body = plans.actions_body(function_results, approvals)
-        return self._client._stream(plans.actions_stream_path(run_id), body, idempotency_key or new_key())
+        path = plans.actions_stream_path(run_id)
+        return self._client._stream(path, body, idempotency_key or new_key(), parse_run_result)
 
     def cancel(self, run_id: str) -> CancelRunResponse:
-        """Cancel an active run of yours (``cancelRun``).
+        """Cancel an active run of yours (``cancelRun``; sends no Idempotency-Key).
 
         Before model work started the session stays ``ready``; after, it is
         ``interrupted``. The run's own request gets ``RunCancelledError``.
 
             cancelled = client.runs.cancel(run_id)
-            print(cancelled.model_work_started)
         """
         return self._client._call(plans.cancel(run_id))
+
+
+class RawResponses:
+    """``client.with_raw_response``: each call with the same arguments, returning a ``RawResponse``.
+
+        raw = client.with_raw_response.sessions.create(provider="echo", model="echo-1")
+        print(raw.status_code, raw.headers["x-request-id"], raw.parse().id)
+
+    Errors carry their answer always (``error.response``, ``error.headers``);
+    a stream's answer is ``stream.response``.
+    """
+
+    def __init__(self, client: AgenticDriver) -> None:
+        self.discovery = raw(client.discovery)
+        self.run = raw(client.run)
+        self.sessions = RawSessions(client.sessions)
+        self.runs = RawRuns(client.runs)
+
+
+class RawSessions:
+    """``client.with_raw_response.sessions``."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.create = raw(sessions.create)
+        self.read = raw(sessions.read)
+        self.truncate = raw(sessions.truncate)
+        self.delete = raw(sessions.delete)
+
+
+class RawRuns:
+    """``client.with_raw_response.runs``."""
+
+    def __init__(self, runs: Runs) -> None:
+        self.create = raw(runs.create)
+        self.submit_actions = raw(runs.submit_actions)
+        self.cancel = raw(runs.cancel)
 
 
 class AsyncAgenticDriver:
     """The asynchronous client: the same methods as ``AgenticDriver``, awaited.
 
-    from agentic_driver_sdk import AsyncAgenticDriver
+        from agentic_driver_sdk import AsyncAgenticDriver
 
-    async with AsyncAgenticDriver() as client:
-        session = await client.sessions.create(provider="echo", model="echo-1")
-        result = await client.run(provider="echo", model="echo-1", input="Hi", session=session)
-        async with client.runs.stream(provider="echo", model="echo-1", input="More",
-                                      session=result.session) as events:
-            async for event in events:
-                print(event)
+        async with AsyncAgenticDriver() as client:
+            session = await client.sessions.create(provider="echo", model="echo-1")
+            result = await client.run(provider="echo", model="echo-1", input="Hi", session=session)
+            async with client.runs.stream(provider="echo", model="echo-1", input="More",
+                                          session=result.session) as stream:
+                async for event in stream:
+                    print(event)
+            print((await stream.final_run()).session.revision)  # 2
+
+    Backoff waits are ``asyncio.sleep``: cancelling the task (or ``asyncio.timeout``)
+    ends them at once, and the cancellation is not retried.
     """
 
     def __init__(
@@ -539,10 +727,11 @@ class AsyncAgenticDriver:
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
-        retry_busy: bool = False,
+        stream_idle_timeout: float = DEFAULT_STREAM_IDLE_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self._options = Options.resolve(base_url, token, timeout, max_retries, default_headers, retry_busy)
+        configure_logging()
+        self._options = Options.resolve(base_url, token, timeout, max_retries, default_headers, stream_idle_timeout)
         self._transport = transport
         self._http = httpx.AsyncClient(
             base_url=self._options.base_url,
@@ -551,9 +740,11 @@ class AsyncAgenticDriver:
             transport=transport,
         )
         self.sessions = AsyncSessions(self)
-        """Create, read and delete sessions."""
+        """Create, read, truncate and delete sessions; wait until one is idle."""
         self.runs = AsyncRuns(self)
         """Run turns, stream them, answer required actions, cancel."""
+        self.with_raw_response = AsyncRawResponses(self)
+        """The same calls, returning a ``RawResponse`` (status, headers, ``.parse()``)."""
 
     @property
     def options(self) -> Options:
@@ -561,7 +752,14 @@ class AsyncAgenticDriver:
         return self._options
 
     def with_options(self, **changes: Any) -> AsyncAgenticDriver:
-        """A new client with some options changed (see ``AgenticDriver.with_options``)."""
+        """A new client with some options changed; this one is left as it was.
+
+        Accepts ``base_url``, ``token``, ``timeout``, ``max_retries``,
+        ``default_headers`` and ``stream_idle_timeout``. The copy has its own
+        connection pool (close it too) and shares this client's transport.
+
+            patient = client.with_options(timeout=600, max_retries=5)
+        """
         options = self._options.evolve(**changes)
         return AsyncAgenticDriver(
             base_url=options.base_url,
@@ -569,13 +767,47 @@ class AsyncAgenticDriver:
             timeout=options.timeout,
             max_retries=options.max_retries,
             default_headers=options.default_headers,
-            retry_busy=options.retry_busy,
+            stream_idle_timeout=options.stream_idle_timeout,
             transport=self._transport,
         )
 
     async def discovery(self) -> Discovery:
-        """What this token may use on the host (``getDiscovery``)."""
+        """What this token may use on the host (``getDiscovery``).
+
+        for provider in await client.discovery().providers:
+            print(provider.id, provider.models)
+        """
         return await self._call(plans.discovery())
+
+    @overload
+    async def run(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> SessionRunResult: ...
+
+    @overload
+    async def run(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> RunResult: ...
 
     async def run(
         self,
@@ -594,9 +826,11 @@ class AsyncAgenticDriver:
     ) -> RunResult:
         """Run one turn; the same as ``runs.create(...)``.
 
-        result = await client.run(provider="echo", model="echo-1", input="Hi", session=session)
+        result = await client.run(provider="echo", model="echo-1", input="Hello", session=session)
+        print(result.output.text)
+        session = result.session  # the next revision (a SessionInfo: the overload says so)
         """
-        return await self.runs.create(
+        body = plans.run_body(
             provider=provider,
             model=model,
             input=input,
@@ -607,13 +841,27 @@ class AsyncAgenticDriver:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
-            idempotency_key=idempotency_key,
         )
+        if session is None:
+            return await self._call(plans.run(body, idempotency_key))
+        return await self._call(plans.session_run(body, idempotency_key))
 
     async def reconcile(self, session_id: str, sent: Handle) -> Reconciliation:
-        """After a lost answer: did the turn sent with handle ``sent`` land (see ``AgenticDriver.reconcile``)?
+        """After a lost answer: did the turn sent with handle ``sent`` land, and what did it reply?
 
-        state = await client.reconcile(handle.id, handle)
+        Reads the session (which does not extend its retention) and compares
+        revisions. Nothing is retried or created for you.
+
+            try:
+                result = await client.run(provider="echo", model="echo-1", input=text, session=handle)
+            except APIConnectionError:
+                state = await client.reconcile(handle.id, handle)
+                if state.landed:
+                    print("it landed:", state.reply)
+                elif state.interrupted is not None:
+                    print("interrupted; fork to go on")
+                else:
+                    print("not landed; send it again with", state.session.handle)
         """
         return reconciliation_of(await self.sessions.read(session_id), sent)
 
@@ -628,9 +876,17 @@ class AsyncAgenticDriver:
         keep: Keep = None,
         idempotency_key: str | None = None,
     ) -> SessionInfo:
-        """A new session from a chosen part of this one's history (see ``AgenticDriver.fork``).
+        """Create a new session from a chosen part of this one's visible history.
 
-        fresh = await client.fork(session_id, keep=4)
+        Explicit by design: the host never converts or falls back on its own.
+        ``keep`` is None (all), the number of last messages, a slice, or a
+        function of the history returning the messages to keep. Provider, model
+        and mode default to the original's; instructions too, unless given
+        (``None`` drops them).
+
+            fresh = await client.fork(interrupted_id, keep=4)
+            other = await client.fork(session_id, provider="echo", model="echo-2", keep=slice(0, 2))
+            users = await client.fork(session_id, keep=lambda h: [m for m in h if m.role == "user"])
         """
         read = await self.sessions.read(session_id)
         arguments = _fork_arguments(read, provider, model, mode, instructions, keep)
@@ -656,18 +912,23 @@ class AsyncAgenticDriver:
                 failure = connection_error(error)
             else:
                 if response.is_success:
+                    log_attempt(call.method, call.path, attempt, response, None)
+                    capture(response)
                     return _parse(call, response)
                 failure = error_from_response(response, response.content)
                 if call.missing_means_done and attempt > 0 and isinstance(failure, NotFoundError):
+                    log_attempt(call.method, call.path, attempt, response, None)
+                    capture(response)
                     return call.parse(None)
             delay = retry_delay(failure, attempt, self._options, call.method)
+            log_attempt(call.method, call.path, attempt, failure, delay)
             if delay is None:
                 raise failure
             await _asleep(delay)
             attempt += 1
 
-    @asynccontextmanager
-    async def _stream(self, path: str, body: dict[str, Any], key: str) -> AsyncIterator[AsyncIterator[Event]]:
+    async def _open_stream(self, path: str, body: dict[str, Any], key: str) -> httpx.Response:
+        """The stream's ``200`` answer (not yet read), after the retries of a plain POST."""
         attempt = 0
         while True:
             failure: AgenticDriverError
@@ -678,13 +939,8 @@ class AsyncAgenticDriver:
                 failure = connection_error(error)
             else:
                 if response.is_success:
-                    aevents = _aiter_events(EventSource(response))
-                    try:
-                        yield aevents
-                    finally:
-                        await aevents.aclose()
-                        await response.aclose()  # before the last event, this is a disconnect
-                    return
+                    log_attempt("POST", path, attempt, response, None)
+                    return response
                 try:
                     failure = error_from_response(response, await response.aread())
                 except httpx.TransportError as error:
@@ -692,25 +948,18 @@ class AsyncAgenticDriver:
                 finally:
                     await response.aclose()
             delay = retry_delay(failure, attempt, self._options)
+            log_attempt("POST", path, attempt, failure, delay)
             if delay is None:
                 raise failure
             await _asleep(delay)
             attempt += 1
 
-
-async def _aiter_events(source: EventSource) -> AsyncGenerator[Event]:
-    from ._events import parse_event
-
-    try:
-        async for sse in source.aiter_sse():
-            if sse.data:
-                yield parse_event(sse)
-    except httpx.TransportError as error:
-        raise connection_error(error) from error
+    def _stream(self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R]) -> AsyncRunStream[R]:
+        return AsyncRunStream(lambda: self._open_stream(path, body, key), parse, self._options.stream_idle_timeout)
 
 
 class AsyncSessions:
-    """``client.sessions`` of ``AsyncAgenticDriver``."""
+    """``client.sessions``: create, read, truncate and delete sessions; wait until one is idle."""
 
     def __init__(self, client: AsyncAgenticDriver) -> None:
         self._client = client
@@ -725,9 +974,15 @@ class AsyncSessions:
         history: Sequence[Message | Mapping[str, Any]] | None = None,
         idempotency_key: str | None = None,
     ) -> SessionInfo:
-        """Create a session (see ``Sessions.create``).
+        """Create a session (``createSession``); returns its ``SessionInfo`` at revision 0.
 
-        session = await client.sessions.create(provider="echo", model="echo-1", mode="native")
+        ``mode`` is ``"history"`` (user text and final assistant text) or
+        ``"native"`` (also the provider's own state, kept inside the host).
+        ``history`` imports earlier messages as generated ``Message`` models or
+        ``{"role": ..., "content": ...}`` dicts.
+
+            session = await client.sessions.create(provider="echo", model="echo-1", mode="history")
+            print(session.id, session.revision)  # ses_..., 0
         """
         return await self._client._call(
             plans.create_session(
@@ -741,25 +996,102 @@ class AsyncSessions:
         )
 
     async def read(self, session_id: str) -> ReadSessionResponse:
-        """Read a session (see ``Sessions.read``).
+        """Metadata, instructions, visible history and turns (``readSession``); does not extend retention.
 
         read = await client.sessions.read(session.id)
+        for message in read.history:
+            print(message.role, message.content)
         """
         return await self._client._call(plans.read_session(session_id))
 
-    async def delete(self, session_id: str) -> None:
-        """Delete a session (see ``Sessions.delete``).
+    async def truncate(self, session: Handle, *, keep_turns: int) -> SessionInfo:
+        """Keep only the first ``keep_turns`` turns (``truncateSession``); returns the session at its next revision.
 
-        await client.sessions.delete(session.id)
+        ``session`` is the handle you believe current (a stale one is
+        ``SessionRevisionConflictError``); truncating an interrupted session makes
+        it ready again. Sends no Idempotency-Key (the operation takes none).
+
+            session = await client.sessions.truncate(result.session, keep_turns=1)
+        """
+        return await self._client._call(plans.truncate_session(session, keep_turns))
+
+    async def delete(self, session_id: str) -> None:
+        """Delete the session and abort its active turn (``deleteSession``).
+
+        A retry after a lost answer that finds the session gone counts as done.
+
+            await client.sessions.delete(session.id)
         """
         await self._client._call(plans.delete_session(session_id))
 
+    async def wait_until_idle(
+        self,
+        session_id: str,
+        *,
+        busy: SessionBusyError | None = None,
+        timeout: float = DEFAULT_IDLE_TIMEOUT,  # noqa: ASYNC109 - the bound of clients/BEHAVIOUR.md, as in the sync form
+    ) -> ReadSessionResponse:
+        """Wait until the session has no active turn; returns that read (current revision, history, turns).
+
+        The helper for ``SESSION_BUSY``, which is never retried: retrying the same
+        handle would meet a certain revision conflict once the busy turn completes.
+        Waits ``busy.retry_after`` first (or 0.1 s), then reads, doubling the
+        interval up to 1 s, for at most ``timeout`` seconds (then ``APITimeoutError``).
+        Status ``ready`` or ``interrupted`` ends the wait; you decide what to send next.
+
+            try:
+                result = await client.run(provider="echo", model="echo-1", input=text, session=session)
+            except SessionBusyError as error:
+                read = await client.sessions.wait_until_idle(session.id, busy=error)
+                result = await client.run(provider="echo", model="echo-1", input=text, session=read.session)
+        """
+        deadline = time.monotonic() + timeout
+        for wait in idle_waits(busy):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise idle_timeout_error(session_id, timeout)
+            await _asleep(min(wait, remaining))
+            read = await self.read(session_id)
+            if str(read.session.status) != "running":
+                return read
+        raise AssertionError("unreachable")  # pragma: no cover - idle_waits never ends
+
 
 class AsyncRuns:
-    """``client.runs`` of ``AsyncAgenticDriver``."""
+    """``client.runs``: run turns (plain or streamed), answer required actions, cancel."""
 
     def __init__(self, client: AsyncAgenticDriver) -> None:
         self._client = client
+
+    @overload
+    async def create(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> SessionRunResult: ...
+
+    @overload
+    async def create(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> RunResult: ...
 
     async def create(
         self,
@@ -776,9 +1108,17 @@ class AsyncRuns:
         idle_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
-        """Run one turn (see ``Runs.create``).
+        """Run one turn (``run``): stateless, or continuing ``session``.
 
-        result = await client.runs.create(provider="echo", model="echo-1", input="Hi")
+        ``session`` is a ``SessionInfo`` (from ``sessions.create`` or a result's
+        ``.session``), a ``SessionHandle`` or ``{"id": ..., "revision": ...}``; the
+        result is then a ``SessionRunResult`` whose ``.session`` is the next revision.
+        Stateless runs may send ``instructions``, ``history``, ``attachments``
+        and ``retrieval``; ``tools`` declares functions the application runs
+        itself (the result then has ``status == "requires_action"``).
+
+            result = await client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
+            print(result.output.text, result.session.revision)
         """
         body = plans.run_body(
             provider=provider,
@@ -792,7 +1132,39 @@ class AsyncRuns:
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
         )
-        return await self._client._call(plans.run(body, idempotency_key))
+        if session is None:
+            return await self._client._call(plans.run(body, idempotency_key))
+        return await self._client._call(plans.session_run(body, idempotency_key))
+
+    @overload
+    def stream(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: Handle,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> AsyncRunStream[SessionRunResult]: ...
+
+    @overload
+    def stream(
+        self,
+        *,
+        provider: str,
+        model: str,
+        input: str,
+        session: None = None,
+        instructions: str | None = None,
+        history: Sequence[Message | Mapping[str, Any]] | None = None,
+        attachments: Sequence[Mapping[str, Any]] | None = None,
+        retrieval: Mapping[str, Any] | None = None,
+        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
+        idle_timeout_ms: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> AsyncRunStream[RunResult]: ...
 
     def stream(
         self,
@@ -808,12 +1180,19 @@ class AsyncRuns:
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
-    ) -> AbstractAsyncContextManager[AsyncIterator[Event]]:
-        """Stream one turn (see ``Runs.stream``).
+    ) -> AsyncRunStream[RunResult] | AsyncRunStream[SessionRunResult]:
+        """``streamRun``: one turn as a ``AsyncRunStream`` of typed events; the same arguments as ``create``.
 
-        async with client.runs.stream(provider="echo", model="echo-1", input="Hi") as events:
-            async for event in events:
-                print(event)
+        The request is sent when the stream is entered or first iterated. A refusal
+        before the stream starts raises the same errors as ``create``.
+
+            from agentic_driver_client.models import OutputDeltaEvent
+
+            async with client.runs.stream(provider="echo", model="echo-1", input="Hi", session=session) as stream:
+                async for event in stream:
+                    if isinstance(event, OutputDeltaEvent):
+                        print(event.text, end="", flush=True)
+            session = (await stream.final_run()).session
         """
         body = plans.run_body(
             provider=provider,
@@ -827,7 +1206,10 @@ class AsyncRuns:
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
         )
-        return self._client._stream("/v1/runs/stream", body, idempotency_key or new_key())
+        key = idempotency_key or new_key()
+        if session is None:
+            return self._client._stream("/v1/runs/stream", body, key, parse_run_result)
+        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result)
 
     async def submit_actions(
         self,
@@ -837,9 +1219,14 @@ class AsyncRuns:
         approvals: Approvals | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
-        """Answer a waiting run (see ``Runs.submit_actions``).
+        """Answer a run waiting in ``requires_action`` (``submitRunActions``).
 
-        result = await client.runs.submit_actions(result.id, function_results={call_id: "42"})
+        ``function_results`` answers function calls (``{call_id: output}`` or
+        ``[{"callId": ..., "output": ...}]``); ``approvals`` answers host-tool
+        approvals (``{call_id: True}`` or ``[{"callId": ..., "approve": False, "reason": ...}]``).
+        The result is a ``SessionRunResult`` when the run had a session.
+
+            result = await client.runs.submit_actions(result.id, function_results={call_id: "42"})
         """
         body = plans.actions_body(function_results, approvals)
         return await self._client._call(plans.submit_actions(run_id, body, idempotency_key))
@@ -851,19 +1238,59 @@ class AsyncRuns:
         function_results: Results | None = None,
         approvals: Approvals | None = None,
         idempotency_key: str | None = None,
-    ) -> AbstractAsyncContextManager[AsyncIterator[Event]]:
-        """Answer a waiting run and stream the rest of its turn (see ``Runs.stream_actions``).
+    ) -> AsyncRunStream[RunResult]:
+        """``streamRunActions``: answer a waiting run and stream the rest of its turn (a ``AsyncRunStream``).
 
-        async with client.runs.stream_actions(run_id, approvals={call_id: True}) as events:
-            async for event in events:
-                print(event)
+        async with client.runs.stream_actions(run_id, function_results={call_id: "42"}) as stream:
+            async for event in stream:
+                ...
         """
         body = plans.actions_body(function_results, approvals)
-        return self._client._stream(plans.actions_stream_path(run_id), body, idempotency_key or new_key())
+        path = plans.actions_stream_path(run_id)
+        return self._client._stream(path, body, idempotency_key or new_key(), parse_run_result)
 
     async def cancel(self, run_id: str) -> CancelRunResponse:
-        """Cancel an active run of yours (see ``Runs.cancel``).
+        """Cancel an active run of yours (``cancelRun``; sends no Idempotency-Key).
 
-        await client.runs.cancel(run_id)
+        Before model work started the session stays ``ready``; after, it is
+        ``interrupted``. The run's own request gets ``RunCancelledError``.
+
+            cancelled = await client.runs.cancel(run_id)
         """
         return await self._client._call(plans.cancel(run_id))
+
+
+class AsyncRawResponses:
+    """``client.with_raw_response``: each call with the same arguments, returning a ``RawResponse``.
+
+        raw = await client.with_raw_response.sessions.create(provider="echo", model="echo-1")
+        print(raw.status_code, raw.headers["x-request-id"], raw.parse().id)
+
+    Errors carry their answer always (``error.response``, ``error.headers``);
+    a stream's answer is ``stream.response``.
+    """
+
+    def __init__(self, client: AsyncAgenticDriver) -> None:
+        self.discovery = araw(client.discovery)
+        self.run = araw(client.run)
+        self.sessions = AsyncRawSessions(client.sessions)
+        self.runs = AsyncRawRuns(client.runs)
+
+
+class AsyncRawSessions:
+    """``client.with_raw_response.sessions``."""
+
+    def __init__(self, sessions: AsyncSessions) -> None:
+        self.create = araw(sessions.create)
+        self.read = araw(sessions.read)
+        self.truncate = araw(sessions.truncate)
+        self.delete = araw(sessions.delete)
+
+
+class AsyncRawRuns:
+    """``client.with_raw_response.runs``."""
+
+    def __init__(self, runs: AsyncRuns) -> None:
+        self.create = araw(runs.create)
+        self.submit_actions = araw(runs.submit_actions)
+        self.cancel = araw(runs.cancel)

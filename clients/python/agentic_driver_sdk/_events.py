@@ -18,7 +18,7 @@ if TYPE_CHECKING:
         RunStartedEvent,
     )
 
-__all__ = ["Event", "UnknownEvent", "parse_event"]
+__all__ = ["Event", "UnknownEvent", "parse_event", "parse_event_data"]
 
 
 @dataclass(frozen=True)
@@ -57,10 +57,14 @@ def event_types() -> dict[str, Any]:
 
 def parse_event(sse: ServerSentEvent) -> Event:
     """A typed event from one SSE message; an unknown ``type`` becomes ``UnknownEvent``."""
-    data = json.loads(sse.data)
+    return parse_event_data(sse.event, json.loads(sse.data))
+
+
+def parse_event_data(name: str, data: Any) -> Event:
+    """A typed event from an SSE event name and its parsed JSON data."""
     if not isinstance(data, dict):
-        return UnknownEvent(type=sse.event, data={"data": data})
-    kind = data.get("type", sse.event)
+        return UnknownEvent(type=name, data={"data": data})
+    kind = data.get("type", name)
     model = event_types().get(kind)
     if model is None:
         return UnknownEvent(type=str(kind), data=data)

@@ -1,9 +1,10 @@
 """Every error the client raises, one class per HTTP status class and one per catalogue code.
 
     AgenticDriverError
-    ├── APIConnectionError                      the request did not get an answer
-    │   └── APITimeoutError
-    └── APIStatusError                          the host answered with a problem (status, code, detail)
+    ├── APIConnectionError                      the request did not get an answer (refused, reset, closed, DNS)
+    │   └── APITimeoutError                         connect, read or stream-idle timeout (or wait_until_idle's bound)
+    └── APIStatusError                          an error answer: .status_code, .code, .detail, .problem, .headers,
+        │                                       .retry_after, .response
         ├── AuthenticationError                 401
         │   └── UnauthenticatedError                UNAUTHENTICATED
         ├── PermissionDeniedError               403 PERMISSION_DENIED
@@ -15,8 +16,8 @@
         │   └── RouteNotFoundError                  ROUTE_NOT_FOUND
         ├── MethodNotAllowedError               405 METHOD_NOT_ALLOWED
         ├── ConflictError                       409
-        │   ├── SessionRevisionConflictError        SESSION_REVISION_CONFLICT (.current_revision)
-        │   ├── SessionBusyError                    SESSION_BUSY (.active_run_id, .retry_after)
+        │   ├── SessionRevisionConflictError        SESSION_REVISION_CONFLICT (.current_revision: int)
+        │   ├── SessionBusyError                    SESSION_BUSY (.active_run_id: str, .retry_after)
         │   ├── SessionInterruptedError             SESSION_INTERRUPTED
         │   ├── SessionAccountRequiredError         SESSION_ACCOUNT_REQUIRED
         │   ├── RunCancelledError                   RUN_CANCELLED (.reason)
@@ -52,7 +53,8 @@
 
 A problem with a code this client does not know (from a newer host) raises
 the class of its status, with ``.code`` still set: branching on ``code`` alone
-always works.
+always works. The httpx error behind a connection error is its ``__cause__``;
+httpx errors never reach the caller otherwise.
 """
 
 from __future__ import annotations
@@ -113,6 +115,7 @@ __all__ = [
     "UnsupportedMediaTypeError",
     "ValidationError",
     "error_from_response",
+    "parse_retry_after",
 ]
 
 
@@ -144,21 +147,46 @@ class APIStatusError(AgenticDriverError):
 
     def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
         self.response = response
+        """The whole answer (its ``.request`` too); the body was read."""
         self.status_code = response.status_code
         self.problem = problem
+        """The problem document as sent (a dict), with the fields this client has no accessor for."""
         self.code: str | None = problem.get("code") if isinstance(problem.get("code"), str) else None
+        """The catalogue code as the host sent it, also one newer than this client; None for a proxy's page."""
         self.detail: str = str(problem.get("detail", response.reason_phrase))
         self.request_id: str | None = response.headers.get("x-request-id")
         super().__init__(f"{self.status_code} {self.code or response.reason_phrase}: {self.detail}")
 
     @property
+    def headers(self) -> httpx.Headers:
+        """The answer's headers (``Retry-After``, ``X-Request-Id``, ``x-should-retry``, ...)."""
+        return self.response.headers
+
+    @property
     def retry_after(self) -> float | None:
-        """Seconds the host asks to wait (``Retry-After``), when it says so."""
-        header = self.response.headers.get("retry-after")
-        try:
-            return float(header) if header is not None else None
-        except ValueError:
-            return None
+        """Seconds the host asks to wait (``Retry-After``, delta-seconds or an HTTP date), when it says so."""
+        return parse_retry_after(self.response.headers.get("retry-after"))
+
+
+def parse_retry_after(header: str | None) -> float | None:
+    """``Retry-After`` in seconds: delta-seconds, or an HTTP date (counted from now); None when absent or invalid."""
+    if header is None:
+        return None
+    try:
+        return max(float(header), 0.0)
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(header)
+    except (TypeError, ValueError):
+        return None
+    import datetime
+
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    return max((when - datetime.datetime.now(datetime.UTC)).total_seconds(), 0.0)
 
 
 class AuthenticationError(APIStatusError):
@@ -210,25 +238,30 @@ class ConflictError(APIStatusError):
 
 
 class SessionRevisionConflictError(ConflictError):
-    """``SESSION_REVISION_CONFLICT``: Your revision is stale (``currentRevision`` says the current one; ``x-should-
-    retry: false``). Read the session, reconcile, retry with the current revision.
+    """``SESSION_REVISION_CONFLICT``: Your revision is stale (``current_revision`` says the current one;
+    ``x-should-retry: false``). Read the session, reconcile, retry with the current revision. Never retried.
     """
 
-    @property
-    def current_revision(self) -> int | None:
-        value = self.problem.get("currentRevision")
-        return value if isinstance(value, int) else None
+    current_revision: int
+    """The session's revision now (the contract guarantees it on this code)."""
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
+        super().__init__(response, problem)
+        self.current_revision = problem["currentRevision"]
 
 
 class SessionBusyError(ConflictError):
-    """``SESSION_BUSY``: Another turn is active (``activeRunId``); wait ``Retry-After`` seconds and retry, or cancel
-    that run.
+    """``SESSION_BUSY``: Another turn is active (``active_run_id``). Never retried: wait with
+    ``client.sessions.wait_until_idle(session_id, busy=error)`` and decide what to send at the revision it returns,
+    or cancel that run.
     """
 
-    @property
-    def active_run_id(self) -> str | None:
-        value = self.problem.get("activeRunId")
-        return value if isinstance(value, str) else None
+    active_run_id: str
+    """The run holding the session (the contract guarantees it on this code)."""
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
+        super().__init__(response, problem)
+        self.active_run_id = problem["activeRunId"]
 
 
 class SessionInterruptedError(ConflictError):
@@ -350,7 +383,8 @@ class HeadersTooLargeError(APIStatusError):
 
 
 class RateLimitError(APIStatusError):
-    """429: too many requests (sent by proxies in front of a host); retried, honouring Retry-After."""
+    """429: too many requests. Retried only as ``HOST_BUSY`` / ``SESSION_STORE_FULL`` / ``SHUTTING_DOWN`` (see
+    ``clients/BEHAVIOUR.md``); a proxy's 429 and ``PROVIDER_RATE_LIMITED`` never are."""
 
 
 class ProviderRateLimitedError(RateLimitError):
@@ -359,8 +393,8 @@ class ProviderRateLimitedError(RateLimitError):
 
 
 class InternalServerError(APIStatusError):
-    """5xx: the host, its provider or a proxy failed; 502/503/504 are retried unless the code says a retry cannot
-    help.
+    """5xx: the host, its provider or a proxy failed. Retried: ``HOST_BUSY``, ``SESSION_STORE_FULL``,
+    ``SHUTTING_DOWN`` (after ``Retry-After``) and a 502/503/504 that is not a problem document (a proxy's page).
     """
 
 
@@ -466,11 +500,24 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
 }
 
 
+_REQUIRED_FIELDS: dict[type[APIStatusError], tuple[str, type]] = {
+    SessionRevisionConflictError: ("currentRevision", int),
+    SessionBusyError: ("activeRunId", str),
+}
+"""Fields a code's class exposes as non-optional; a problem without them gets its status class instead."""
+
+
 def error_from_response(response: httpx.Response, body: bytes) -> APIStatusError:
-    """The most specific error for an error response: by code, else by status."""
+    """The most specific error for an error response: by code, else by status (``.code`` kept either way)."""
     problem = _problem_of(body)
     code = problem.get("code")
     cls = CODE_ERRORS.get(code) if isinstance(code, str) else None
+    required = _REQUIRED_FIELDS.get(cls) if cls is not None else None
+    if required is not None:
+        name, kind = required
+        value = problem.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            cls = None
     if cls is None:
         cls = InternalServerError if response.status_code >= 500 else _STATUS_ERRORS.get(response.status_code)
     return (cls or APIStatusError)(response, problem)

@@ -3,8 +3,7 @@
 ``agentic_driver_client.models`` imports every generated model module (its
 ``__init__`` is generated), which roughly doubles the import time of this
 package. The SDK's modules therefore import from here inside functions; the
-first such import loads the models once, and gives ``SessionInfo`` its
-``handle`` property.
+first such import loads the models once. ``SessionRunResult`` lives here too.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ from agentic_driver_client.models import (
     SessionInfo,
     SubmitRunActionsRequest,
     ToolDefinition,
+    TruncateSessionRequest,
     Turn,
 )
 from agentic_driver_client.types import Unset
@@ -55,8 +55,10 @@ __all__ = [
     "RunStartedEvent",
     "SessionHandle",
     "SessionInfo",
+    "SessionRunResult",
     "SubmitRunActionsRequest",
     "ToolDefinition",
+    "TruncateSessionRequest",
     "Turn",
     "Unset",
     "handle",
@@ -64,10 +66,18 @@ __all__ = [
 
 
 def handle(session: SessionInfo) -> SessionHandle:
-    """``{id, revision}`` of a session, to pass to the next run."""
-    return SessionHandle(id=session.id, revision=session.revision)
+    """``{id, revision}`` of a session, to pass to the next run (the same as ``session.handle``)."""
+    return session.handle
 
 
-# The generator has no extension point for methods on models, so the property is
-# attached here, once, when the models are first loaded through the SDK.
-SessionInfo.handle = property(handle)  # type: ignore[attr-defined]
+class SessionRunResult(RunResult):
+    """The result of a run sent with a session: ``.session`` is the session at its next revision, never ``Unset``.
+
+    ``client.run(..., session=...)`` and ``runs.create`` / ``runs.stream(...).final_run()``
+    return it when a session was given (their overloads say so to a type checker); a
+    ``RunResult`` of ``runs.submit_actions`` is one when ``isinstance`` says so.
+    """
+
+    __slots__ = ()
+    session: SessionInfo
+    """The session after this turn; pass it (or ``.session.handle``) to the next run."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 import sys
 
-from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent, RunFailedEvent, SessionInfo
-from agentic_driver_sdk import AgenticDriver
+from agentic_driver_client.models import OutputDeltaEvent, SessionInfo
+from agentic_driver_sdk import AgenticDriver, AgenticDriverError
 
 
 def main() -> int:
@@ -30,14 +30,13 @@ def main() -> int:
                 break
             print("> ", end="", flush=True)
             try:
-                with client.runs.stream(provider=provider, model=model, input=text, session=session) as events:
-                    for event in events:
+                with client.runs.stream(provider=provider, model=model, input=text, session=session) as stream:
+                    for event in stream:
                         if isinstance(event, OutputDeltaEvent):
                             print(event.text, end="", flush=True)
-                        elif isinstance(event, RunCompletedEvent) and isinstance(event.run.session, SessionInfo):
-                            session = event.run.session
-                        elif isinstance(event, RunFailedEvent):
-                            print(f"[failed: {event.problem.code}]", end="")
+                session = stream.final_run().session  # the next revision
+            except AgenticDriverError as error:  # a refusal, or run.failed raised by final_run
+                print(f"[failed: {error}]", end="")
             except KeyboardInterrupt:
                 print(" [interrupted]", end="")
                 session = client.fork(session.id)  # an explicit fork of the history so far

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentic_driver_client.models import FunctionCallsAction, RunStatus
+from agentic_driver_client.models import FunctionCallsAction, RunResult, RunStatus
 from agentic_driver_sdk import AgenticDriver
 
 WEATHER_TOOL = {
@@ -29,7 +29,7 @@ def get_weather(city: str) -> dict[str, Any]:
 def main() -> None:
     with AgenticDriver() as client:
         session = client.sessions.create(provider="echo", model="echo-1", mode="native")
-        result = client.run(
+        result: RunResult = client.run(
             provider="echo",
             model="echo-1",
             input='!call get_weather {"city": "Paris"}\nWhat is the weather in Paris?',

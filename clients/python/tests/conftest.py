@@ -251,9 +251,11 @@ class Driver:
     host: Host
     extra: list[Any] = field(default_factory=list)
 
-    async def collect(self, stream: Any, stop_after: int | None = None) -> list[Any]:
-        """Events of a stream context manager; with ``stop_after``, leave the block after that many."""
-        events: list[Any] = []
+    async def collect(self, stream: Any, stop_after: int | None = None, sink: list[Any] | None = None) -> list[Any]:
+        """Events of a stream context manager; with ``stop_after``, leave the block after that many.
+
+        ``sink`` receives the events as they arrive (what came before a failure stays readable)."""
+        events: list[Any] = [] if sink is None else sink
         if self.kind == "sync":
             with stream as iterator:
                 for event in iterator:

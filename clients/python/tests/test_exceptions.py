@@ -301,17 +301,14 @@ async def test_timeout_on_a_turn_longer_than_the_read_timeout(kind: str, host: H
     assert isinstance(error, sdk.APIConnectionError) and isinstance(error.__cause__, httpx.ReadTimeout)
 
 
-def test_low_level_stream_refusal_raises_problem_error(host: Host) -> None:
-    from agentic_driver_client import AuthenticatedClient
-    from agentic_driver_client.models import RunRequest
-
-    with (
-        AuthenticatedClient(base_url=host.base_url, token="not-a-configured-token") as client,
-        pytest.raises(sdk.ProblemError) as caught,
-        sdk.stream_run(client, RunRequest(**ECHO, input_="x")),
-    ):
-        pass
-    assert (caught.value.status, caught.value.code) == (401, "UNAUTHENTICATED")
+async def test_a_stream_refusal_is_in_the_one_error_tree(kind: str, host: Host) -> None:
+    """No second error class for streams: a refused stream raises the same typed error as a plain call."""
+    async with driver_for(kind, host, token="not-a-configured-token") as driver:
+        with pytest.raises(sdk.UnauthenticatedError) as caught:
+            await driver.collect(driver.client.runs.stream(**ECHO, input="x"))
+    assert isinstance(caught.value, sdk.AgenticDriverError)
+    assert (caught.value.status_code, caught.value.code) == (401, "UNAUTHENTICATED")
+    assert not hasattr(sdk, "ProblemError") and not hasattr(sdk, "stream_run")
 
 
 # -- what the SDK cannot cause: canned answers -------------------------------------------------

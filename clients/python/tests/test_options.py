@@ -39,9 +39,9 @@ def test_arguments_win_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
 async def test_with_options_returns_a_configured_copy(kind: str, host: Host) -> None:
     seen = Seen()
     async with driver_for(kind, host, transport=recording(kind, seen), default_headers={"X-App": "tests"}) as driver:
-        copy = driver.with_options(max_retries=7, timeout=3.5, token="another-token-0000000", retry_busy=True)
+        copy = driver.with_options(max_retries=7, timeout=3.5, token="another-token-0000000", stream_idle_timeout=9)
         assert type(copy.client) is type(driver.client) and copy.client is not driver.client
-        assert copy.client.options.max_retries == 7 and copy.client.options.retry_busy
+        assert copy.client.options.max_retries == 7 and copy.client.options.stream_idle_timeout == 9
         assert copy.client.options.timeout == httpx.Timeout(3.5, connect=3.5)
         assert copy.client.options.default_headers == {"X-App": "tests"}
         # The original is unchanged.
@@ -51,6 +51,8 @@ async def test_with_options_returns_a_configured_copy(kind: str, host: Host) -> 
             await d(copy.client.discovery())
         with pytest.raises(TypeError, match="unknown options"):
             driver.client.with_options(retries=3)
+        with pytest.raises(TypeError, match="unknown options"):
+            driver.client.with_options(retry_busy=True)  # gone: SESSION_BUSY is never retried
     assert all(r.headers["x-app"] == "tests" for r in seen.requests)
     assert [r.headers["authorization"] for r in seen.requests] == [f"Bearer {TOKEN}", "Bearer another-token-0000000"]
 

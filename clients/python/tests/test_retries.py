@@ -131,7 +131,8 @@ async def test_never_retried(kind: str, no_sleep: list[float], status: int, code
 
     def answer(request: httpx.Request) -> httpx.Response:
         seen.add(request)
-        return problem(status, code, {"x-should-retry": "false"} if code is None and status == 503 else {})
+        fields = {"currentRevision": 1} if code == "SESSION_REVISION_CONFLICT" else {}
+        return problem(status, code, {"x-should-retry": "false"} if code is None and status == 503 else {}, **fields)
 
     client = mock_client(kind, answer, max_retries=3)
     with pytest.raises(error):
@@ -155,25 +156,27 @@ async def test_live_conflict_and_interruption_are_not_retried(kind: str, host: H
     assert len(seen.posts("/v1/runs")) == 4, "one attempt each"
 
 
-async def test_session_busy_is_retried_only_when_the_caller_opts_in(kind: str, host: Host) -> None:
-    once, patient = Seen(), Seen()
+async def test_session_busy_is_never_retried_and_wait_until_idle_returns_the_state_to_go_on_from(
+    kind: str, host: Host
+) -> None:
+    seen = Seen()
     async with (
         driver_for(kind, host) as driver,
-        driver_for(kind, host, transport=recording(kind, once)) as plain,
-        driver_for(kind, host, retry_busy=True, max_retries=5, transport=recording(kind, patient)) as waiting,
+        driver_for(kind, host, max_retries=5, transport=recording(kind, seen)) as plain,
     ):
         session = await d(driver.client.sessions.create(**ECHO))
         slow = driver.background(lambda: driver.client.run(**ECHO, input="!sleep 1200\nfirst", session=session))
         await wait_for_status(driver, session.id, "running")
-        with pytest.raises(sdk.SessionBusyError):
+        with pytest.raises(sdk.SessionBusyError) as caught:
             await d(plain.client.run(**ECHO, input="second", session=session))
-        # Waiting out the busy turn works, and then the stale revision is a conflict (never retried).
-        with pytest.raises(sdk.SessionRevisionConflictError):
-            await d(waiting.client.run(**ECHO, input="second", session=session))
+        assert caught.value.active_run_id.startswith("run_")
+        read = await d(plain.client.sessions.wait_until_idle(session.id, busy=caught.value, timeout=10))
+        assert str(read.session.status) == "ready" and read.session.revision == 1
+        assert [m.content for m in read.history] == ["!sleep 1200\nfirst", "echo: first"]
+        after = await d(plain.client.run(**ECHO, input="second", session=read.session))
+        assert after.session.revision == 2
         await asyncio.wait_for(slow, 10)
-    assert len(once.posts("/v1/runs")) == 1
-    retried = patient.posts("/v1/runs")
-    assert len(retried) >= 2 and len(keys(retried)) == 1
+    assert len(seen.posts("/v1/runs")) == 2, "the busy answer was not retried"
 
 
 async def test_a_read_timeout_on_a_post_is_not_retried(kind: str, host: Host) -> None:

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from ..models.retry_accounting import RetryAccounting
     from ..models.usage import Usage
 
+if TYPE_CHECKING:
+    from ..models.session_handle import SessionHandle
+
 
 T = TypeVar("T", bound="SessionInfo")
 
@@ -226,3 +229,10 @@ class SessionInfo:
         )
 
         return session_info
+
+    @property
+    def handle(self) -> SessionHandle:
+        """``{id, revision}`` of this session, to pass to the next run (``session=info.handle``)."""
+        from ..models.session_handle import SessionHandle
+
+        return SessionHandle(id=self.id, revision=self.revision)

@@ -1,6 +1,6 @@
 """How much the Python SDK costs over plain httpx: one session turn, and importing the package.
 
-    make bench-client        # or: .venv/bin/python bench/client/bench_client.py [--pairs N] [--imports N]
+    make bench-client-python   # or: .venv/bin/python bench/client/python/bench_client.py [--pairs N] [--imports N]
 
 Starts the reference host (offline echo provider, no latency) on a free
 127.0.0.1 port and times the same session turn (``POST /v1/runs`` continuing a
@@ -22,7 +22,7 @@ several runs (target under 150 ms). For comparison it also times importing the
 SDK plus every generated model, which is what the package cost before it
 deferred the models to first use.
 
-Prints the figures and writes them to bench/results/client.json.
+Prints the figures and writes them to bench/results/client-python.json.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ import httpx
 
 from agentic_driver_sdk import AgenticDriver
 
-ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "bench" / "results" / "client.json"
+ROOT = Path(__file__).resolve().parents[3]
+RESULTS = ROOT / "bench" / "results" / "client-python.json"
 TURN_TARGET = 1.10
 IMPORT_TARGET_MS = 150.0
 PROVIDER = {"provider": "echo", "model": "echo-1"}
