@@ -1,0 +1,37 @@
+"""The root README's Python example runs, as printed there, against a live host and prints what it says."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import Host
+
+README = Path(__file__).resolve().parents[3] / "README.md"
+
+
+def readme_example() -> str:
+    section = README.read_text("utf-8").split("## A session from Python", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_python_example_runs_and_prints_what_its_comments_say(host: Host, tmp_path: Path) -> None:
+    code = readme_example()
+    assert 'base_url="http://127.0.0.1:8080"' in code and 'token="<the token make serve printed>"' in code
+    script = tmp_path / "readme_example.py"
+    script.write_text(
+        code.replace("http://127.0.0.1:8080", host.base_url).replace("<the token make serve printed>", host.token)
+    )
+
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "recall: 2 messages; last user: My name is Ada.",
+        "SESSION_REVISION_CONFLICT 2",
+        "echo: Hello",
+        "3",
+        "['My name is Ada.', 'echo: My name is Ada.', '!recall', 'recall: 2 messages; last user: My name is Ada.', "
+        "'!chunks 3\\nHello', 'echo: Hello']",
+    ]
