@@ -6,7 +6,17 @@
  * the session handle helper.
  */
 
-export { AgenticDriverClient, type CallOptions, type ClientOptions, type IdempotentCallOptions } from './client.js';
+export {
+  AgenticDriverClient,
+  APIPromise,
+  type CallOptions,
+  type ClientOptions,
+  type IdempotentCallOptions,
+  type WaitUntilIdleOptions,
+  type WithResponse,
+} from './client.js';
+export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUTS, type Logger, MAX_RETRY_AFTER_SECONDS, type Timeouts, USER_AGENT } from './transport.js';
+export { VERSION } from './version.js';
 export * from './errors.js';
 export { handle } from './session.js';
 export { parseServerSentEvents, type ServerSentEvent } from './sse.js';
