@@ -6,24 +6,36 @@
  */
 
 import { type Client, createClient, createConfig } from './generated/client/index.js';
-import * as sdk from './generated/sdk.gen.js';
 import type {
+  CancelRunData,
   CancelRunResponse,
+  CreateSessionData,
   CreateSessionRequest,
   CreateSessionResponse,
+  DeleteSessionData,
   Discovery,
+  GetDiscoveryData,
+  GetHealthData,
   Health,
+  ReadSessionData,
   ReadSessionResponse,
+  RunData,
   RunRequest,
   RunResult,
+  StreamRunActionsData,
+  StreamRunData,
+  SubmitRunActionsData,
   SubmitRunActionsRequest,
+  TruncateSessionData,
   TruncateSessionRequest,
 } from './generated/types.gen.js';
-import { AgenticDriverError, errorFromResponse, type SessionBusyError, TimeoutError, UnexpectedResponseError } from './errors.js';
+import { errorFromResponse, type SessionBusyError, TimeoutError, UnexpectedResponseError } from './errors.js';
 import { RunEventStream } from './streaming.js';
 import {
+  type Answer,
   createTransport,
   DEFAULT_MAX_RETRIES,
+  execute,
   DEFAULT_TIMEOUTS,
   type Logger,
   nodeDispatcher,
@@ -123,25 +135,46 @@ export class APIPromise<T> extends Promise<T> {
   }
 }
 
-/** What a generated SDK function resolves to (with `throwOnError: false`). */
-interface Answer {
-  data?: unknown;
-  error?: unknown;
-  response?: Response;
-}
-
 const stderrLogger: Logger = { debug: (message) => console.error(message) };
 
 function environmentLogLevel(): string | undefined {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.AGENTIC_DRIVER_LOG;
 }
 
+/**
+ * The operation paths, each checked against the generated operation's `url` (a path changed in
+ * openapi.yaml fails the build here until this client follows).
+ */
+const PATHS = {
+  getHealth: '/healthz' satisfies GetHealthData['url'],
+  getDiscovery: '/v1/discovery' satisfies GetDiscoveryData['url'],
+  createSession: '/v1/sessions' satisfies CreateSessionData['url'],
+  readSession: '/v1/sessions/{sessionId}' satisfies ReadSessionData['url'],
+  deleteSession: '/v1/sessions/{sessionId}' satisfies DeleteSessionData['url'],
+  truncateSession: '/v1/sessions/{sessionId}/truncate' satisfies TruncateSessionData['url'],
+  run: '/v1/runs' satisfies RunData['url'],
+  streamRun: '/v1/runs/stream' satisfies StreamRunData['url'],
+  submitRunActions: '/v1/runs/{runId}/actions' satisfies SubmitRunActionsData['url'],
+  streamRunActions: '/v1/runs/{runId}/actions/stream' satisfies StreamRunActionsData['url'],
+  cancelRun: '/v1/runs/{runId}/cancel' satisfies CancelRunData['url'],
+} as const;
+
+function fill(template: string, parameters: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(parameters[name] ?? ''));
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
 export class AgenticDriverClient {
-  /** The generated client, configured with the base URL and token: pass it as `client` to the generated functions. */
+  /**
+   * The generated client (@hey-api/openapi-ts), configured with the base URL, default headers
+   * and this client's transport (token, retries, timeouts, logging): pass it as `client` to
+   * the generated SDK functions (`generated.readSession({ client: driver.raw, path })`).
+   */
   readonly raw: Client;
-  /** The same client, except that SSE operations answer like plain requests with the body as a stream. */
-  readonly #streaming: Client;
   readonly #settings: TransportSettings;
+  readonly #baseUrl: string;
+  readonly #defaultHeaders: Record<string, string>;
 
   constructor(options: ClientOptions) {
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
@@ -159,87 +192,66 @@ export class AgenticDriverClient {
     if (!Number.isInteger(this.#settings.maxRetries) || this.#settings.maxRetries < 0) {
       throw new RangeError(`maxRetries must be a whole number >= 0, not ${String(options.maxRetries)}`);
     }
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#defaultHeaders = { ...options.defaultHeaders };
     this.raw = createClient(
-      createConfig({
-        baseUrl: options.baseUrl.replace(/\/+$/, ''),
-        fetch: createTransport(this.#settings),
-        headers: options.defaultHeaders,
-      }),
+      createConfig({ baseUrl: this.#baseUrl, fetch: createTransport(this.#settings), headers: options.defaultHeaders }),
     );
-    // The generated SSE client would resend the POST on a broken stream (a second run) and
-    // discards a refusal's problem document; a plain request with `parseAs: 'stream'` does neither.
-    const raw = this.raw;
-    const post = (request: object) => raw.request({ ...request, method: 'POST', parseAs: 'stream' } as never);
-    this.#streaming = { ...raw, sse: { ...raw.sse, post } } as unknown as Client;
   }
 
   /** `GET /healthz`: the host is serving. */
   getHealth(options: CallOptions = {}): APIPromise<Health> {
-    return this.#answer(sdk.getHealth({ client: this.raw, ...this.#request(options) }));
+    return this.#json('GET', PATHS.getHealth, options);
   }
 
   /** `GET /v1/discovery`: the host as this token sees it. */
   getDiscovery(options: CallOptions = {}): APIPromise<Discovery> {
-    return this.#answer(sdk.getDiscovery({ client: this.raw, ...this.#request(options) }));
+    return this.#json('GET', PATHS.getDiscovery, options);
   }
 
   /** `POST /v1/sessions`: a new session at revision 0. */
   createSession(body: CreateSessionRequest, options: IdempotentCallOptions = {}): APIPromise<CreateSessionResponse> {
-    return this.#answer(sdk.createSession({ client: this.raw, body, ...this.#request(options) }));
+    return this.#json('POST', PATHS.createSession, options, body);
   }
 
   /** `GET /v1/sessions/{sessionId}`: metadata, instructions, visible history and turns. */
   readSession(sessionId: string, options: CallOptions = {}): APIPromise<ReadSessionResponse> {
-    return this.#answer(sdk.readSession({ client: this.raw, path: { sessionId }, ...this.#request(options) }));
+    return this.#json('GET', fill(PATHS.readSession, { sessionId }), options);
   }
 
   /** `DELETE /v1/sessions/{sessionId}`: removes the session and aborts its active turn. */
   deleteSession(sessionId: string, options: CallOptions = {}): APIPromise<void> {
-    const answer = this.#answer(sdk.deleteSession({ client: this.raw, path: { sessionId }, ...this.#request(options) }));
-    return new APIPromise(answer.withResponse().then(({ response }) => ({ data: undefined, response })));
+    return this.#json('DELETE', fill(PATHS.deleteSession, { sessionId }), options);
   }
 
   /** `POST /v1/sessions/{sessionId}/truncate`: keeps the first `keepTurns` turns, at the next revision. */
   truncateSession(sessionId: string, body: TruncateSessionRequest, options: CallOptions = {}): APIPromise<CreateSessionResponse> {
-    return this.#answer(sdk.truncateSession({ client: this.raw, path: { sessionId }, body, ...this.#request(options) }));
+    return this.#json('POST', fill(PATHS.truncateSession, { sessionId }), options, body);
   }
 
   /** `POST /v1/runs`: one turn, stateless or continuing a session (`session: handle(info)`). */
   run(body: RunRequest, options: IdempotentCallOptions = {}): APIPromise<RunResult> {
-    return this.#answer(sdk.run({ client: this.raw, body, ...this.#request(options) }));
+    return this.#json('POST', PATHS.run, options, body);
   }
 
   /** `POST /v1/runs/stream`: the same turn as `run`, as a stream of typed events. */
   streamRun(body: RunRequest, options: IdempotentCallOptions = {}): APIPromise<RunEventStream> {
-    const connection = linkedController(options.signal);
-    const answer = sdk.streamRun({ client: this.#streaming, body, ...this.#request(options, connection.signal) });
-    return this.#stream(answer as unknown as Promise<Answer>, connection);
+    return this.#stream(PATHS.streamRun, options, body);
   }
 
   /** `POST /v1/runs/{runId}/actions`: answers a run waiting in `requires_action`. */
   submitRunActions(runId: string, body: SubmitRunActionsRequest, options: IdempotentCallOptions = {}): APIPromise<RunResult> {
-    return this.#answer(sdk.submitRunActions({ client: this.raw, path: { runId }, body, ...this.#request(options) }));
+    return this.#json('POST', fill(PATHS.submitRunActions, { runId }), options, body);
   }
 
   /** `POST /v1/runs/{runId}/actions/stream`: answers a waiting run and streams the rest of it. */
-  streamRunActions(
-    runId: string,
-    body: SubmitRunActionsRequest,
-    options: IdempotentCallOptions = {},
-  ): APIPromise<RunEventStream> {
-    const connection = linkedController(options.signal);
-    const answer = sdk.streamRunActions({
-      client: this.#streaming,
-      path: { runId },
-      body,
-      ...this.#request(options, connection.signal),
-    });
-    return this.#stream(answer as unknown as Promise<Answer>, connection);
+  streamRunActions(runId: string, body: SubmitRunActionsRequest, options: IdempotentCallOptions = {}): APIPromise<RunEventStream> {
+    return this.#stream(fill(PATHS.streamRunActions, { runId }), options, body);
   }
 
   /** `POST /v1/runs/{runId}/cancel`: cancels an active run. */
   cancelRun(runId: string, options: CallOptions = {}): APIPromise<CancelRunResponse> {
-    return this.#answer(sdk.cancelRun({ client: this.raw, path: { runId }, ...this.#request(options) }));
+    return this.#json('POST', fill(PATHS.cancelRun, { runId }), options);
   }
 
   /**
@@ -265,54 +277,67 @@ export class AgenticDriverClient {
     }
   }
 
-  /** The generated function's options for one call: headers, signal, and a transport for per-call overrides. */
-  #request(options: IdempotentCallOptions, signal?: AbortSignal) {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
-    if (signal !== undefined) headers.Accept = 'text/event-stream';
-    const effectiveSignal = signal ?? options.signal;
-    const overridden = options.maxRetries !== undefined || options.timeouts !== undefined;
-    const fetch = overridden
-      ? createTransport({
-          ...this.#settings,
-          maxRetries: options.maxRetries ?? this.#settings.maxRetries,
-          timeouts: { ...this.#settings.timeouts, ...definedOnly(options.timeouts ?? {}) },
-        })
-      : undefined;
-    return { headers, ...(effectiveSignal ? { signal: effectiveSignal } : {}), ...(fetch ? { fetch } : {}) };
+  /** One logical call through the transport, with this call's overrides. */
+  #send(method: string, path: string, options: IdempotentCallOptions, body: unknown, accept: string): Promise<Answer> {
+    const headers = new Headers(this.#defaultHeaders);
+    headers.set('Accept', accept);
+    if (body !== undefined) headers.set('Content-Type', 'application/json');
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+    if (options.idempotencyKey !== undefined) headers.set('Idempotency-Key', options.idempotencyKey);
+    const settings =
+      options.maxRetries === undefined && options.timeouts === undefined
+        ? this.#settings
+        : {
+            ...this.#settings,
+            maxRetries: options.maxRetries ?? this.#settings.maxRetries,
+            timeouts: { ...this.#settings.timeouts, ...definedOnly(options.timeouts ?? {}) },
+          };
+    return execute(settings, {
+      method,
+      url: this.#baseUrl + path,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+      signal: options.signal ?? NEVER_ABORTED,
+    });
   }
 
-  #answer<T>(pending: Promise<{ data?: T; error?: unknown; response?: Response }>): APIPromise<T> {
+  #json<T>(method: string, path: string, options: IdempotentCallOptions, body?: unknown): APIPromise<T> {
     return new APIPromise(
-      pending.then((answer) => {
-        if (answer.response === undefined) throw asClientError(answer.error);
-        if (!answer.response.ok) throw errorFromResponse(answer.response.status, answer.error, answer.response.headers);
-        return { data: answer.data as T, response: answer.response };
-      }),
-    );
-  }
-
-  #stream(pending: Promise<Answer>, connection: AbortController): APIPromise<RunEventStream> {
-    return new APIPromise(
-      pending.then((answer) => {
-        const { response } = answer;
-        if (response === undefined) throw asClientError(answer.error);
-        if (!response.ok) throw errorFromResponse(response.status, answer.error, response.headers);
-        const contentType = response.headers.get('Content-Type') ?? '';
-        const body = answer.data as ReadableStream<Uint8Array> | null | undefined;
-        if (!contentType.startsWith('text/event-stream') || !body) {
-          connection.abort();
-          throw new UnexpectedResponseError(response.status, `Content-Type ${contentType || '(none)'}`, response.headers);
+      this.#send(method, path, options, body, 'application/json').then(({ response, body: bytes }) => {
+        const text = bytes instanceof Uint8Array ? new TextDecoder().decode(bytes) : '';
+        let parsed: unknown = text;
+        try {
+          parsed = text === '' ? undefined : JSON.parse(text);
+        } catch {
+          if (response.ok) throw new UnexpectedResponseError(response.status, text, response.headers);
         }
-        return { data: new RunEventStream(body, connection, response), response };
+        if (!response.ok) throw errorFromResponse(response.status, parsed, response.headers);
+        return { data: parsed as T, response };
       }),
     );
   }
-}
 
-/** The transport throws only this client's errors; anything else (a custom fetch's own failure) is wrapped. */
-function asClientError(error: unknown): AgenticDriverError {
-  return error instanceof AgenticDriverError ? error : new AgenticDriverError(`the request failed: ${String(error)}`, { cause: error });
+  #stream(path: string, options: IdempotentCallOptions, body: unknown): APIPromise<RunEventStream> {
+    // The connection's own controller: closing the stream (or the caller's signal) aborts it.
+    const connection = linkedController(options.signal);
+    const sent = this.#send('POST', path, { ...options, signal: connection.signal }, body, 'text/event-stream');
+    return new APIPromise(
+      sent.then(({ response, body: answer }) => {
+        if (answer instanceof ReadableStream) return { data: new RunEventStream(answer, connection, response), response };
+        connection.abort();
+        const text = new TextDecoder().decode(answer);
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON: kept as text
+        }
+        if (!response.ok) throw errorFromResponse(response.status, parsed, response.headers);
+        const contentType = response.headers.get('Content-Type');
+        throw new UnexpectedResponseError(response.status, `Content-Type ${contentType || '(none)'}`, response.headers);
+      }),
+    );
+  }
 }
 
 function definedOnly<T extends object>(values: T): Partial<T> {

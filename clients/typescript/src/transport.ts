@@ -114,10 +114,18 @@ function describeFailure(error: unknown): string {
   return detail === undefined ? message : `${message} (${detail})`;
 }
 
-/** What one attempt ended with. */
+/** What one attempt ended with. `body` is the whole body, or (an event stream's) the idle-bounded stream. */
 type Outcome =
-  | { kind: 'answer'; response: Response; retryable: boolean; retryAfter: number | undefined }
+  | { kind: 'answer'; response: Response; body: AnswerBody; retryable: boolean; retryAfter: number | undefined }
   | { kind: 'failure'; error: ConnectionError; retryable: boolean };
+
+export type AnswerBody = Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+
+/** The answer of a logical call: the last attempt's head, and its body read whole (or its stream). */
+export interface Answer {
+  response: Response;
+  body: AnswerBody;
+}
 
 /** A marker abort reason for the client's own timers (never seen by callers). */
 class TimerFired {
@@ -224,42 +232,29 @@ function idleBoundedBody(body: ReadableStream<Uint8Array>, attempt: Attempt, tim
   }, { highWaterMark: 0 }); // read only when the consumer asks: the idle limit measures the host's silence
 }
 
-function rebuilt(response: Response, body: BodyInit | null): Response {
-  return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-}
 
 /** One attempt: sends, waits for the head (read timeout), reads a JSON body (read timeout per chunk). */
-async function attemptOnce(
-  settings: TransportSettings,
-  url: string,
-  init: RequestInit,
-  caller: AbortSignal,
-  method: string,
-): Promise<Outcome> {
-  const attempt = new Attempt(caller);
+async function attemptOnce(settings: TransportSettings, call: Call): Promise<Outcome> {
+  const attempt = new Attempt(call.signal);
   const { timeouts } = settings;
   let response: Response;
   try {
     const dispatcher = await settings.dispatcher();
     attempt.arm('read', timeouts.read);
-    const request = new Request(url, { ...init, signal: attempt.controller.signal });
-    response = await settings.fetch(request, dispatcher === undefined ? undefined : ({ dispatcher } as RequestInit));
+    const init = { method: call.method, headers: call.headers, body: call.body, signal: attempt.controller.signal };
+    response = await settings.fetch(call.url, dispatcher === undefined ? init : ({ ...init, dispatcher } as RequestInit));
   } catch (error) {
     const typed = attempt.error(error, timeouts);
     attempt.finish();
     if (typed instanceof AbortError) throw typed;
     // No head arrived. A read timeout of a POST is not retried: the host stops a run whose client hung up.
-    const retryable = !(typed instanceof TimeoutError && typed.kind === 'read' && method === 'POST');
+    const retryable = !(typed instanceof TimeoutError && typed.kind === 'read' && call.method === 'POST');
     return { kind: 'failure', error: typed, retryable };
   }
   attempt.disarm();
   const contentType = response.headers.get('Content-Type') ?? '';
   if (response.ok && contentType.startsWith('text/event-stream') && response.body !== null) {
-    return { kind: 'answer', response: rebuilt(response, idleBoundedBody(response.body, attempt, timeouts)), retryable: false, retryAfter: undefined };
+    return { kind: 'answer', response, body: idleBoundedBody(response.body, attempt, timeouts), retryable: false, retryAfter: undefined };
   }
   let bytes: Uint8Array<ArrayBuffer>;
   try {
@@ -271,58 +266,78 @@ async function attemptOnce(
     return { kind: 'failure', error: typed, retryable: false }; // the head had arrived
   }
   attempt.finish();
-  if (response.ok) return { kind: 'answer', response: rebuilt(response, bytes), retryable: false, retryAfter: undefined };
-  const text = new TextDecoder().decode(bytes);
+  if (response.ok) return { kind: 'answer', response, body: bytes, retryable: false, retryAfter: undefined };
   return {
     kind: 'answer',
-    response: rebuilt(response, bytes),
-    retryable: retryableAnswer(response.status, response.headers, text),
+    response,
+    body: bytes,
+    retryable: retryableAnswer(response.status, response.headers, new TextDecoder().decode(bytes)),
     retryAfter: retryAfterSeconds(response.headers),
   };
 }
 
-/** The `fetch` of one logical call: every attempt, and the answer (or typed error) of the last. */
+/** One logical call, as `execute` takes it. */
+export interface Call {
+  method: string;
+  url: string;
+  /** The caller's headers (defaults, per call); `execute` adds User-Agent, Idempotency-Key and Authorization. */
+  headers: Headers;
+  body: string | ArrayBuffer | null;
+  /** The caller's signal (a never-aborting one when none). */
+  signal: AbortSignal;
+}
+
+/** One logical call: every attempt, and the answer (or the typed error) of the last. */
+export async function execute(settings: TransportSettings, call: Call): Promise<Answer> {
+  const { headers, method } = call;
+  const path = call.url.slice(call.url.indexOf('/', call.url.indexOf('//') + 2)).split('?')[0] ?? '';
+  if (!headers.has('User-Agent')) headers.set('User-Agent', USER_AGENT);
+  if (takesIdempotencyKey(method, path) && !headers.has('Idempotency-Key')) headers.set('Idempotency-Key', crypto.randomUUID());
+  if (settings.token !== undefined) headers.set('Authorization', `Bearer ${settings.token}`); // last: defaults cannot replace it
+  const attempts = settings.maxRetries + 1;
+  for (let attempt = 1; ; attempt++) {
+    if (call.signal.aborted) throw new AbortError({ cause: call.signal.reason });
+    const outcome = await attemptOnce(settings, call);
+    let waitMs: number | undefined;
+    if (outcome.retryable && attempt < attempts) {
+      if (outcome.kind === 'answer' && outcome.retryAfter !== undefined) {
+        if (outcome.retryAfter <= MAX_RETRY_AFTER_SECONDS) waitMs = outcome.retryAfter * 1000;
+      } else {
+        waitMs = backoffMs(attempt - 1, settings.random);
+      }
+    }
+    if (settings.logger !== undefined) {
+      const what =
+        outcome.kind === 'answer'
+          ? `${outcome.response.status}${requestIdOf(outcome.response)}`
+          : `${outcome.error.name}: ${outcome.error.message}`;
+      const next = waitMs === undefined ? '' : `; retrying in ${(waitMs / 1000).toFixed(3)} s`;
+      settings.logger.debug(`agentic-driver: ${method} ${path} -> ${what} (attempt ${attempt}/${attempts})${next}`);
+    }
+    if (waitMs === undefined) {
+      if (outcome.kind === 'failure') throw outcome.error;
+      return { response: outcome.response, body: outcome.body };
+    }
+    await sleep(waitMs, call.signal);
+  }
+}
+
+/**
+ * `execute` as a `fetch`, for the generated client (`client.raw`): the generated SDK functions
+ * get the same behaviour as the hand-written methods, and an answer rebuilt from what was read.
+ */
 export function createTransport(settings: TransportSettings): typeof fetch {
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const original = new Request(input, init);
-    const method = original.method.toUpperCase();
-    const url = new URL(original.url);
-    const headers = new Headers(original.headers);
-    if (!headers.has('User-Agent')) headers.set('User-Agent', USER_AGENT);
-    if (takesIdempotencyKey(method, url.pathname) && !headers.has('Idempotency-Key')) {
-      headers.set('Idempotency-Key', crypto.randomUUID());
-    }
-    if (settings.token !== undefined) headers.set('Authorization', `Bearer ${settings.token}`); // last: defaults cannot replace it
-    const body = original.body === null ? null : await original.arrayBuffer();
-    const caller = original.signal;
-    const attemptInit: RequestInit = { method, headers, body, redirect: original.redirect };
-    const attempts = settings.maxRetries + 1;
-    for (let attempt = 1; ; attempt++) {
-      if (caller.aborted) throw new AbortError({ cause: caller.reason });
-      const outcome = await attemptOnce(settings, url.href, attemptInit, caller, method);
-      let waitMs: number | undefined;
-      if (outcome.retryable && attempt < attempts) {
-        if (outcome.kind === 'answer' && outcome.retryAfter !== undefined) {
-          if (outcome.retryAfter <= MAX_RETRY_AFTER_SECONDS) waitMs = outcome.retryAfter * 1000;
-        } else {
-          waitMs = backoffMs(attempt - 1, settings.random);
-        }
-      }
-      if (settings.logger !== undefined) {
-        const what =
-          outcome.kind === 'answer'
-            ? `${outcome.response.status}${requestIdOf(outcome.response)}`
-            : `${outcome.error.name}: ${outcome.error.message}`;
-        const next = waitMs === undefined ? '' : `; retrying in ${(waitMs / 1000).toFixed(3)} s`;
-        settings.logger.debug(`agentic-driver: ${method} ${url.pathname} -> ${what} (attempt ${attempt}/${attempts})${next}`);
-      }
-      if (waitMs === undefined) {
-        if (outcome.kind === 'failure') throw outcome.error;
-        return outcome.response;
-      }
-      if (outcome.kind === 'answer') await outcome.response.body?.cancel();
-      await sleep(waitMs, caller);
-    }
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const body = request.body === null ? null : await request.arrayBuffer();
+    const call = { method: request.method.toUpperCase(), url: request.url, headers: new Headers(request.headers), body, signal: request.signal };
+    const answer = await execute(settings, call);
+    const { response } = answer;
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : answer.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
