@@ -14,13 +14,13 @@
 // The two are interleaved in pairs, alternating which goes first; sessions are created and
 // deleted outside the timed part. Overhead is the ratio of the median turn times (target under
 // 1.10). Import time is measured in fresh node processes (median), alternating the client with
-// an empty module (the floor). Writes bench/results/client-typescript.json.
+// a one-file module from disk (the floor: the module loader itself). Writes bench/results/client-typescript.json.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -172,7 +172,10 @@ const importMs = (specifier) => {
   const code = `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`;
   return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }).trim());
 };
-const IMPORTS = { 'empty module': 'data:text/javascript,', '@agentic-driver/client': entry };
+// The floor: a one-file ES module from disk (the module loader's own cost), beside the client.
+const floor = join(mkdtempSync(join(tmpdir(), 'bench-ts-')), 'one.mjs');
+writeFileSync(floor, 'export const one = 1;\n');
+const IMPORTS = { 'one-file module': pathToFileURL(floor).href, '@agentic-driver/client': entry };
 for (const specifier of Object.values(IMPORTS)) importMs(specifier); // warm the file system cache
 const importSamples = Object.fromEntries(Object.keys(IMPORTS).map((name) => [name, []]));
 const runs = Number(args.imports);
@@ -180,6 +183,7 @@ for (let i = 0; i < runs; i++) {
   const names = i % 2 === 0 ? Object.keys(IMPORTS) : Object.keys(IMPORTS).reverse();
   for (const name of names) importSamples[name].push(importMs(IMPORTS[name]));
 }
+rmSync(dirname(floor), { recursive: true, force: true });
 const imports = {
   runs,
   median_ms: Object.fromEntries(Object.entries(importSamples).map(([name, values]) => [name, median(values)])),
