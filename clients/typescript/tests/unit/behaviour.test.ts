@@ -21,6 +21,7 @@ import {
   SessionRevisionConflictError,
   TimeoutError,
   UnexpectedResponseError,
+  UnknownProblemError,
   USER_AGENT,
   VERSION,
 } from '../../src/index.js';
@@ -213,6 +214,16 @@ describe('retries', () => {
     const always = scripted(platform);
     const error = await rejection(clientWith(always.fetch, { maxRetries: 0, timeouts: { connect: 1234 } }).run(RUN));
     assert.ok(error instanceof TimeoutError && error.kind === 'connect' && error.timeoutMs === 1234, String(error));
+  });
+
+  it('keeps a code newer than the client: UnknownProblemError with the code sent, an APIError, not retried', async () => {
+    const { fetch, seen } = scripted(problem(503, 'HOST_ON_FIRE', { temperature: 9000 }, { 'Retry-After': '0' }), ok());
+    const error = await rejection(clientWith(fetch).run(RUN));
+    assert.ok(error instanceof UnknownProblemError && error instanceof APIError && error instanceof AgenticDriverError, String(error));
+    assert.equal(error.code, 'HOST_ON_FIRE');
+    assert.equal(error.status, 503);
+    assert.equal(error.problem.temperature, 9000);
+    assert.equal(seen.length, 1);
   });
 
   it('retryableAnswer needs application/problem+json to read a code', () => {
