@@ -164,6 +164,7 @@ function fill(template: string, parameters: Record<string, string>): string {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+const UTF8 = new TextDecoder();
 
 export class AgenticDriverClient {
   /**
@@ -304,7 +305,7 @@ export class AgenticDriverClient {
   #json<T>(method: string, path: string, options: IdempotentCallOptions, body?: unknown): APIPromise<T> {
     return new APIPromise(
       this.#send(method, path, options, body, 'application/json').then(({ response, body: bytes }) => {
-        const text = bytes instanceof Uint8Array ? new TextDecoder().decode(bytes) : '';
+        const text = bytes instanceof Uint8Array ? UTF8.decode(bytes) : '';
         let parsed: unknown = text;
         try {
           parsed = text === '' ? undefined : JSON.parse(text);
@@ -325,7 +326,7 @@ export class AgenticDriverClient {
       sent.then(({ response, body: answer }) => {
         if (answer instanceof ReadableStream) return { data: new RunEventStream(answer, connection, response), response };
         connection.abort();
-        const text = new TextDecoder().decode(answer);
+        const text = UTF8.decode(answer);
         let parsed: unknown = text;
         try {
           parsed = JSON.parse(text);

@@ -2,8 +2,9 @@
  * @agentic-driver/client: the Agentic Driver HTTP contract for TypeScript.
  *
  * `src/generated/` is produced from openapi.yaml by @hey-api/openapi-ts (never edit it);
- * the other modules are the hand-written layer: the client, typed errors, streamed runs and
- * the session handle helper.
+ * the other modules are the hand-written layer: the client (client.ts) over one transport that
+ * implements ../BEHAVIOUR.md (transport.ts: retries, idempotency keys, timeouts, headers,
+ * logging), one tree of typed errors, streamed runs and the session handle helper.
  */
 
 export {

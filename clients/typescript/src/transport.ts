@@ -49,6 +49,7 @@ export interface TransportSettings {
 /** The operations that take an `Idempotency-Key` (all POST). */
 const IDEMPOTENT_PATHS = [/^\/v1\/sessions$/, /^\/v1\/runs$/, /^\/v1\/runs\/stream$/, /^\/v1\/runs\/[^/]+\/actions(\/stream)?$/];
 const RETRYABLE_CODES: ReadonlySet<string> = new Set(['HOST_BUSY', 'SESSION_STORE_FULL', 'SHUTTING_DOWN', 'IDEMPOTENCY_KEY_IN_USE']);
+const UTF8 = new TextDecoder();
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
 
 /** Whether a `POST` to this path takes an `Idempotency-Key`. */
@@ -271,7 +272,7 @@ async function attemptOnce(settings: TransportSettings, call: Call): Promise<Out
     kind: 'answer',
     response,
     body: bytes,
-    retryable: retryableAnswer(response.status, response.headers, new TextDecoder().decode(bytes)),
+    retryable: retryableAnswer(response.status, response.headers, UTF8.decode(bytes)),
     retryAfter: retryAfterSeconds(response.headers),
   };
 }

@@ -343,9 +343,36 @@ describe('timeouts', () => {
     }
   });
 
-  it('under Node, the platform fetch goes through a dispatcher carrying the connect timeout', async () => {
-    const dispatcher = (await nodeDispatcher(5_000)) as { constructor: { name: string } } | undefined;
-    assert.equal(dispatcher?.constructor.name, 'Agent');
+  it('under Node, the platform fetch is given a dispatcher with the connect timeout, and undici limits off', async () => {
+    await nodeDispatcher(1234); // made with the real fetch, before the spy below
+    const platform = globalThis.fetch;
+    let dispatcher: unknown;
+    globalThis.fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      dispatcher = (init as { dispatcher?: unknown } | undefined)?.dispatcher;
+      return ok({ status: 'ok' });
+    }) as typeof fetch;
+    try {
+      await new AgenticDriverClient({ baseUrl: 'http://host.test', timeouts: { connect: 1234 } }).getHealth();
+    } finally {
+      globalThis.fetch = platform;
+    }
+    assert.equal((dispatcher as { constructor: { name: string } }).constructor.name, 'Agent');
+    const options = Object.getOwnPropertySymbols(dispatcher)
+      .filter((symbol) => symbol.description === 'options')
+      .map((symbol) => (dispatcher as Record<symbol, unknown>)[symbol])[0] as Record<string, unknown>;
+    assert.deepEqual(options.connect, { timeout: 1234 });
+    assert.equal(options.headersTimeout, 0);
+    assert.equal(options.bodyTimeout, 0);
+  });
+
+  it('with the caller\'s own fetch, no dispatcher is passed', async () => {
+    let init: RequestInit | undefined;
+    const fetch = (async (_input: RequestInfo | URL, given?: RequestInit) => {
+      init = given;
+      return ok({ status: 'ok' });
+    }) as typeof globalThis.fetch;
+    await clientWith(fetch).getHealth();
+    assert.equal((init as { dispatcher?: unknown }).dispatcher, undefined);
   });
 });
 
