@@ -140,8 +140,17 @@ docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> cl
 test-llm: $(VENV_STAMP) $(LLM_STAMP) ## A real two-turn session: openai-chat against llama-cpp-python serving SmolLM2-135M
 	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python ../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
 
-test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test)
+test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test), then its newcomer app
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
+	$(MAKE) newcomer-typescript
+
+.PHONY: newcomer-typescript bench-client-typescript
+newcomer-typescript: $(VENV_STAMP) ## The README's TypeScript install (npm pack + tarball) into a fresh temp folder, tsc --strict, run against a live host
+	clients/newcomer/typescript/run.sh
+
+bench-client-typescript: $(VENV_STAMP) ## TypeScript client overhead vs plain fetch on one session turn, import and cold build time -> bench/results/client-typescript.json
+	test -d clients/typescript/node_modules || (cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error)
+	node bench/client/typescript/bench.mjs
 
 test-go: $(VENV_STAMP) newcomer-go ## The Go client's unit, end-to-end and scenario tests (go mod tidy -diff, go vet, go test), after newcomer-go
 	cd clients/go && go mod download && go mod tidy -diff && go vet ./... && go test -count=1 ./...

@@ -6,170 +6,343 @@
  */
 
 import { type Client, createClient, createConfig } from './generated/client/index.js';
-import * as sdk from './generated/sdk.gen.js';
 import type {
+  CancelRunData,
   CancelRunResponse,
+  CreateSessionData,
   CreateSessionRequest,
   CreateSessionResponse,
+  DeleteSessionData,
   Discovery,
+  GetDiscoveryData,
+  GetHealthData,
   Health,
+  ReadSessionData,
   ReadSessionResponse,
+  RunData,
   RunRequest,
   RunResult,
+  StreamRunActionsData,
+  StreamRunData,
+  SubmitRunActionsData,
   SubmitRunActionsRequest,
+  TruncateSessionData,
   TruncateSessionRequest,
 } from './generated/types.gen.js';
-import { errorFromResponse, UnexpectedResponseError } from './errors.js';
+import { errorFromResponse, type SessionBusyError, TimeoutError, UnexpectedResponseError } from './errors.js';
 import { RunEventStream } from './streaming.js';
+import {
+  type Answer,
+  createTransport,
+  DEFAULT_MAX_RETRIES,
+  execute,
+  DEFAULT_TIMEOUTS,
+  type Logger,
+  nodeDispatcher,
+  sleep,
+  type Timeouts,
+  type TransportSettings,
+} from './transport.js';
 
 export interface ClientOptions {
   /** The host, for example `http://127.0.0.1:8080`. */
   baseUrl: string;
-  /** A bearer token configured on the host (only `getHealth` works without one). */
+  /** A bearer token configured on the host (only `getHealth` works without one). Sent last: no header replaces it. */
   token?: string;
+  /** Retries after the first attempt, for the failures ../BEHAVIOUR.md lists; 2 by default, 0 turns retries off. */
+  maxRetries?: number;
+  /** Timeouts in milliseconds: `connect` 5 000, `read` 600 000, `streamIdle` 60 000 by default. */
+  timeouts?: Partial<Timeouts>;
+  /** Headers sent with every request (never `Authorization`: the token is set after them). */
+  defaultHeaders?: Record<string, string>;
+  /**
+   * Receives one debug line per attempt (method, path, status or failure, attempt, wait, request
+   * id; never a token or a body). Giving one turns the lines on; `AGENTIC_DRIVER_LOG=debug` turns
+   * them on to standard error. `console` works.
+   */
+  logger?: Logger;
+  /** `'debug'` or `'off'`; by default `'debug'` when a `logger` is given or `AGENTIC_DRIVER_LOG=debug`. */
+  logLevel?: 'debug' | 'off';
   /** A fetch implementation; `globalThis.fetch` by default. */
   fetch?: typeof fetch;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
 }
 
 export interface CallOptions {
-  /** Aborts the request (for a stream: closes the connection). */
+  /** Aborts the call, its retries and their waits (for a stream: closes the connection); rejects with `AbortError`. */
   signal?: AbortSignal;
   /** Extra headers for this request. */
   headers?: Record<string, string>;
+  /** Overrides the client's `maxRetries` for this call. */
+  maxRetries?: number;
+  /** Overrides the client's `read` and `streamIdle` timeouts for this call. */
+  timeouts?: Partial<Pick<Timeouts, 'read' | 'streamIdle'>>;
 }
 
 export interface IdempotentCallOptions extends CallOptions {
-  /** Makes a retry safe: a repeat with the same key and body replays the recorded outcome. */
+  /** The key of this logical call; a fresh `crypto.randomUUID()` by default. Every attempt sends it. */
   idempotencyKey?: string;
 }
 
-/** What a generated SDK function resolves to (with `throwOnError: false`). */
-interface Answer {
-  data?: unknown;
-  error?: unknown;
-  response?: Response;
+export interface WaitUntilIdleOptions {
+  /** The `SessionBusyError` that prompted the wait: its `retryAfterSeconds` is the first wait (else 0.1 s). */
+  busy?: SessionBusyError;
+  /** The bound in milliseconds; 30 000 by default. Past it, rejects with `TimeoutError` (`kind: 'idle-wait'`). */
+  timeout?: number;
+  signal?: AbortSignal;
 }
 
+/** A result with the HTTP answer that produced it. */
+export interface WithResponse<T> {
+  data: T;
+  /** The final attempt's answer: `status` and `headers` (its body has been read into `data`). */
+  response: Response;
+}
+
+/**
+ * What every method returns: a promise of the result that also offers `withResponse()`, the
+ * result together with the HTTP answer (status, headers) that produced it.
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #pending: Promise<WithResponse<T>>;
+
+  constructor(pending: Promise<WithResponse<T>>) {
+    super((resolve) => resolve(undefined as T));
+    this.#pending = pending;
+  }
+
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** The result and the answer's `Response` (status, headers). */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#pending;
+  }
+
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#pending.then((answer) => answer.data).then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.then(undefined, onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.then().finally(onfinally);
+  }
+}
+
+const stderrLogger: Logger = { debug: (message) => console.error(message) };
+
+function environmentLogLevel(): string | undefined {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.AGENTIC_DRIVER_LOG;
+}
+
+/**
+ * The operation paths, each checked against the generated operation's `url` (a path changed in
+ * openapi.yaml fails the build here until this client follows).
+ */
+const PATHS = {
+  getHealth: '/healthz' satisfies GetHealthData['url'],
+  getDiscovery: '/v1/discovery' satisfies GetDiscoveryData['url'],
+  createSession: '/v1/sessions' satisfies CreateSessionData['url'],
+  readSession: '/v1/sessions/{sessionId}' satisfies ReadSessionData['url'],
+  deleteSession: '/v1/sessions/{sessionId}' satisfies DeleteSessionData['url'],
+  truncateSession: '/v1/sessions/{sessionId}/truncate' satisfies TruncateSessionData['url'],
+  run: '/v1/runs' satisfies RunData['url'],
+  streamRun: '/v1/runs/stream' satisfies StreamRunData['url'],
+  submitRunActions: '/v1/runs/{runId}/actions' satisfies SubmitRunActionsData['url'],
+  streamRunActions: '/v1/runs/{runId}/actions/stream' satisfies StreamRunActionsData['url'],
+  cancelRun: '/v1/runs/{runId}/cancel' satisfies CancelRunData['url'],
+} as const;
+
+function fill(template: string, parameters: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(parameters[name] ?? ''));
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+const UTF8 = new TextDecoder();
+
 export class AgenticDriverClient {
-  /** The generated client, configured with the base URL and token: pass it as `client` to the generated functions. */
+  /**
+   * The generated client (@hey-api/openapi-ts), configured with the base URL, default headers
+   * and this client's transport (token, retries, timeouts, logging): pass it as `client` to
+   * the generated SDK functions (`generated.readSession({ client: driver.raw, path })`).
+   */
   readonly raw: Client;
-  /** The same client, except that SSE operations answer like plain requests with the body as a stream. */
-  readonly #streaming: Client;
+  readonly #settings: TransportSettings;
+  readonly #baseUrl: string;
+  readonly #defaultHeaders: Record<string, string>;
 
   constructor(options: ClientOptions) {
+    const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
+    const logLevel = options.logLevel ?? (options.logger !== undefined || environmentLogLevel() === 'debug' ? 'debug' : 'off');
+    const platformFetch = options.fetch === undefined;
+    this.#settings = {
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      token: options.token,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      timeouts,
+      logger: logLevel === 'debug' ? (options.logger ?? stderrLogger) : undefined,
+      dispatcher: platformFetch ? () => nodeDispatcher(timeouts.connect) : () => Promise.resolve(undefined),
+      random: Math.random,
+    };
+    if (!Number.isInteger(this.#settings.maxRetries) || this.#settings.maxRetries < 0) {
+      throw new RangeError(`maxRetries must be a whole number >= 0, not ${String(options.maxRetries)}`);
+    }
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#defaultHeaders = { ...options.defaultHeaders };
     this.raw = createClient(
-      createConfig({
-        baseUrl: options.baseUrl.replace(/\/+$/, ''),
-        auth: options.token,
-        fetch: options.fetch,
-        headers: options.headers,
-      }),
+      createConfig({ baseUrl: this.#baseUrl, fetch: createTransport(this.#settings), headers: options.defaultHeaders }),
     );
-    // The generated SSE client would resend the POST on a broken stream (a second run) and
-    // discards a refusal's problem document; a plain request with `parseAs: 'stream'` does neither.
-    const raw = this.raw;
-    const post = (request: object) => raw.request({ ...request, method: 'POST', parseAs: 'stream' } as never);
-    this.#streaming = { ...raw, sse: { ...raw.sse, post } } as unknown as Client;
   }
 
   /** `GET /healthz`: the host is serving. */
-  getHealth(options: CallOptions = {}): Promise<Health> {
-    return this.#answer(sdk.getHealth({ client: this.raw, ...request(options) }));
+  getHealth(options: CallOptions = {}): APIPromise<Health> {
+    return this.#json('GET', PATHS.getHealth, options);
   }
 
   /** `GET /v1/discovery`: the host as this token sees it. */
-  getDiscovery(options: CallOptions = {}): Promise<Discovery> {
-    return this.#answer(sdk.getDiscovery({ client: this.raw, ...request(options) }));
+  getDiscovery(options: CallOptions = {}): APIPromise<Discovery> {
+    return this.#json('GET', PATHS.getDiscovery, options);
   }
 
   /** `POST /v1/sessions`: a new session at revision 0. */
-  createSession(body: CreateSessionRequest, options: IdempotentCallOptions = {}): Promise<CreateSessionResponse> {
-    return this.#answer(sdk.createSession({ client: this.raw, body, ...request(options) }));
+  createSession(body: CreateSessionRequest, options: IdempotentCallOptions = {}): APIPromise<CreateSessionResponse> {
+    return this.#json('POST', PATHS.createSession, options, body);
   }
 
   /** `GET /v1/sessions/{sessionId}`: metadata, instructions, visible history and turns. */
-  readSession(sessionId: string, options: CallOptions = {}): Promise<ReadSessionResponse> {
-    return this.#answer(sdk.readSession({ client: this.raw, path: { sessionId }, ...request(options) }));
+  readSession(sessionId: string, options: CallOptions = {}): APIPromise<ReadSessionResponse> {
+    return this.#json('GET', fill(PATHS.readSession, { sessionId }), options);
   }
 
   /** `DELETE /v1/sessions/{sessionId}`: removes the session and aborts its active turn. */
-  async deleteSession(sessionId: string, options: CallOptions = {}): Promise<void> {
-    await this.#answer(sdk.deleteSession({ client: this.raw, path: { sessionId }, ...request(options) }));
+  deleteSession(sessionId: string, options: CallOptions = {}): APIPromise<void> {
+    return this.#json('DELETE', fill(PATHS.deleteSession, { sessionId }), options);
   }
 
   /** `POST /v1/sessions/{sessionId}/truncate`: keeps the first `keepTurns` turns, at the next revision. */
-  truncateSession(sessionId: string, body: TruncateSessionRequest, options: CallOptions = {}): Promise<CreateSessionResponse> {
-    return this.#answer(sdk.truncateSession({ client: this.raw, path: { sessionId }, body, ...request(options) }));
+  truncateSession(sessionId: string, body: TruncateSessionRequest, options: CallOptions = {}): APIPromise<CreateSessionResponse> {
+    return this.#json('POST', fill(PATHS.truncateSession, { sessionId }), options, body);
   }
 
   /** `POST /v1/runs`: one turn, stateless or continuing a session (`session: handle(info)`). */
-  run(body: RunRequest, options: IdempotentCallOptions = {}): Promise<RunResult> {
-    return this.#answer(sdk.run({ client: this.raw, body, ...request(options) }));
+  run(body: RunRequest, options: IdempotentCallOptions = {}): APIPromise<RunResult> {
+    return this.#json('POST', PATHS.run, options, body);
   }
 
   /** `POST /v1/runs/stream`: the same turn as `run`, as a stream of typed events. */
-  streamRun(body: RunRequest, options: IdempotentCallOptions = {}): Promise<RunEventStream> {
-    const connection = linkedController(options.signal);
-    const answer = sdk.streamRun({ client: this.#streaming, body, ...request(options, connection.signal) });
-    return this.#stream(answer as unknown as Promise<Answer>, connection);
+  streamRun(body: RunRequest, options: IdempotentCallOptions = {}): APIPromise<RunEventStream> {
+    return this.#stream(PATHS.streamRun, options, body);
   }
 
   /** `POST /v1/runs/{runId}/actions`: answers a run waiting in `requires_action`. */
-  submitRunActions(runId: string, body: SubmitRunActionsRequest, options: IdempotentCallOptions = {}): Promise<RunResult> {
-    return this.#answer(sdk.submitRunActions({ client: this.raw, path: { runId }, body, ...request(options) }));
+  submitRunActions(runId: string, body: SubmitRunActionsRequest, options: IdempotentCallOptions = {}): APIPromise<RunResult> {
+    return this.#json('POST', fill(PATHS.submitRunActions, { runId }), options, body);
   }
 
   /** `POST /v1/runs/{runId}/actions/stream`: answers a waiting run and streams the rest of it. */
-  streamRunActions(
-    runId: string,
-    body: SubmitRunActionsRequest,
-    options: IdempotentCallOptions = {},
-  ): Promise<RunEventStream> {
-    const connection = linkedController(options.signal);
-    const answer = sdk.streamRunActions({
-      client: this.#streaming,
-      path: { runId },
-      body,
-      ...request(options, connection.signal),
-    });
-    return this.#stream(answer as unknown as Promise<Answer>, connection);
+  streamRunActions(runId: string, body: SubmitRunActionsRequest, options: IdempotentCallOptions = {}): APIPromise<RunEventStream> {
+    return this.#stream(fill(PATHS.streamRunActions, { runId }), options, body);
   }
 
   /** `POST /v1/runs/{runId}/cancel`: cancels an active run. */
-  cancelRun(runId: string, options: CallOptions = {}): Promise<CancelRunResponse> {
-    return this.#answer(sdk.cancelRun({ client: this.raw, path: { runId }, ...request(options) }));
+  cancelRun(runId: string, options: CallOptions = {}): APIPromise<CancelRunResponse> {
+    return this.#json('POST', fill(PATHS.cancelRun, { runId }), options);
   }
 
-  async #answer<T>(pending: Promise<{ data?: T; error?: unknown; response?: Response }>): Promise<T> {
-    const answer = await pending;
-    if (answer.response === undefined) throw answer.error; // fetch itself failed (network, abort)
-    if (!answer.response.ok) throw errorFromResponse(answer.response.status, answer.error, answer.response.headers);
-    return answer.data as T;
-  }
-
-  async #stream(pending: Promise<Answer>, connection: AbortController): Promise<RunEventStream> {
-    const answer = await pending;
-    const { response } = answer;
-    if (response === undefined) throw answer.error;
-    if (!response.ok) throw errorFromResponse(response.status, answer.error, response.headers);
-    const contentType = response.headers.get('Content-Type') ?? '';
-    const body = answer.data as ReadableStream<Uint8Array> | null | undefined;
-    if (!contentType.startsWith('text/event-stream') || !body) {
-      connection.abort();
-      throw new UnexpectedResponseError(response.status, `Content-Type ${contentType || '(none)'}`);
+  /**
+   * The busy helper (../BEHAVIOUR.md): after a `SessionBusyError`, reads the session until it is
+   * no longer `running` and returns that read (its current revision, history and turns), so the
+   * caller decides what to send next. Never resends the refused turn.
+   *
+   *     catch (error) { if (error instanceof SessionBusyError) { const { session } = await client.waitUntilIdle(id, { busy: error }); } }
+   */
+  async waitUntilIdle(sessionId: string, options: WaitUntilIdleOptions = {}): Promise<ReadSessionResponse> {
+    const bound = options.timeout ?? 30_000;
+    const deadline = Date.now() + bound;
+    let waitMs = options.busy?.retryAfterSeconds !== undefined ? options.busy.retryAfterSeconds * 1000 : 100;
+    let interval = Math.min(Math.max(waitMs, 100), 1_000);
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new TimeoutError('idle-wait', bound);
+      await sleep(Math.min(waitMs, left), options.signal);
+      const read = await this.readSession(sessionId, options.signal === undefined ? {} : { signal: options.signal });
+      if (read.session.status !== 'running') return read;
+      interval = Math.min(interval * 2, 1_000);
+      waitMs = interval;
     }
-    return new RunEventStream(body, connection, response);
+  }
+
+  /** One logical call through the transport, with this call's overrides. */
+  #send(method: string, path: string, options: IdempotentCallOptions, body: unknown, accept: string): Promise<Answer> {
+    const headers = new Headers(this.#defaultHeaders);
+    headers.set('Accept', accept);
+    if (body !== undefined) headers.set('Content-Type', 'application/json');
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+    if (options.idempotencyKey !== undefined) headers.set('Idempotency-Key', options.idempotencyKey);
+    const settings =
+      options.maxRetries === undefined && options.timeouts === undefined
+        ? this.#settings
+        : {
+            ...this.#settings,
+            maxRetries: options.maxRetries ?? this.#settings.maxRetries,
+            timeouts: { ...this.#settings.timeouts, ...definedOnly(options.timeouts ?? {}) },
+          };
+    return execute(settings, {
+      method,
+      url: this.#baseUrl + path,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+      signal: options.signal ?? NEVER_ABORTED,
+    });
+  }
+
+  #json<T>(method: string, path: string, options: IdempotentCallOptions, body?: unknown): APIPromise<T> {
+    return new APIPromise(
+      this.#send(method, path, options, body, 'application/json').then(({ response, body: bytes }) => {
+        const text = bytes instanceof Uint8Array ? UTF8.decode(bytes) : '';
+        let parsed: unknown = text;
+        try {
+          parsed = text === '' ? undefined : JSON.parse(text);
+        } catch {
+          if (response.ok) throw new UnexpectedResponseError(response.status, text, response.headers);
+        }
+        if (!response.ok) throw errorFromResponse(response.status, parsed, response.headers);
+        return { data: parsed as T, response };
+      }),
+    );
+  }
+
+  #stream(path: string, options: IdempotentCallOptions, body: unknown): APIPromise<RunEventStream> {
+    // The connection's own controller: closing the stream (or the caller's signal) aborts it.
+    const connection = linkedController(options.signal);
+    const sent = this.#send('POST', path, { ...options, signal: connection.signal }, body, 'text/event-stream');
+    return new APIPromise(
+      sent.then(({ response, body: answer }) => {
+        if (answer instanceof ReadableStream) return { data: new RunEventStream(answer, connection, response), response };
+        connection.abort();
+        const text = UTF8.decode(answer);
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON: kept as text
+        }
+        if (!response.ok) throw errorFromResponse(response.status, parsed, response.headers);
+        const contentType = response.headers.get('Content-Type');
+        throw new UnexpectedResponseError(response.status, `Content-Type ${contentType || '(none)'}`, response.headers);
+      }),
+    );
   }
 }
 
-function request(options: IdempotentCallOptions, signal?: AbortSignal) {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
-  if (signal !== undefined) headers.Accept = 'text/event-stream';
-  const effectiveSignal = signal ?? options.signal;
-  return { headers, ...(effectiveSignal ? { signal: effectiveSignal } : {}) };
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** An AbortController for one stream's connection that also follows the caller's signal. */

@@ -3,13 +3,17 @@
  * `ProblemError`, and each code of the catalogue (`ErrorCode`, generated from openapi.yaml)
  * has its own subclass, so callers branch with `instanceof` or on the discriminant `code`.
  *
- *     AgenticDriverError                    anything this client throws about an answer
- *     ├── ProblemError                      a problem response: status, code, detail, fields
- *     │   ├── SessionRevisionConflictError  one subclass per ErrorCode (PROBLEM_ERRORS)
- *     │   ├── SessionBusyError
- *     │   ├── ...
- *     │   └── UnknownProblemError           a code newer than this client
- *     ├── UnexpectedResponseError           an answer that is not a problem document
+ *     AgenticDriverError                    everything this client throws (../BEHAVIOUR.md, "Errors")
+ *     ├── ConnectionError                   no answer: refused, reset, closed, DNS (`cause`: the platform error)
+ *     │   └── TimeoutError                  `kind`: connect, read, stream-idle or idle-wait
+ *     ├── AbortError                        the caller's `signal` aborted the call (`cause`: its reason)
+ *     ├── APIError                          an answer with an error status: status, headers, retryAfterSeconds
+ *     │   ├── ProblemError                  a problem response: code, detail, problem, fields
+ *     │   │   ├── SessionRevisionConflictError  one subclass per ErrorCode (PROBLEM_ERRORS)
+ *     │   │   ├── SessionBusyError
+ *     │   │   ├── ...
+ *     │   │   └── UnknownProblemError       a code newer than this client (`code` is the string sent)
+ *     │   └── UnexpectedResponseError       an answer that is not a problem document (a proxy's page)
  *     └── StreamProtocolError               a malformed Server-Sent Event
  *
  * `PROBLEM_ERRORS` is typed as a mapped type over `ErrorCode`, so a code added to the spec
@@ -19,7 +23,7 @@
 import { ErrorCode } from './generated/types.gen.js';
 import type { Problem, ValidationIssue } from './generated/types.gen.js';
 
-/** The base of every error this client raises for something the host answered or sent. */
+/** The base of every error this client raises. */
 export class AgenticDriverError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -27,13 +31,69 @@ export class AgenticDriverError extends Error {
   }
 }
 
+/** No answer arrived: the connection was refused, reset or closed (`cause` is the platform's error). */
+export class ConnectionError extends AgenticDriverError {}
+
+/** Which limit a `TimeoutError` hit. */
+export type TimeoutKind = 'connect' | 'read' | 'stream-idle' | 'idle-wait';
+
+/**
+ * A timeout: `connect` (opening the connection), `read` (waiting for the answer's head or between
+ * its body bytes), `stream-idle` (silence between two events of a stream) or `idle-wait` (the
+ * bound of `waitUntilIdle`).
+ */
+export class TimeoutError extends ConnectionError {
+  constructor(
+    readonly kind: TimeoutKind,
+    /** The limit that was hit, in milliseconds. */
+    readonly timeoutMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`${kind} timeout after ${timeoutMs} ms`, options);
+  }
+}
+
+/**
+ * The caller's `signal` aborted the call; `cause` is the signal's reason. Its `name` is
+ * `'AbortError'`, as the platform's own abort is, so `error.name === 'AbortError'` checks hold.
+ */
+export class AbortError extends AgenticDriverError {
+  constructor(options?: { cause?: unknown }) {
+    super('the call was aborted', options);
+    this.name = 'AbortError';
+  }
+}
+
+/** An answer with an error status. `headers` are the answer's; `retryAfterSeconds` its `Retry-After`. */
+export class APIError extends AgenticDriverError {
+  /** The answer's headers (empty for a problem that arrived inside a stream). */
+  readonly headers: Headers;
+  /** Seconds to wait before retrying (the body's field, else the `Retry-After` header). */
+  readonly retryAfterSeconds?: number;
+
+  constructor(
+    /** The HTTP status. */
+    readonly status: number,
+    message: string,
+    headers?: Headers,
+    retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.headers = headers ?? new Headers();
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** The answer's `X-Request-Id`, when it had one. */
+  get requestId(): string | undefined {
+    return this.headers.get('X-Request-Id') ?? undefined;
+  }
+}
+
 /** A problem document as it arrived; `code` may be one this client does not know yet. */
 export type ProblemDocument = Omit<Problem, 'code'> & { code: string; [field: string]: unknown };
 
 /** A problem response. Subclasses narrow `code`; `problem` keeps the whole document. */
-export class ProblemError<C extends string = ErrorCode> extends AgenticDriverError {
-  /** The HTTP status. */
-  readonly status: number;
+export class ProblemError<C extends string = ErrorCode> extends APIError {
   /** The stable machine-readable code. */
   readonly code: C;
   /** What happened, for a person. */
@@ -46,8 +106,6 @@ export class ProblemError<C extends string = ErrorCode> extends AgenticDriverErr
   readonly currentRevision?: number;
   /** `SESSION_BUSY`: the run that holds the session. */
   readonly activeRunId?: string;
-  /** Seconds to wait before retrying (the body's field, else the `Retry-After` header). */
-  readonly retryAfterSeconds?: number;
   /** The bound that was hit, by its host setting name. */
   readonly limit?: string;
   /** The value of that bound. */
@@ -59,9 +117,8 @@ export class ProblemError<C extends string = ErrorCode> extends AgenticDriverErr
   /** The problem document as sent. */
   readonly problem: ProblemDocument;
 
-  constructor(status: number, problem: ProblemDocument, retryAfterSeconds?: number) {
-    super(`${problem.code} (${status}): ${problem.detail}`);
-    this.status = status;
+  constructor(status: number, problem: ProblemDocument, retryAfterSeconds?: number, headers?: Headers) {
+    super(status, `${problem.code} (${status}): ${problem.detail}`, headers, problem.retryAfterSeconds ?? retryAfterSeconds);
     this.code = problem.code as C;
     this.detail = problem.detail;
     this.title = problem.title;
@@ -70,7 +127,6 @@ export class ProblemError<C extends string = ErrorCode> extends AgenticDriverErr
     this.instance = problem.instance;
     this.currentRevision = problem.currentRevision;
     this.activeRunId = problem.activeRunId;
-    this.retryAfterSeconds = problem.retryAfterSeconds ?? retryAfterSeconds;
     this.limit = problem.limit;
     this.maximum = problem.maximum;
     this.reason = problem.reason;
@@ -134,6 +190,7 @@ type ProblemErrorClass<C extends string> = new (
   status: number,
   problem: ProblemDocument,
   retryAfterSeconds?: number,
+  headers?: Headers,
 ) => ProblemError<C>;
 
 /** The error class of each catalogue code. */
@@ -183,12 +240,14 @@ export const PROBLEM_ERRORS = {
 export type KnownProblemError = InstanceType<(typeof PROBLEM_ERRORS)[ErrorCode]>;
 
 /** An answer that is not a problem document (for example a proxy's HTML error page). */
-export class UnexpectedResponseError extends AgenticDriverError {
+export class UnexpectedResponseError extends APIError {
   constructor(
-    readonly status: number,
+    status: number,
     readonly body: unknown,
+    headers?: Headers,
   ) {
-    super(`unexpected ${status} answer: ${String(typeof body === 'string' ? body : JSON.stringify(body)).slice(0, 200)}`);
+    const text = String(typeof body === 'string' ? body : JSON.stringify(body)).slice(0, 200);
+    super(status, `unexpected ${status} answer: ${text}`, headers, retryAfterSeconds(headers));
   }
 }
 
@@ -207,23 +266,26 @@ function isProblemDocument(body: unknown): body is ProblemDocument {
   return typeof code === 'string' && typeof detail === 'string';
 }
 
-/** Parses a `Retry-After` header given in seconds (the host never sends an HTTP date). */
-export function retryAfterSeconds(headers: Headers | undefined): number | undefined {
-  const value = headers?.get('Retry-After');
-  return value !== null && value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+/** Parses a `Retry-After` header: delta-seconds, or an HTTP date (seconds from now, at least 0). */
+export function retryAfterSeconds(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  const value = headers?.get('Retry-After')?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
 }
 
 /** The typed error for a problem document: the code's class, or `UnknownProblemError`. */
-export function problemError(status: number, problem: ProblemDocument, retryAfter?: number): ProblemError<string> {
+export function problemError(status: number, problem: ProblemDocument, retryAfter?: number, headers?: Headers): ProblemError<string> {
   const Class: ProblemErrorClass<string> = isKnownCode(problem.code) ? PROBLEM_ERRORS[problem.code] : UnknownProblemError;
-  return new Class(status, problem, retryAfter);
+  return new Class(status, problem, retryAfter, headers);
 }
 
 /** The error to throw for a failed answer: a typed `ProblemError`, else `UnexpectedResponseError`. */
 export function errorFromResponse(status: number, body: unknown, headers?: Headers): AgenticDriverError {
   return isProblemDocument(body)
-    ? problemError(status, body, retryAfterSeconds(headers))
-    : new UnexpectedResponseError(status, body);
+    ? problemError(status, body, retryAfterSeconds(headers), headers)
+    : new UnexpectedResponseError(status, body, headers);
 }
 
 /** Whether `error` is the catalogue error for `code` (the same test as `instanceof` its class). */

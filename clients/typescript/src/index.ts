@@ -2,11 +2,22 @@
  * @agentic-driver/client: the Agentic Driver HTTP contract for TypeScript.
  *
  * `src/generated/` is produced from openapi.yaml by @hey-api/openapi-ts (never edit it);
- * the other modules are the hand-written layer: the client, typed errors, streamed runs and
- * the session handle helper.
+ * the other modules are the hand-written layer: the client (client.ts) over one transport that
+ * implements ../BEHAVIOUR.md (transport.ts: retries, idempotency keys, timeouts, headers,
+ * logging), one tree of typed errors, streamed runs and the session handle helper.
  */
 
-export { AgenticDriverClient, type CallOptions, type ClientOptions, type IdempotentCallOptions } from './client.js';
+export {
+  AgenticDriverClient,
+  APIPromise,
+  type CallOptions,
+  type ClientOptions,
+  type IdempotentCallOptions,
+  type WaitUntilIdleOptions,
+  type WithResponse,
+} from './client.js';
+export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUTS, type Logger, MAX_RETRY_AFTER_SECONDS, type Timeouts, USER_AGENT } from './transport.js';
+export { VERSION } from './version.js';
 export * from './errors.js';
 export { handle } from './session.js';
 export { parseServerSentEvents, type ServerSentEvent } from './sse.js';

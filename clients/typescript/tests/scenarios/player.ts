@@ -100,7 +100,8 @@ function clientFor(input: CallInput, seen: Response[]): AgenticDriverClient {
   };
   const token = input.auth === 'none' ? undefined : input.auth === 'invalid' ? INVALID_TOKEN : TOKENS[input.auth];
   if (input.auth !== 'none' && token === undefined) throw new ScenarioFailure(`unknown credentials ${input.auth}`);
-  return new AgenticDriverClient({ baseUrl: input.baseUrl, ...(token === undefined ? {} : { token }), fetch: wire });
+  // One request per step: the contract scenarios check the wire, so the client retries nothing.
+  return new AgenticDriverClient({ baseUrl: input.baseUrl, ...(token === undefined ? {} : { token }), fetch: wire, maxRetries: 0 });
 }
 
 function describe(input: CallInput, status: number, text: string): string {
