@@ -12,6 +12,9 @@ VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 CONTRACT_STAMP := $(VENV)/.contract-installed
 CONTRACT_NODE_STAMP := contract-tests/node_modules/.installed
+# openapi-generator-cli for make validate-spec: the jar from Maven Central (mvn dependency:get, into ~/.m2).
+OPENAPI_GENERATOR_VERSION := 7.25.0
+OPENAPI_GENERATOR_JAR := $(HOME)/.m2/repository/org/openapitools/openapi-generator-cli/$(OPENAPI_GENERATOR_VERSION)/openapi-generator-cli-$(OPENAPI_GENERATOR_VERSION).jar
 
 # The breaking-change gate's oasdiff, built from the Go module proxy into a project-local GOBIN.
 OASDIFF_VERSION := v1.37.0
@@ -30,6 +33,7 @@ LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAM
 
 .PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
+.PHONY: validate-spec
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -115,6 +119,12 @@ test-docs-page: $(VENV_STAMP) $(DOCS_PAGE_NODE_STAMP) ## /docs in headless Chrom
 	$(BIN)/python server/docs-page/vendor.py --check
 	cd server && ../$(BIN)/pytest -q docs-page
 
+$(OPENAPI_GENERATOR_JAR):
+	mvn --batch-mode --quiet dependency:get -Dartifact=org.openapitools:openapi-generator-cli:$(OPENAPI_GENERATOR_VERSION) -Dtransitive=false
+
+validate-spec: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) $(OPENAPI_GENERATOR_JAR) ## Tools nobody here wrote on openapi.yaml and a live host (Spectral, Redocly strict, openapi-generator, schemathesis, Prism)
+	OPENAPI_GENERATOR_JAR=$(OPENAPI_GENERATOR_JAR) $(BIN)/pytest -c contract-tests/pytest.ini contract-tests/validators -q
+
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py
 
@@ -170,7 +180,7 @@ bench-client-go: $(VENV_STAMP) ## Go client overhead vs plain net/http on one se
 test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
 	cd clients/rust && cargo fetch --locked && cargo test --locked
 
-test: check-generated lint typecheck lint-spec check-breaking test-python test-docs-page test-python-client test-bench contract test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec check-breaking test-python test-docs-page test-python-client test-bench contract validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness

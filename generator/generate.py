@@ -14,6 +14,9 @@ Generated trees (each file carries a 'DO NOT EDIT' header):
 - clients/rust/src/generated.rs           progenitor (generator/rust/codegen/Cargo.lock pins it), from
                                           generator/rust/downconvert.py's OpenAPI 3.0 form of the spec
 
+The TypeScript, Go and Rust generators read generator/event_streams.py's copy of the spec, in which each
+event stream's schema is its messages' `data` (RunEvent), the form they model event streams in.
+
 Needs the repository's .venv and node_modules (`make setup`), Go and cargo.
 """
 
@@ -116,28 +119,35 @@ def _run_quietly(what: str, command: list[str], cwd: Path, env: dict[str, str] |
         raise SystemExit(f"{what} failed (above): {shlex.join(command)}")
 
 
-def generate_typescript_client(target: Path) -> None:
+def events_as_data(scratch: Path) -> Path:
+    """generator/event_streams.py's copy of the spec (event-stream schemas are their events' data)."""
+    prepared = scratch / "openapi-events-as-data.json"
+    subprocess.run([sys.executable, str(GENERATOR / "event_streams.py"), str(SPEC), str(prepared)], check=True)
+    return prepared
+
+
+def generate_typescript_client(target: Path, spec: Path) -> None:
     tool = ROOT / "node_modules" / ".bin" / "openapi-ts"
     if not tool.exists():
         raise SystemExit(f"{tool.relative_to(ROOT)} is missing: run `npm ci` (or `make setup`)")
     if target.exists():
         shutil.rmtree(target)
-    env = _env() | {"AGENTIC_DRIVER_SPEC": str(SPEC), "AGENTIC_DRIVER_TS_OUTPUT": str(target)}
+    env = _env() | {"AGENTIC_DRIVER_SPEC": str(spec), "AGENTIC_DRIVER_TS_OUTPUT": str(target)}
     config = GENERATOR / "typescript" / "openapi-ts.config.mjs"
     _run_quietly("openapi-ts", [str(tool), "--file", str(config), "--no-log-file"], env=env, cwd=ROOT)
 
 
-def generate_go_client(target: Path, scratch: Path) -> None:
+def generate_go_client(target: Path, spec: Path, scratch: Path) -> None:
     prepared = scratch / "openapi.json"
-    subprocess.run([sys.executable, str(GENERATOR / "go" / "prepare.py"), str(SPEC), str(prepared)], check=True)
+    subprocess.run([sys.executable, str(GENERATOR / "go" / "prepare.py"), str(spec), str(prepared)], check=True)
     target.mkdir(parents=True, exist_ok=True)
     command = ["go", "tool", "ogen", "-config", "ogen.yml", "-package", GO_PACKAGE, "-target", str(target), "-clean"]
     _run_quietly("ogen", [*command, str(prepared)], cwd=GENERATOR / "go")
 
 
-def generate_rust_client(target: Path, scratch: Path) -> None:
+def generate_rust_client(target: Path, spec: Path, scratch: Path) -> None:
     converted = scratch / "openapi-3.0.json"
-    subprocess.run([sys.executable, str(GENERATOR / "rust" / "downconvert.py"), str(SPEC), str(converted)], check=True)
+    subprocess.run([sys.executable, str(GENERATOR / "rust" / "downconvert.py"), str(spec), str(converted)], check=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     manifest = GENERATOR / "rust" / "codegen" / "Cargo.toml"
     command = ["cargo", "run", "--quiet", "--locked", "--manifest-path", str(manifest), "--"]
@@ -149,10 +159,11 @@ def generate_all(root: Path) -> None:
     shutil.copyfile(SPEC, root / SERVED_SPEC)
     generate_server_models(root / SERVER_MODELS)
     generate_python_client(root / PYTHON_CLIENT)
-    generate_typescript_client(root / TYPESCRIPT_CLIENT)
     with tempfile.TemporaryDirectory(prefix="agentic-driver-spec-") as scratch:
-        generate_go_client(root / GO_CLIENT, Path(scratch))
-        generate_rust_client(root / RUST_CLIENT, Path(scratch))
+        events = events_as_data(Path(scratch))
+        generate_typescript_client(root / TYPESCRIPT_CLIENT, events)
+        generate_go_client(root / GO_CLIENT, events, Path(scratch))
+        generate_rust_client(root / RUST_CLIENT, events, Path(scratch))
 
 
 @dataclass(frozen=True)

@@ -5315,8 +5315,8 @@ func (s *RunConflictProblemCode) UnmarshalText(data []byte) error {
 	}
 }
 
-// One Server-Sent Event of a streamed run. The SSE `event` field equals `type`; clients should ignore
-// event types they do not know.
+// One event of a streamed run: the JSON in the `data` of one Server-Sent Events message. The message's
+// `event` field equals `type`; clients should ignore event types they do not know.
 // Ref: #/components/schemas/RunEvent
 // RunEvent represents sum type.
 type RunEvent struct {

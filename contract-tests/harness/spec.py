@@ -144,16 +144,29 @@ def request_validator(operation_id: str) -> Draft202012Validator | None:
     return validator_for(schema) if schema is not None else None
 
 
+SESSION_LINKS = "x-session-links"
+"""A response's links that hold only when its body carries a ``session`` (openapi.yaml's info.description)."""
+REQUEST_BODY = "x-request-body"
+"""A link's request body template: an object whose string values starting with ``$`` are runtime expressions."""
+
+
 @dataclass(frozen=True)
 class Link:
     source: str
     status: str
     name: str
     definition: dict[str, Any]
+    published: bool = True
+    """False for the links of a response's ``x-session-links``, which hold only for session results."""
+
+    @property
+    def request_body(self) -> Any:
+        """The body this link sends: its ``x-request-body`` template (or a plain ``requestBody``), or None."""
+        return self.definition.get(REQUEST_BODY, self.definition.get("requestBody"))
 
 
 def links(doc: dict[str, Any] | None = None) -> list[Link]:
-    """Every link of every response of every operation."""
+    """Every link of every response of every operation: its ``links`` and its ``x-session-links``."""
     doc = doc or document()
     found = []
     for item in doc["paths"].values():
@@ -163,39 +176,31 @@ def links(doc: dict[str, Any] | None = None) -> list[Link]:
                 continue
             for status, response in raw.get("responses", {}).items():
                 response = resolve(response, doc)
-                for name, link in (response.get("links") or {}).items():
-                    found.append(Link(raw["operationId"], status, name, resolve(link, doc)))
+                for published, key in ((True, "links"), (False, SESSION_LINKS)):
+                    for name, link in (response.get(key) or {}).items():
+                        found.append(Link(raw["operationId"], status, name, resolve(link, doc), published))
     return found
 
 
-def as_schemathesis_reads_it(raw: dict[str, Any]) -> dict[str, Any]:
-    """The spec adjusted (in place) where schemathesis would read it differently from what it says.
+def with_contract_links(raw: dict[str, Any]) -> dict[str, Any]:
+    """The spec (adjusted in place) with every link as our own stateful tests follow it: the only rewrite left.
 
-    Event streams: the spec gives ``text/event-stream`` the schema of one event's *data* (``RunEvent``) and
-    says in prose that each SSE message carries ``id``, ``event`` and ``data`` holding a RunEvent as JSON.
-    Schemathesis reads a pre-3.2 ``schema`` of an event stream as the schema of each whole SSE message
-    (``{"id", "event", "data"}``, as OpenAPI 3.2 models them), so it would report every event as a mismatch.
-    This rewrites each such schema into the message envelope the prose describes, with the spec's own schema
-    as the ``contentSchema`` of ``data``: every event's data is still validated against RunEvent.
+    Each response's ``x-session-links`` join its ``links`` (our stateful phase follows them from session results;
+    from a stateless result schemathesis finds no ``session`` and skips the step), and each link's
+    ``x-request-body`` becomes its ``requestBody``, sent exactly as written (``merge_body`` off): generated extras
+    (instructions, history, attachments) would be refused before the session rules the links exist to reach.
+    Nothing about schemas changes: schemathesis validates every answer against the document as published.
     """
     for item in raw.get("paths", {}).values():
         for method in HTTP_METHODS:
             for response in ((item.get(method) or {}).get("responses") or {}).values():
-                media = (response.get("content") or {}).get("text/event-stream") if isinstance(response, dict) else None
-                if not isinstance(media, dict) or "schema" not in media or "itemSchema" in media:
+                if not isinstance(response, dict):
                     continue
-                media["schema"] = {
-                    "type": "object",
-                    "required": ["id", "event", "data"],
-                    "properties": {
-                        "id": {"type": "string"},
-                        "event": {"type": "string"},
-                        "data": {
-                            "type": "string",
-                            "contentMediaType": "application/json",
-                            "contentSchema": media["schema"],
-                        },
-                        "retry": {"type": "integer"},
-                    },
-                }
+                extra = response.pop(SESSION_LINKS, None) or {}
+                if extra:
+                    response["links"] = {**(response.get("links") or {}), **extra}
+                for link in (response.get("links") or {}).values():
+                    if REQUEST_BODY in link:
+                        link["requestBody"] = link.pop(REQUEST_BODY)
+                        link.setdefault("x-schemathesis", {})["merge_body"] = False
     return raw

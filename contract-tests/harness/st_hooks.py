@@ -1,10 +1,13 @@
 """Schemathesis hooks for the schema-wide run (loaded through ``SCHEMATHESIS_HOOKS`` by ``schemathesis_run.py``).
 
-1. ``before_load_schema`` adds a test-only link, ``replayStaleRevision``, to the
-   in-memory copy of the spec: after a completed session run it replays the
-   revision that run started from (now stale). The published ``openapi.yaml``
-   stays clean; the stateful phase reaches ``SESSION_REVISION_CONFLICT`` and the
+1. ``before_load_schema`` turns the spec's link extensions into links
+   (``spec.with_contract_links``: ``x-session-links``, ``x-request-body``) and
+   adds a test-only link, ``replayStaleRevision``, to the in-memory copy of the
+   spec: after a completed session run it replays the revision that run started
+   from (now stale). The published ``openapi.yaml`` stays clean; the stateful
+   phase reaches ``SESSION_REVISION_CONFLICT`` and the
    ``session_revisions_honoured`` check (``checks.py``) judges the answer.
+   Schemas are not touched: every answer is validated as the spec publishes it.
 2. A janitor keeps the stateful phase able to reach deep states: in that
    phase every request with an Idempotency-Key gets a key of its own (the
    generated ones are mostly the spec's single example key). And it keeps the
@@ -54,19 +57,10 @@ STALE_LINK = "replayStaleRevision"
 
 @schemathesis.hook
 def before_load_schema(context: schemathesis.HookContext, raw_schema: dict[str, Any]) -> None:
-    spec.as_schemathesis_reads_it(raw_schema)
+    spec.with_contract_links(raw_schema)
     for methods in raw_schema.get("paths", {}).values():
         for operation in methods.values():
-            if not isinstance(operation, dict):
-                continue
-            for response in operation.get("responses", {}).values():
-                for link in (response.get("links") or {}).values() if isinstance(response, dict) else ():
-                    if "requestBody" in link:
-                        # A spec link's requestBody is the whole request. Schemathesis would merge generated fields
-                        # into it (instructions, history, attachments), which a session run refuses before it looks
-                        # at the session (dependentSchemas in RunRequest), so the session flow would never advance.
-                        link.setdefault("x-schemathesis", {})["merge_body"] = False
-            if operation.get("operationId") != "run":
+            if not isinstance(operation, dict) or operation.get("operationId") != "run":
                 continue
             completed = operation["responses"]["200"]
             assert "$ref" not in completed, "the run's 200 response is expected inline"

@@ -40,7 +40,7 @@ def schema() -> Any:
     os.environ.setdefault("CONTRACT_TOKEN_FULL", "unused")
     os.environ.pop("SCHEMATHESIS_HOOKS", None)
     config = schemathesis.Config.from_path(SCHEMATHESIS_CONFIG)
-    raw = spec.as_schemathesis_reads_it(copy.deepcopy(spec.document()))
+    raw = copy.deepcopy(spec.document())
     return schemathesis.openapi.from_dict(raw, config=config)
 
 

@@ -144,8 +144,67 @@ def test_link_points_at_an_existing_operation_with_existing_parameters(link: spe
     assert required_path <= {key.rpartition(".")[2] for key in parameters}, (
         f"the link must supply every path parameter of {target.operation_id}: {sorted(required_path)}"
     )
-    if "requestBody" in link.definition:
+    if link.request_body is not None:
         assert target.request_schema is not None, f"{target.operation_id} takes no request body"
-        _check_body(link.definition["requestBody"], target.request_schema, "requestBody")
-    for expression in _expressions(parameters) + _expressions(link.definition.get("requestBody")):
+        _check_body(link.request_body, target.request_schema, "requestBody")
+    for expression in _expressions(parameters) + _expressions(link.request_body):
         _check_expression(expression, link)
+
+
+PUBLISHED = [link for link in LINKS if link.published]
+
+
+@pytest.mark.parametrize("link", PUBLISHED, ids=[_label(link) for link in PUBLISHED])
+def test_published_link_bodies_are_what_openapi_defines(link: spec.Link) -> None:
+    """OpenAPI defines a link's requestBody as a literal or one runtime expression for the whole body.
+
+    An object with expressions inside is neither (openapi-generator refuses it: "requestBody is not of type
+    string"); such a template belongs in the link's x-request-body, which only our harness reads.
+    """
+    body = link.definition.get("requestBody")
+    nested = not isinstance(body, str) and bool(_expressions(body))
+    assert not nested, f"requestBody {body!r} nests runtime expressions: move it to {spec.REQUEST_BODY}"
+
+
+@pytest.mark.parametrize("link", PUBLISHED, ids=[_label(link) for link in PUBLISHED])
+def test_published_links_read_only_fields_every_answer_has(link: spec.Link) -> None:
+    """A tool follows every link of a response, so each $response.body field it reads must be required there.
+
+    A link that holds only for some bodies (a run's `session`, present for session runs only) belongs in the
+    response's x-session-links.
+    """
+    schema = _response_schema(link.source, link.status)
+    expressions = _expressions(link.definition.get("parameters", {})) + _expressions(link.request_body)
+    for expression in expressions:
+        match = EXPRESSION.match(expression)
+        if match is None or match["source"] != "response" or match["where"] != "body":
+            continue
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in (match["pointer"] or "/")[1:].split("/") if p]
+        assert _required_at(schema, parts), (
+            f"{expression}: not every {link.status} answer of {link.source} has it; use {spec.SESSION_LINKS}"
+        )
+
+
+def test_session_links_are_the_links_of_session_results() -> None:
+    """The moved links are still there for the harness (and a reader), and each reads the answer's session."""
+    session_links = [link for link in LINKS if not link.published]
+    assert {(link.source, link.name) for link in session_links} >= {("run", "nextRun"), ("run", "readRunSession")}
+    for link in session_links:
+        reads = _expressions(link.definition.get("parameters", {})) + _expressions(link.request_body)
+        assert any(expression.startswith("$response.body#/session/") for expression in reads), link.name
+
+
+def _required_at(schema: Any, parts: list[str]) -> bool:
+    """Whether every instance of ``schema`` has the member a JSON pointer names (required at every step)."""
+    schema = spec.resolve(schema)
+    if not parts:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    head, rest = parts[0], parts[1:]
+    for part in schema.get("allOf", []):
+        if _required_at(part, parts):
+            return True
+    if head in schema.get("properties", {}) and head in schema.get("required", []):
+        return _required_at(schema["properties"][head], rest)
+    return False

@@ -1,4 +1,4 @@
-"""Prepare openapi.yaml for ogen: one JSON Schema no-op that ogen needs spelled out.
+"""Prepare the spec for ogen: one JSON Schema no-op that ogen needs spelled out.
 
     python generator/go/prepare.py openapi.yaml OUT.json
 

@@ -2558,7 +2558,8 @@ appear only with the codes that use them.
             value.parse()
         }
     }
-    /**One Server-Sent Event of a streamed run. The SSE `event` field equals
+    /**One event of a streamed run: the JSON in the `data` of one
+Server-Sent Events message. The message's `event` field equals
 `type`; clients should ignore event types they do not know.
 */
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -5056,6 +5057,40 @@ results and approvals are still accepted) until the host's drain timeout;
 turns still active then end with `RUN_CANCELLED` (reason `shutdown`) and
 their sessions are interrupted (reason `shutdown`), like any turn stopped
 after model work started.
+
+Streamed runs (`streamRun`, `streamRunActions`) answer `text/event-stream`.
+Their schema, `RunEventMessage`, describes one SSE message by its fields
+(`id`, `event`, `data`), as OpenAPI 3.2 models event streams; its `data`
+is a `RunEvent` as JSON (`contentMediaType` + `contentSchema`).
+
+Links name the next operation a client may call with values from an
+answer. OpenAPI runtime expressions stand for a whole parameter or a
+whole request body, so where a link needs a composite body (a session
+handle built from the answer) that body is a template in the link's
+`x-request-body`: an object whose string values starting with `$` are
+runtime expressions. Links that hold only for a session run (the answer
+carries `session`; a stateless run's does not) are listed in the
+response's `x-session-links` instead of `links`, so that tools which
+follow every link never read a field the answer lacks.
+
+Evolution. `info.version` follows semantic versioning. Within a major
+version the contract may grow, and clients must be written to tolerate it:
+new operations; new optional request fields and parameters; new optional
+response fields (a client ignores members it does not know); new error
+`code`s, also on existing operations and statuses (a client handles an
+unknown code by its HTTP status); new `RunEvent` types in a stream (a
+client skips an event type it does not know); new links and `x-`
+extensions. The `code` enums and the `RunEvent` variants list the values
+known in this version, not every value a host of this major version may
+send. Anything else is a breaking change and needs a new major version
+(a new minor version while the major version is 0): removing or renaming
+an operation, field, parameter, code or event type; making an optional
+request field required or narrowing what a request field accepts;
+removing a response field or making a required one optional or
+nullable; changing a field's type or meaning, a status code, a media
+type, or what a documented code means. Deprecated items are marked
+`deprecated: true` and stay until the next major version. The changelog
+names every change.
 
 
 Version: 0.1.0*/

@@ -362,6 +362,43 @@ class OutputDeltaEvent(BaseModel):
     text: str
 
 
+class RunEventMessage(BaseModel):
+    """
+    One Server-Sent Events message of a streamed run (`streamRun`,
+    `streamRunActions`), as its fields: the way OpenAPI 3.2 models each
+    item of a `text/event-stream`. `data` is one `RunEvent` as JSON; `event`
+    equals that event's `type`; `id` numbers the stream's messages from 1.
+    Comment lines (`: keep-alive`) are not messages. Clients ignore event
+    types they do not know.
+
+    """
+
+    id: Annotated[str, Field(pattern="^[1-9][0-9]*$")]
+    """
+    The message's position in this stream, from 1.
+    """
+    event: str
+    """
+    The `type` of the `RunEvent` in `data`.
+    """
+    data: Annotated[
+        str,
+        Field(
+            json_schema_extra={
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": "#/components/schemas/RunEvent"},
+            }
+        ),
+    ]
+    """
+    One `RunEvent`, as JSON on a single line.
+    """
+    retry: Annotated[int | MISSING, Field(ge=0)] = MISSING
+    """
+    A reconnection delay in milliseconds (SSE `retry` field); the host does not send one today.
+    """
+
+
 class TruncateSessionRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -1715,7 +1752,8 @@ class RunEvent(
         Field(discriminator="type"),
     ]
     """
-    One Server-Sent Event of a streamed run. The SSE `event` field equals
+    One event of a streamed run: the JSON in the `data` of one
+    Server-Sent Events message. The message's `event` field equals
     `type`; clients should ignore event types they do not know.
 
     """

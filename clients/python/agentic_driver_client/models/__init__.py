@@ -56,6 +56,7 @@ from .retry_accounting import RetryAccounting
 from .run_completed_event import RunCompletedEvent
 from .run_conflict_problem import RunConflictProblem
 from .run_conflict_problem_code import RunConflictProblemCode
+from .run_event_message import RunEventMessage
 from .run_failed_event import RunFailedEvent
 from .run_invalid_problem import RunInvalidProblem
 from .run_invalid_problem_code import RunInvalidProblemCode
@@ -161,6 +162,7 @@ __all__ = (
     "RunCompletedEvent",
     "RunConflictProblem",
     "RunConflictProblemCode",
+    "RunEventMessage",
     "RunFailedEvent",
     "RunInvalidProblem",
     "RunInvalidProblemCode",

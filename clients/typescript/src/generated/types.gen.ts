@@ -693,7 +693,8 @@ export type RunFailedEvent = {
 };
 
 /**
- * One Server-Sent Event of a streamed run. The SSE `event` field equals
+ * One event of a streamed run: the JSON in the `data` of one
+ * Server-Sent Events message. The message's `event` field equals
  * `type`; clients should ignore event types they do not know.
  *
  */
@@ -1512,7 +1513,20 @@ export type StreamRunError = StreamRunErrors[keyof StreamRunErrors];
 
 export type StreamRunResponses = {
     /**
-     * The run's events, as Server-Sent Events.
+     * The run's events, as Server-Sent Events: each message has an `id`,
+     * an `event` and a `data` holding one `RunEvent` as JSON. On the wire
+     * the stream starts like this:
+     *
+     * ```text
+     * id: 1
+     * event: run.started
+     * data: {"type":"run.started","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa"}
+     *
+     * id: 2
+     * event: output.delta
+     * data: {"type":"output.delta","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
+     * ```
+     *
      */
     200: RunEvent;
 };
@@ -1694,7 +1708,15 @@ export type StreamRunActionsError = StreamRunActionsErrors[keyof StreamRunAction
 
 export type StreamRunActionsResponses = {
     /**
-     * The rest of the run's events, as Server-Sent Events.
+     * The rest of the run's events, as Server-Sent Events, in messages
+     * like `streamRun`'s; their ids count from 1 again:
+     *
+     * ```text
+     * id: 1
+     * event: output.delta
+     * data: {"type":"output.delta","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
+     * ```
+     *
      */
     200: RunEvent;
 };

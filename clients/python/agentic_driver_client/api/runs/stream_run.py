@@ -6,16 +6,12 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.output_delta_event import OutputDeltaEvent
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
 from ...models.request_timeout_problem import RequestTimeoutProblem
-from ...models.run_completed_event import RunCompletedEvent
-from ...models.run_failed_event import RunFailedEvent
+from ...models.run_event_message import RunEventMessage
 from ...models.run_invalid_problem import RunInvalidProblem
 from ...models.run_request import RunRequest
-from ...models.run_requires_action_event import RunRequiresActionEvent
-from ...models.run_started_event import RunStartedEvent
 from ...models.run_target_not_found_problem import RunTargetNotFoundProblem
 from ...models.run_unavailable_problem import RunUnavailableProblem
 from ...models.sessions_disabled_problem import SessionsDisabledProblem
@@ -50,14 +46,10 @@ def _get_kwargs(
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> (
-    OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | RunInvalidProblem
     | RunTargetNotFoundProblem
     | RunUnavailableProblem
@@ -68,57 +60,7 @@ def _parse_response(
     | None
 ):
     if response.status_code == 200:
-
-        def _parse_response_200(
-            data: object,
-        ) -> (
-            OutputDeltaEvent
-            | RunCompletedEvent
-            | RunFailedEvent
-            | RunRequiresActionEvent
-            | RunStartedEvent
-        ):
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_run_event_type_0 = RunStartedEvent.from_dict(data)
-
-                return componentsschemas_run_event_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_run_event_type_1 = OutputDeltaEvent.from_dict(data)
-
-                return componentsschemas_run_event_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_run_event_type_2 = RunRequiresActionEvent.from_dict(
-                    data
-                )
-
-                return componentsschemas_run_event_type_2
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_run_event_type_3 = RunCompletedEvent.from_dict(data)
-
-                return componentsschemas_run_event_type_3
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            componentsschemas_run_event_type_4 = RunFailedEvent.from_dict(data)
-
-            return componentsschemas_run_event_type_4
-
-        response_200 = _parse_response_200(response.text)
+        response_200 = RunEventMessage.from_dict(response.text)
 
         return response_200
 
@@ -181,14 +123,10 @@ def _parse_response(
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
-    OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | RunInvalidProblem
     | RunTargetNotFoundProblem
     | RunUnavailableProblem
@@ -211,14 +149,10 @@ def sync_detailed(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | RunInvalidProblem
     | RunTargetNotFoundProblem
     | RunUnavailableProblem
@@ -256,7 +190,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -277,14 +211,10 @@ def sync(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> (
-    OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | RunInvalidProblem
     | RunTargetNotFoundProblem
     | RunUnavailableProblem
@@ -323,7 +253,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -339,14 +269,10 @@ async def asyncio_detailed(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[
-    OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | RunInvalidProblem
     | RunTargetNotFoundProblem
     | RunUnavailableProblem
@@ -384,7 +310,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -403,14 +329,10 @@ async def asyncio(
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
 ) -> (
-    OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
-    | PayloadTooLargeProblem
+    PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | RunInvalidProblem
     | RunTargetNotFoundProblem
     | RunUnavailableProblem
@@ -449,7 +371,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (

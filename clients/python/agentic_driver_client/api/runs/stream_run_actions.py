@@ -8,14 +8,10 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.actions_not_found_problem import ActionsNotFoundProblem
-from ...models.output_delta_event import OutputDeltaEvent
 from ...models.payload_too_large_problem import PayloadTooLargeProblem
 from ...models.permission_denied_problem import PermissionDeniedProblem
 from ...models.request_timeout_problem import RequestTimeoutProblem
-from ...models.run_completed_event import RunCompletedEvent
-from ...models.run_failed_event import RunFailedEvent
-from ...models.run_requires_action_event import RunRequiresActionEvent
-from ...models.run_started_event import RunStartedEvent
+from ...models.run_event_message import RunEventMessage
 from ...models.stream_actions_conflict_problem import StreamActionsConflictProblem
 from ...models.stream_actions_invalid_problem import StreamActionsInvalidProblem
 from ...models.submit_run_actions_request import SubmitRunActionsRequest
@@ -53,14 +49,10 @@ def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> (
     ActionsNotFoundProblem
-    | OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -68,57 +60,7 @@ def _parse_response(
     | None
 ):
     if response.status_code == 200:
-
-        def _parse_response_200(
-            data: object,
-        ) -> (
-            OutputDeltaEvent
-            | RunCompletedEvent
-            | RunFailedEvent
-            | RunRequiresActionEvent
-            | RunStartedEvent
-        ):
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_run_event_type_0 = RunStartedEvent.from_dict(data)
-
-                return componentsschemas_run_event_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_run_event_type_1 = OutputDeltaEvent.from_dict(data)
-
-                return componentsschemas_run_event_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_run_event_type_2 = RunRequiresActionEvent.from_dict(
-                    data
-                )
-
-                return componentsschemas_run_event_type_2
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_run_event_type_3 = RunCompletedEvent.from_dict(data)
-
-                return componentsschemas_run_event_type_3
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            componentsschemas_run_event_type_4 = RunFailedEvent.from_dict(data)
-
-            return componentsschemas_run_event_type_4
-
-        response_200 = _parse_response_200(response.text)
+        response_200 = RunEventMessage.from_dict(response.text)
 
         return response_200
 
@@ -172,14 +114,10 @@ def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> Response[
     ActionsNotFoundProblem
-    | OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -201,14 +139,10 @@ def sync_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[
     ActionsNotFoundProblem
-    | OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -230,7 +164,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -254,14 +188,10 @@ def sync(
     idempotency_key: str | Unset = UNSET,
 ) -> (
     ActionsNotFoundProblem
-    | OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -284,7 +214,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return sync_detailed(
@@ -303,14 +233,10 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[
     ActionsNotFoundProblem
-    | OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -332,7 +258,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
     """
 
     kwargs = _get_kwargs(
@@ -354,14 +280,10 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> (
     ActionsNotFoundProblem
-    | OutputDeltaEvent
-    | RunCompletedEvent
-    | RunFailedEvent
-    | RunRequiresActionEvent
-    | RunStartedEvent
     | PayloadTooLargeProblem
     | PermissionDeniedProblem
     | RequestTimeoutProblem
+    | RunEventMessage
     | StreamActionsConflictProblem
     | StreamActionsInvalidProblem
     | UnauthenticatedProblem
@@ -384,7 +306,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsNotFoundProblem | OutputDeltaEvent | RunCompletedEvent | RunFailedEvent | RunRequiresActionEvent | RunStartedEvent | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
     """
 
     return (
