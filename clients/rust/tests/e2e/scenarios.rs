@@ -247,7 +247,7 @@ async fn call(input: CallInput) -> Result<Exchange, String> {
         name => TOKENS.iter().find(|(known, _)| *known == name).ok_or(format!("unknown credentials {name}"))?.1,
     };
     let client = if input.own_client || base_url != input.base_url {
-        Client::new(&base_url, token).map_err(|e| e.to_string())?
+        contract_client(&base_url, token)?
     } else {
         shared_client(&base_url, token)?
     };
@@ -301,9 +301,14 @@ fn shared_client(base_url: &str, token: &str) -> Result<Client, String> {
     if let Some(client) = clients.get(&key) {
         return Ok(client.clone());
     }
-    let client = Client::new(base_url, token).map_err(|e| e.to_string())?;
+    let client = contract_client(base_url, token)?;
     clients.insert(key, client.clone());
     Ok(client)
+}
+
+/// A client that makes exactly the requests a scenario says: no retries.
+fn contract_client(base_url: &str, token: &str) -> Result<Client, String> {
+    Client::builder().base_url(base_url).token(token).max_retries(0).build().map_err(|e| e.to_string())
 }
 
 async fn plain<T: Serialize, E: agentic_driver_client::ErrorBody>(
@@ -339,12 +344,12 @@ fn refused(input: &CallInput, error: Error) -> Exchange {
                 parse_problems,
             }
         }
-        Error::UnexpectedStatus { status, body } => Exchange {
-            status,
-            headers: HeaderMap::new(),
-            json: serde_json::from_str(&body).ok(),
-            parse_problems: vec![format!("the client did not read the {status} answer as a problem")],
-            describe: input.describe(status, &body),
+        Error::UnexpectedStatus(answer) => Exchange {
+            status: answer.status,
+            headers: answer.headers.clone(),
+            json: serde_json::from_str(&answer.body).ok(),
+            parse_problems: vec![format!("the client did not read the {} answer as a problem", answer.status)],
+            describe: input.describe(answer.status, &answer.body),
         },
         other => Exchange {
             status: 0,
