@@ -50,3 +50,5 @@ pub use error::{ConnectionError, Error, Problem, ProblemKind, TimeoutError, Time
 pub use generated::types;
 pub use session::SessionIdentity;
 pub use stream::{Event, EventStream, UnknownEvent, RUN_EVENT_TYPES};
+#[cfg(feature = "rustls-ring")]
+pub use tls::install_tls_provider;

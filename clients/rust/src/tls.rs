@@ -27,3 +27,15 @@ pub(crate) fn configure(builder: reqwest::ClientBuilder) -> Result<reqwest::Clie
 pub(crate) fn configure(builder: reqwest::ClientBuilder) -> Result<reqwest::ClientBuilder, Error> {
     Ok(builder)
 }
+
+/// Installs rustls's *ring* provider as the process-wide default, unless one is installed.
+///
+/// This crate's clients never need it. A program that also builds plain `reqwest` clients
+/// needs it (or reqwest's own `rustls` feature): the default feature `rustls-ring` turns on
+/// reqwest's `rustls-no-provider`, under which `reqwest::Client::new()` panics when no
+/// provider is installed. Returns whether this call installed it.
+#[cfg(feature = "rustls-ring")]
+pub fn install_tls_provider() -> bool {
+    rustls::crypto::CryptoProvider::get_default().is_none()
+        && rustls::crypto::ring::default_provider().install_default().is_ok()
+}

@@ -27,7 +27,7 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::support::{repo_root, Host, HostConfig};
 
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
-const TOKENS: [(&str, &str); 3] = [
+pub const TOKENS: [(&str, &str); 3] = [
     ("full", "contract-rust-full-token-0001"),
     ("no-grants", "contract-rust-no-grants-token"),
     ("other", "contract-rust-other-subject-01"),
@@ -185,7 +185,7 @@ impl CallInput {
     }
 }
 
-fn truncate(text: &str, limit: usize) -> String {
+pub fn truncate(text: &str, limit: usize) -> String {
     text.chars().take(limit).collect()
 }
 
@@ -427,7 +427,7 @@ fn lookup(variables: &HashMap<String, Value>, reference: &str) -> Result<Value, 
     Ok(value.clone())
 }
 
-fn resolve(value: &Value, variables: &HashMap<String, Value>) -> Result<Value, String> {
+pub fn resolve(value: &Value, variables: &HashMap<String, Value>) -> Result<Value, String> {
     Ok(match value {
         Value::String(text) if text.starts_with("$$") => Value::String(text[1..].to_string()),
         Value::String(text) if is_reference(text) => lookup(variables, &text[1..])?,
@@ -450,7 +450,7 @@ fn resolve(value: &Value, variables: &HashMap<String, Value>) -> Result<Value, S
     })
 }
 
-fn pointer<'a>(document: Option<&'a Value>, location: &str) -> Option<&'a Value> {
+pub fn pointer<'a>(document: Option<&'a Value>, location: &str) -> Option<&'a Value> {
     let document = document?;
     if location.is_empty() {
         return Some(document);
@@ -477,7 +477,7 @@ fn json_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn matches(actual: Option<&Value>, expected: &Value, variables: &HashMap<String, Value>) -> Result<bool, String> {
+pub fn matches(actual: Option<&Value>, expected: &Value, variables: &HashMap<String, Value>) -> Result<bool, String> {
     if let Value::Object(fields) = expected {
         if let Some((operator, argument)) =
             fields.iter().next().filter(|(op, _)| fields.len() == 1 && op.starts_with('$') && *op != "$repeat")
@@ -518,7 +518,7 @@ fn matches(actual: Option<&Value>, expected: &Value, variables: &HashMap<String,
     Ok(actual.is_some_and(|actual| json_eq(actual, &resolve(expected, variables).unwrap_or(Value::Null))))
 }
 
-fn shown(value: Option<&Value>) -> String {
+pub fn shown(value: Option<&Value>) -> String {
     value.map_or("(missing)".to_string(), |value| truncate(&value.to_string(), 300))
 }
 
@@ -716,7 +716,7 @@ async fn parallel(context: &mut Context<'_>, step: &Value) -> Result<(), String>
 }
 
 /// The sum of the samples called `name` whose labels include `labels` (Prometheus text format).
-fn metric_value(text: &str, name: &str, labels: &serde_json::Map<String, Value>) -> f64 {
+pub fn metric_value(text: &str, name: &str, labels: &serde_json::Map<String, Value>) -> f64 {
     let mut total = 0.0;
     for line in text.lines().filter(|line| !line.starts_with('#')) {
         let Some((series, value)) = line.trim_end().rsplit_once(' ') else { continue };
