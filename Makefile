@@ -109,8 +109,21 @@ test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and s
 test-go: $(VENV_STAMP) ## The Go client's unit, end-to-end and scenario tests (go mod download, go vet, go test)
 	cd clients/go && go mod download && go vet ./... && go test -count=1 ./...
 
-test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
+test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test), then newcomer-rust
 	cd clients/rust && cargo fetch --locked && cargo test --locked
+	$(MAKE) --no-print-directory newcomer-rust
+
+.PHONY: newcomer-rust bench-client-rust
+# The newcomer builds in clients/rust/target (CARGO_TARGET_DIR): it reuses the crates test-rust compiled.
+newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: client added by path as its README says, clippy -D warnings, run on a live host
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	cp -R clients/newcomer/rust/Cargo.toml clients/newcomer/rust/src "$$dir"/; \
+	cd "$$dir"; export CARGO_TARGET_DIR=$(CURDIR)/clients/rust/target; \
+	cargo add --quiet --path $(CURDIR)/clients/rust agentic-driver-client; \
+	cargo clippy --quiet --all-targets -- -D warnings; \
+	cargo build --quiet; \
+	$(CURDIR)/$(BIN)/python $(CURDIR)/clients/newcomer/with_host.py --agentic-driver $(CURDIR)/$(BIN)/agentic-driver \
+		-- "$$CARGO_TARGET_DIR/debug/agentic-driver-newcomer"
 
 test: check-generated lint typecheck lint-spec test-python test-python-client test-bench contract test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
