@@ -136,6 +136,15 @@ bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 
 bench-client: $(VENV_STAMP) ## SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client.json
 	$(BIN)/python bench/client/bench_client.py
 
+# Builds the bench cold (a fresh target dir: the client and every crate it needs, as a user's first
+# build) and times that; then runs it against a live echo host. Several minutes on 2 busy cores.
+bench-client-rust: $(VENV_STAMP) ## Rust client overhead vs plain reqwest on one session turn, and its cold build time -> bench/results/client-rust.json
+	@set -e; target=$$(mktemp -d); trap 'rm -rf "$$target"' EXIT; \
+	cd bench/client/rust; \
+	/usr/bin/time -f '%e %U %S' -o "$$target/cold-build" cargo build --release --quiet --target-dir "$$target"; \
+	cd $(CURDIR); $(BIN)/python clients/newcomer/with_host.py --agentic-driver $(BIN)/agentic-driver \
+		-- "$$target/release/agentic-driver-bench-client-rust" --cold-build "$$(cat "$$target/cold-build")" $(BENCH_ARGS)
+
 clean: ## Remove installed tools and caches (the llama-cpp-python build in $(LLM_CACHE) stays; remove it by hand)
 	rm -rf $(VENV) node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \
 		clients/python/.pytest_cache clients/python/docs/_build
