@@ -335,3 +335,33 @@ async fn logs_one_line_per_attempt_through_the_log_facade_without_secrets() {
     );
     assert!(logged.iter().all(|line| !line.contains(TOKEN) && !line.contains("Bearer")));
 }
+
+#[tokio::test]
+async fn a_connect_timeout_is_typed_and_retried() {
+    // A listener that never accepts, with its one-connection backlog taken: the next connect's
+    // SYN is dropped by the kernel, so the connect hangs until the client's connect timeout.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(0).unwrap();
+    let address = listener.local_addr().unwrap();
+    let mut fillers = Vec::new();
+    for _ in 0..4 {
+        match tokio::time::timeout(Duration::from_millis(200), tokio::net::TcpStream::connect(address)).await {
+            Ok(Ok(stream)) => fillers.push(stream),
+            _ => break,
+        }
+    }
+    let client = Client::builder()
+        .base_url(format!("http://{address}"))
+        .connect_timeout(Duration::from_millis(300))
+        .max_retries(1)
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let error = client.get_health().await.unwrap_err();
+    assert_eq!(error.timeout_kind(), Some(TimeoutKind::Connect), "{error}");
+    assert!(error.is_connection());
+    // Two connect timeouts and a backoff of at least 375 ms between them.
+    assert!(started.elapsed() >= Duration::from_millis(900), "{:?}", started.elapsed());
+    drop((listener, fillers));
+}
