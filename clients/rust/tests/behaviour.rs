@@ -365,3 +365,24 @@ async fn a_connect_timeout_is_typed_and_retried() {
     assert!(started.elapsed() >= Duration::from_millis(900), "{:?}", started.elapsed());
     drop((listener, fillers));
 }
+
+#[tokio::test]
+async fn agentic_driver_log_debug_writes_the_lines_to_standard_error() {
+    const NAME: &str = "agentic_driver_log_debug_writes_the_lines_to_standard_error";
+    if std::env::var_os("BEHAVIOUR_LOG_CHILD").is_some() {
+        // In the child this test re-ran itself in: AGENTIC_DRIVER_LOG=debug is set.
+        let server = ScriptedServer::start(vec![Action::json(200, r#"{"status":"ok"}"#)]).await;
+        Client::builder().base_url(&server.base_url).token(TOKEN).build().unwrap().get_health().await.unwrap();
+        return;
+    }
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", NAME, "--nocapture", "--test-threads", "1"])
+        .env("AGENTIC_DRIVER_LOG", "debug")
+        .env("BEHAVIOUR_LOG_CHILD", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("agentic-driver: GET /healthz -> 200 (attempt 1/3)"), "{stderr}");
+    assert!(!stderr.contains(TOKEN) && !stderr.contains("Bearer"));
+}
