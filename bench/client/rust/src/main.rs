@@ -35,7 +35,7 @@ fn args() -> Args {
         pairs: 1000,
         warmup: 100,
         cold_build: None,
-        output: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../results/client-rust.json"),
+        output: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/client-rust.json")),
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
@@ -193,5 +193,5 @@ async fn main() {
         std::fs::create_dir_all(parent).expect("results dir");
     }
     std::fs::write(&args.output, serde_json::to_string_pretty(&record).unwrap() + "\n").expect("write results");
-    println!("wrote {}", args.output.display());
+    println!("wrote {}", args.output.canonicalize().unwrap_or(args.output).display());
 }
