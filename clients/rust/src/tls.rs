@@ -17,8 +17,9 @@ pub(crate) fn configure(builder: reqwest::ClientBuilder) -> Result<reqwest::Clie
         .with_platform_verifier()
         .map_err(failed)?
         .with_no_client_auth();
-    // What reqwest offers with its own rustls configuration (the client speaks HTTP/2 and 1.1).
-    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    // What reqwest offers with its own rustls configuration: h2 only when it can speak it.
+    config.alpn_protocols =
+        if cfg!(feature = "http2") { vec![b"h2".to_vec(), b"http/1.1".to_vec()] } else { vec![b"http/1.1".to_vec()] };
     Ok(builder.tls_backend_preconfigured(config))
 }
 
