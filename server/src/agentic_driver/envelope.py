@@ -18,12 +18,24 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
 from .clock import format_ms
 from .models import SessionInfo
 from .providers.base import Usage, VisibleMessage
 from .sessions import Accounting, InterruptedTurnRecord, Owner, SessionRecord, SessionStore, TurnLog, TurnRecord
+from .views import read_session_view
 
 __all__ = ["SCHEMA_VERSION", "ImportRejected", "ImportReport", "export_record", "parse", "restore"]
 
@@ -119,6 +131,132 @@ def export_record(record: SessionRecord, include_instructions: bool, provider_ki
     return data
 
 
+# -- what a version-1 envelope must hold, checked whole before anything is built or stored ----------------
+# Unknown keys are ignored (a newer writer's additions); every known key has its exact type and sign, so a
+# mistake is refused here, naming the field, instead of surfacing later as an unreadable session.
+
+Count = Annotated[StrictInt, Field(ge=0, lt=2**63)]
+Cost = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)] | Annotated[StrictInt, Field(ge=0)] | None
+
+
+def _stamp(text: str) -> str:
+    stamp = datetime.fromisoformat(text)  # ValueError names what is wrong with it
+    if stamp.tzinfo is None:
+        raise ValueError("a timestamp needs its UTC offset (Z)")
+    return text
+
+
+Stamp = Annotated[StrictStr, AfterValidator(_stamp)]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class _UsageV1(_Part):
+    inputTokens: Count = 0
+    outputTokens: Count = 0
+    cachedInputTokens: Count = 0
+    cacheWriteTokens: Count = 0
+    reasoningTokens: Count = 0
+
+
+class _RetriesV1(_Part):
+    count: Count = 0
+    usage: _UsageV1 = _UsageV1()
+    cost: Cost = None
+
+
+class _AccountingV1(_Part):
+    runCount: Count = 0
+    usage: _UsageV1 = _UsageV1()
+    cost: Cost = None
+    retries: _RetriesV1 = _RetriesV1()
+    servedModels: list[StrictStr] = []
+
+
+class _SessionV1(_Part):
+    id: Annotated[StrictStr, Field(min_length=1)]
+    provider: StrictStr
+    account: StrictStr
+    model: StrictStr
+    mode: Literal["history", "native"]
+    nativeHistory: Literal["full", "no_reasoning", "no_tool_results", "compact_tool_results"] = "full"
+    revision: Count
+    createdAt: Stamp
+    updatedAt: Stamp
+
+
+class _MessageV1(_Part):
+    role: Literal["user", "assistant"]
+    content: StrictStr
+
+
+class _TurnV1(_Part):
+    revision: Annotated[StrictInt, Field(ge=1, lt=2**63)]
+    runId: Annotated[StrictStr, Field(min_length=1)]
+    start: Count
+    end: Count
+    nativeEnd: Count = 0
+    at: Stamp
+
+
+class _InterruptedTurnV1(_Part):
+    runId: Annotated[StrictStr, Field(min_length=1)]
+    input: StrictStr
+    reason: Literal["cancelled", "failed", "disconnected", "idle_timeout", "limit_exceeded", "shutdown"]
+    at: Stamp
+
+
+class _EnvelopeV1(_Part):
+    session: _SessionV1
+    instructions: StrictStr | None = None
+    instructionsFingerprint: StrictStr | None = None
+    toolsFingerprint: StrictStr | None = None
+    history: list[_MessageV1]
+    imported: Count = 0
+    native: list[StrictStr] = []
+    turns: list[_TurnV1] = []
+    interruptedTurn: _InterruptedTurnV1 | None = None
+    accounting: _AccountingV1 = _AccountingV1()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> _EnvelopeV1:
+        messages, native, revision = len(self.history), len(self.native), self.session.revision
+        if self.imported > messages:
+            raise ValueError(f"imported ({self.imported}) counts more messages than history holds ({messages})")
+        previous = None
+        for index, turn in enumerate(self.turns):
+            where = f"turns[{index}]"
+            if not turn.start <= turn.end <= messages:
+                raise ValueError(f"{where}: start {turn.start}..end {turn.end} is outside the history (0..{messages})")
+            if turn.nativeEnd > native:
+                raise ValueError(f"{where}: nativeEnd {turn.nativeEnd} is past the native state ({native} items)")
+            if turn.revision > revision:
+                raise ValueError(f"{where}: revision {turn.revision} is after the session's revision {revision}")
+            if previous is not None and (turn.revision <= previous.revision or turn.start < previous.end):
+                raise ValueError(f"{where}: turns must follow each other (revision and history both increase)")
+            previous = turn
+        return self
+
+
+def _field_path(location: tuple[int | str, ...]) -> str:
+    path = ""
+    for part in location:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path or "the envelope"
+
+
+def _validated(data: Mapping[str, Any]) -> _EnvelopeV1:
+    try:
+        return _EnvelopeV1.model_validate(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        raise ImportRejected(
+            f"The envelope is malformed at {_field_path(tuple(first['loc']))}: {first['msg']}."
+        ) from None
+
+
 @dataclass(frozen=True)
 class Parsed:
     data: Mapping[str, Any]
@@ -139,68 +277,67 @@ def parse(data: Mapping[str, Any]) -> Parsed:
             "keys this version does not know were ignored."
         )
         warnings.warn(notes[-1], UserWarning, stacklevel=3)
-    try:
-        session = data["session"]
-        kind = session.get("providerKind")
-        return Parsed(
-            data,
-            str(session["provider"]),
-            str(session["account"]),
-            str(session["model"]),
-            notes,
-            kind if isinstance(kind, str) else None,
-        )
-    except (KeyError, TypeError) as error:
-        raise ImportRejected(f"The envelope misses {error}.") from None
+    session = data.get("session")
+    if not isinstance(session, Mapping):
+        raise ImportRejected("The envelope is malformed at session: an object is required.")
+    owner = {}
+    for key in ("provider", "account", "model"):
+        value = session.get(key)
+        if not isinstance(value, str):
+            raise ImportRejected(f"The envelope is malformed at session.{key}: a string is required.")
+        owner[key] = value
+    kind = session.get("providerKind")
+    provider_kind = kind if isinstance(kind, str) else None
+    return Parsed(data, owner["provider"], owner["account"], owner["model"], notes, provider_kind)
 
 
 def _ms(stamp: str) -> int:
     return round(datetime.fromisoformat(stamp).timestamp() * 1000)  # the float product may fall just short
 
 
-def _usage_of(data: Mapping[str, Any]) -> Usage:
+def _usage_of(usage: _UsageV1) -> Usage:
     return Usage(
-        int(data.get("inputTokens", 0)),
-        int(data.get("outputTokens", 0)),
-        int(data.get("cachedInputTokens", 0)),
-        int(data.get("cacheWriteTokens", 0)),
-        int(data.get("reasoningTokens", 0)),
+        usage.inputTokens, usage.outputTokens, usage.cachedInputTokens, usage.cacheWriteTokens, usage.reasoningTokens
     )
 
 
-def _accounting(data: Mapping[str, Any]) -> Accounting:
-    retries = data.get("retries", {})
+def _accounting(accounting: _AccountingV1) -> Accounting:
     return Accounting(
-        runs=int(data.get("runCount", 0)),
-        usage=_usage_of(data.get("usage", {})),
-        cost=data.get("cost"),
-        retries=int(retries.get("count", 0)),
-        retry_usage=_usage_of(retries.get("usage", {})),
-        retry_cost=retries.get("cost"),
-        served_models=[str(m) for m in data.get("servedModels", [])],
+        runs=accounting.runCount,
+        usage=_usage_of(accounting.usage),
+        cost=None if accounting.cost is None else float(accounting.cost),
+        retries=accounting.retries.count,
+        retry_usage=_usage_of(accounting.retries.usage),
+        retry_cost=None if accounting.retries.cost is None else float(accounting.retries.cost),
+        served_models=list(accounting.servedModels),
     )
 
 
-def _interrupted(data: Mapping[str, Any] | None) -> InterruptedTurnRecord | None:
-    if data is None:
-        return None
-    return InterruptedTurnRecord(data["runId"], data["input"], data["reason"], _ms(data["at"]))
+def _interrupted(turn: _InterruptedTurnV1 | None) -> InterruptedTurnRecord | None:
+    return None if turn is None else InterruptedTurnRecord(turn.runId, turn.input, turn.reason, _ms(turn.at))
 
 
-def _inconsistency(record: SessionRecord) -> str | None:
-    """What makes a restored record unusable, checked before anything is stored."""
-    if record.mode not in ("history", "native"):
-        return f"mode {record.mode!r}"
-    if record.native_filter not in ("full", "no_reasoning", "no_tool_results", "compact_tool_results"):
-        return f"nativeHistory {record.native_filter!r}"
-    if record.revision < 0 or any(m.role not in ("user", "assistant") for m in record.history):
-        return "a negative revision or a message role other than user or assistant"
-    if not 0 <= record.imported <= len(record.history):
-        return "imported count outside the history"
-    bounds = [(t.start, t.end, t.native_end) for t in record.turns]
-    if any(not (0 <= s <= e <= len(record.history) and 0 <= n <= len(record.native)) for s, e, n in bounds):
-        return "a turn outside the history or native state"
-    return None
+def _record(envelope: _EnvelopeV1, owner: Owner, instructions: str | None) -> SessionRecord:
+    session = envelope.session
+    return SessionRecord(
+        id=session.id,
+        owner=owner,
+        mode=session.mode,
+        instructions=instructions,
+        history=[VisibleMessage(m.role, m.content) for m in envelope.history],
+        created_ms=_ms(session.createdAt),
+        updated_ms=_ms(session.updatedAt),
+        expires_ms=None,
+        record_bytes=0,
+        imported=envelope.imported,
+        native=list(envelope.native),
+        turns=TurnLog(TurnRecord(t.revision, t.runId, t.start, t.end, _ms(t.at), t.nativeEnd) for t in envelope.turns),
+        revision=session.revision,
+        interrupted_turn=_interrupted(envelope.interruptedTurn),
+        native_filter=session.nativeHistory,
+        accounting=_accounting(envelope.accounting),
+        tools_fingerprint=envelope.toolsFingerprint,
+    )
 
 
 def restore(
@@ -210,47 +347,18 @@ def restore(
     instructions: str | None,
     current_tools_fingerprint: str,
 ) -> tuple[SessionRecord, ImportReport]:
-    data = parsed.data
+    envelope = _validated(parsed.data)
+    # Instructions given now win over the envelope's copy; either way a change is reported.
+    kept_instructions = instructions if instructions is not None else envelope.instructions
     try:
-        session = data["session"]
-        # Instructions given now win over the envelope's copy; either way a change is reported.
-        kept_instructions = instructions if instructions is not None else data.get("instructions")
-        interrupted = data.get("interruptedTurn")
-        record = SessionRecord(
-            id=str(session["id"]),
-            owner=Owner(subject, parsed.provider, parsed.account, parsed.model),
-            mode=session["mode"],
-            instructions=kept_instructions,
-            history=[VisibleMessage(m["role"], m["content"]) for m in data["history"]],
-            created_ms=_ms(session["createdAt"]),
-            updated_ms=_ms(session["updatedAt"]),
-            expires_ms=None,
-            record_bytes=0,
-            imported=int(data.get("imported", 0)),
-            native=[str(item) for item in data.get("native", [])],
-            turns=TurnLog(
-                TurnRecord(t["revision"], t["runId"], t["start"], t["end"], _ms(t["at"]), t.get("nativeEnd", 0))
-                for t in data.get("turns", [])
-            ),
-            revision=int(session["revision"]),
-            interrupted_turn=None
-            if interrupted is None
-            else InterruptedTurnRecord(
-                interrupted["runId"], interrupted["input"], interrupted["reason"], _ms(interrupted["at"])
-            ),
-            native_filter=str(session.get("nativeHistory", "full")),
-            accounting=_accounting(data.get("accounting", {})),
-            tools_fingerprint=data.get("toolsFingerprint"),
-        )
-    except (KeyError, TypeError, ValueError, OverflowError) as error:
-        raise ImportRejected(f"The envelope is malformed: {error!r}.") from None
-    problem = _inconsistency(record)
-    if problem is not None:
-        raise ImportRejected(f"The envelope is malformed: {problem}.")
+        record = _record(envelope, Owner(subject, parsed.provider, parsed.account, parsed.model), kept_instructions)
+        read_session_view(record, "import-check")  # what every later read builds: it must build now
+    except (ValueError, OverflowError) as error:  # a timestamp out of range, a number past 64 bits
+        raise ImportRejected(f"The envelope is malformed: {error}.") from None
     store.adopt(record)
     report = ImportReport(
         session=None,
-        instructions_changed=fingerprint(kept_instructions) != data.get("instructionsFingerprint"),
+        instructions_changed=fingerprint(kept_instructions) != envelope.instructionsFingerprint,
         tools_changed=record.tools_fingerprint is not None and record.tools_fingerprint != current_tools_fingerprint,
         warnings=list(parsed.warnings),
     )

@@ -606,3 +606,39 @@ async def test_an_envelope_with_invalid_session_values_is_import_rejected_and_no
             target.import_session(envelope, ALICE)
     finally:
         assert len(target.store) == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "named"),
+    [
+        (("accounting", "cost"), "0.5", "accounting.cost"),
+        (("accounting", "runCount"), -1, "accounting.runCount"),
+        (("accounting", "usage", "inputTokens"), -5, "accounting.usage.inputTokens"),
+        (("accounting", "retries", "usage", "outputTokens"), 1.5, "accounting.retries.usage.outputTokens"),
+        (("turns", 0, "revision"), 0, "turns[0].revision"),
+        (("history", 0, "content"), ["not", "text"], "history[0].content"),
+        (("history", 0, "role"), "system", "history[0].role"),
+        (("native", 0), {"type": "user"}, "native[0]"),
+        (("session", "createdAt"), "2026-13-45T00:00:00Z", "session.createdAt"),
+        (("turns", 0, "at"), "2026-11-29T18:50:42", "turns[0].at"),
+        (("session", "revision"), True, "session.revision"),
+    ],
+)
+async def test_each_malformed_field_is_import_rejected_by_its_path_and_nothing_is_stored(
+    path: tuple[str | int, ...], value: Any, named: str
+) -> None:
+    shared = echo()
+    clock = ManualClock(START_MS)
+    source = make_driver(shared, clock=clock)
+    info = await conversation(source, clock)
+    envelope = source.export_session(info.id, ALICE)
+    holder: Any = envelope
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = value
+    target = make_driver(shared)
+
+    with pytest.raises(ImportRejected, match=re.escape(named)):
+        target.import_session(envelope, ALICE)
+
+    assert len(target.store) == 0
