@@ -35,18 +35,28 @@ fn args() -> Args {
         pairs: 1000,
         warmup: 100,
         cold_build: None,
-        output: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/client-rust.json")),
+        output: PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../results/client-rust.json"
+        )),
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
-        let value = given.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        let value = given
+            .next()
+            .unwrap_or_else(|| panic!("{flag} needs a value"));
         match flag.as_str() {
             "--pairs" => args.pairs = value.parse().expect("--pairs N"),
             "--warmup" => args.warmup = value.parse().expect("--warmup N"),
             // "WALL USER SYS" in seconds, as /usr/bin/time -f '%e %U %S' prints them.
             "--cold-build" => {
-                let figures: Vec<f64> = value.split_whitespace().map(|s| s.parse().expect("seconds")).collect();
-                args.cold_build = Some(json!({"wall_s": figures[0], "user_s": figures.get(1), "sys_s": figures.get(2)}));
+                let figures: Vec<f64> = value
+                    .split_whitespace()
+                    .map(|s| s.parse().expect("seconds"))
+                    .collect();
+                args.cold_build = Some(
+                    json!({"wall_s": figures[0], "user_s": figures.get(1), "sys_s": figures.get(2)}),
+                );
             }
             "--output" => args.output = PathBuf::from(value),
             other => panic!("unknown option {other}"),
@@ -81,20 +91,43 @@ async fn main() {
     let url = std::env::var("AGENTIC_DRIVER_URL").expect("AGENTIC_DRIVER_URL");
     let token = std::env::var("AGENTIC_DRIVER_TOKEN").expect("AGENTIC_DRIVER_TOKEN");
     agentic_driver_client::install_tls_provider(); // the plain reqwest client below needs a provider
-    let client = Client::builder().base_url(&url).token(&token).build().expect("client");
-    let setup = Client::builder().base_url(&url).token(&token).build().expect("client");
+    let client = Client::builder()
+        .base_url(&url)
+        .token(&token)
+        .build()
+        .expect("client");
+    let setup = Client::builder()
+        .base_url(&url)
+        .token(&token)
+        .build()
+        .expect("client");
     let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert(reqwest::header::AUTHORIZATION, format!("Bearer {token}").parse().unwrap());
+    headers.insert(
+        reqwest::header::AUTHORIZATION,
+        format!("Bearer {token}").parse().unwrap(),
+    );
     headers.insert(reqwest::header::ACCEPT, "application/json".parse().unwrap());
-    let plain = reqwest::Client::builder().default_headers(headers).build().expect("reqwest");
+    let plain = reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .expect("reqwest");
     let discovery = setup.get_discovery().await.expect("discovery");
-    let echo = discovery.providers.iter().find(|provider| provider.id == "echo").expect("an echo provider");
+    let echo = discovery
+        .providers
+        .iter()
+        .find(|provider| provider.id == "echo")
+        .expect("an echo provider");
     let model = echo.models[0].clone();
     let expected = format!("echo: {INPUT}");
 
     let fresh = || async {
-        let request = types::CreateSessionRequest::new("echo", model.as_str(), types::SessionMode::History);
-        setup.create_session(&request, None).await.expect("create").session
+        let request =
+            types::CreateSessionRequest::new("echo", model.as_str(), types::SessionMode::History);
+        setup
+            .create_session(&request, None)
+            .await
+            .expect("create")
+            .session
     };
     let with_client = |session: types::SessionInfo| {
         let (client, expected) = (&client, &expected);
@@ -145,12 +178,19 @@ async fn main() {
             plain_times.push(plain_time.as_secs_f64());
         }
     }
-    let pair_ratios: Vec<f64> = client_times.iter().zip(&plain_times).map(|(c, p)| c / p).collect();
+    let pair_ratios: Vec<f64> = client_times
+        .iter()
+        .zip(&plain_times)
+        .map(|(c, p)| c / p)
+        .collect();
     let ratio = median(&client_times) / median(&plain_times);
     let overhead_us = (median(&client_times) - median(&plain_times)) * 1e6;
     let (plain_stats, client_stats) = (summary(&plain_times), summary(&client_times));
 
-    println!("one session turn, {} interleaved pairs (median, p10-p90):", args.pairs);
+    println!(
+        "one session turn, {} interleaved pairs (median, p10-p90):",
+        args.pairs
+    );
     for (name, stats) in [("reqwest", &plain_stats), ("client", &client_stats)] {
         println!(
             "  {name:8} {:8.0} us  ({:.0}-{:.0})",
@@ -192,6 +232,13 @@ async fn main() {
     if let Some(parent) = args.output.parent() {
         std::fs::create_dir_all(parent).expect("results dir");
     }
-    std::fs::write(&args.output, serde_json::to_string_pretty(&record).unwrap() + "\n").expect("write results");
-    println!("wrote {}", args.output.canonicalize().unwrap_or(args.output).display());
+    std::fs::write(
+        &args.output,
+        serde_json::to_string_pretty(&record).unwrap() + "\n",
+    )
+    .expect("write results");
+    println!(
+        "wrote {}",
+        args.output.canonicalize().unwrap_or(args.output).display()
+    );
 }

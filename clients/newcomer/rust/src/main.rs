@@ -18,28 +18,56 @@ fn check(ok: bool, what: &str) -> Result<(), String> {
 async fn app() -> Result<(), String> {
     let url = std::env::var("AGENTIC_DRIVER_URL").map_err(|_| "AGENTIC_DRIVER_URL is not set")?;
     let token = std::env::var("AGENTIC_DRIVER_TOKEN").unwrap_or_default();
-    let client = Client::builder().base_url(url).token(token).build().map_err(|e| e.to_string())?;
+    let client = Client::builder()
+        .base_url(url)
+        .token(token)
+        .build()
+        .map_err(|e| e.to_string())?;
     let failed = |e: Error| e.to_string();
 
     // Discovery: the echo provider and one of its models.
     let discovery = client.get_discovery().await.map_err(failed)?;
-    let echo = discovery.providers.iter().find(|provider| provider.id == "echo").ok_or("no echo provider")?;
+    let echo = discovery
+        .providers
+        .iter()
+        .find(|provider| provider.id == "echo")
+        .ok_or("no echo provider")?;
     let model = echo.models.first().ok_or("echo has no model")?.clone();
-    check(discovery.sessions.enabled, "discovery: sessions are on, echo is served")?;
+    check(
+        discovery.sessions.enabled,
+        "discovery: sessions are on, echo is served",
+    )?;
 
     // Create, then two runs: the second proves the session continued.
-    let request = types::CreateSessionRequest::new("echo", model.as_str(), types::SessionMode::History);
-    let created = client.create_session(&request, None).await.map_err(failed)?.session;
+    let request =
+        types::CreateSessionRequest::new("echo", model.as_str(), types::SessionMode::History);
+    let created = client
+        .create_session(&request, None)
+        .await
+        .map_err(failed)?
+        .session;
     check(created.revision == 0, "create: revision 0")?;
-    let first = client.run(&created.run_request("My name is Ada."), None).await.map_err(failed)?;
+    let first = client
+        .run(&created.run_request("My name is Ada."), None)
+        .await
+        .map_err(failed)?;
     let session = first.session.ok_or("a session run returns its session")?;
     check(session.revision == 1, "run 1: revision 1")?;
-    let second = client.run(&session.run_request("!recall"), None).await.map_err(failed)?;
-    check(second.output.text == "recall: 2 messages; last user: My name is Ada.", "run 2: !recall continues")?;
+    let second = client
+        .run(&session.run_request("!recall"), None)
+        .await
+        .map_err(failed)?;
+    check(
+        second.output.text == "recall: 2 messages; last user: My name is Ada.",
+        "run 2: !recall continues",
+    )?;
     let session = second.session.ok_or("a session run returns its session")?;
 
     // A streamed run.
-    let mut stream = client.stream_run(&session.run_request("!chunks 3\nstreamed"), None).await.map_err(failed)?;
+    let mut stream = client
+        .stream_run(&session.run_request("!chunks 3\nstreamed"), None)
+        .await
+        .map_err(failed)?;
     let (mut text, mut completed) = (String::new(), None);
     while let Some(event) = stream.next().await {
         match event.map_err(failed)? {
@@ -49,14 +77,18 @@ async fn app() -> Result<(), String> {
         }
     }
     let session = completed.ok_or("the stream ended without run.completed")?;
-    check(text == "echo: streamed" && session.revision == 3, "stream: deltas and revision 3")?;
+    check(
+        text == "echo: streamed" && session.revision == 3,
+        "stream: deltas and revision 3",
+    )?;
 
     // A stale revision: the typed conflict with the current revision, in one step.
     match client.run(&created.run_request("stale"), None).await {
         Err(error) => match error.kind() {
-            Some(ProblemKind::SessionRevisionConflict { current_revision }) => {
-                check(*current_revision == 3, "stale revision: SessionRevisionConflict, current revision 3")?
-            }
+            Some(ProblemKind::SessionRevisionConflict { current_revision }) => check(
+                *current_revision == 3,
+                "stale revision: SessionRevisionConflict, current revision 3",
+            )?,
             _ => return Err(format!("FAIL stale revision: {error}")),
         },
         Ok(_) => return Err("FAIL stale revision: the run was accepted".into()),
@@ -69,7 +101,14 @@ async fn app() -> Result<(), String> {
     });
     let mut running = false;
     for _ in 0..200 {
-        if client.read_session(&session.id).await.map_err(failed)?.session.status == types::SessionStatus::Running {
+        if client
+            .read_session(&session.id)
+            .await
+            .map_err(failed)?
+            .session
+            .status
+            == types::SessionStatus::Running
+        {
             running = true;
             break;
         }
@@ -83,8 +122,14 @@ async fn app() -> Result<(), String> {
     let Some(ProblemKind::SessionBusy { active_run_id }) = busy.kind() else {
         return Err(format!("FAIL busy: {busy}"));
     };
-    check(active_run_id.starts_with("run_"), "busy: SessionBusy with the active run")?;
-    let idle = client.wait_until_idle(&session.id, Some(&busy)).await.map_err(failed)?;
+    check(
+        active_run_id.starts_with("run_"),
+        "busy: SessionBusy with the active run",
+    )?;
+    let idle = client
+        .wait_until_idle(&session.id, Some(&busy))
+        .await
+        .map_err(failed)?;
     check(
         idle.session.status == types::SessionStatus::Ready && idle.session.revision == 4,
         "wait_until_idle: ready at revision 4",
@@ -94,10 +139,19 @@ async fn app() -> Result<(), String> {
 
     // Read, delete.
     let read = client.read_session(&session.id).await.map_err(failed)?;
-    check(read.turns.len() == 4 && read.session.revision == 4, "read: 4 turns")?;
+    check(
+        read.turns.len() == 4 && read.session.revision == 4,
+        "read: 4 turns",
+    )?;
     client.delete_session(&session.id).await.map_err(failed)?;
     let gone = client.read_session(&session.id).await;
-    check(matches!(gone.as_ref().err().and_then(Error::kind), Some(ProblemKind::SessionNotFound)), "delete: gone")?;
+    check(
+        matches!(
+            gone.as_ref().err().and_then(Error::kind),
+            Some(ProblemKind::SessionNotFound)
+        ),
+        "delete: gone",
+    )?;
     Ok(())
 }
 
