@@ -177,8 +177,21 @@ newcomer-go: $(VENV_STAMP) ## The Go newcomer app: clients/go/README.md's recipe
 bench-client-go: $(VENV_STAMP) ## Go client overhead vs plain net/http on one session turn, and cold build time -> bench/results/client-go.json
 	cd bench/client/go && go mod tidy -diff && go vet ./... && go run .
 
-test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test)
+test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test), then newcomer-rust
 	cd clients/rust && cargo fetch --locked && cargo test --locked
+	$(MAKE) --no-print-directory newcomer-rust
+
+.PHONY: newcomer-rust bench-client-rust
+# The newcomer builds in clients/rust/target (CARGO_TARGET_DIR): it reuses the crates test-rust compiled.
+newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: client added by path as its README says, clippy -D warnings, run on a live host
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	cp -R clients/newcomer/rust/Cargo.toml clients/newcomer/rust/src "$$dir"/; \
+	cd "$$dir"; export CARGO_TARGET_DIR=$(CURDIR)/clients/rust/target; \
+	cargo add --quiet --path $(CURDIR)/clients/rust agentic-driver-client; \
+	cargo clippy --quiet --all-targets -- -D warnings; \
+	cargo build --quiet; \
+	$(CURDIR)/$(BIN)/python $(CURDIR)/clients/newcomer/with_host.py --agentic-driver $(CURDIR)/$(BIN)/agentic-driver \
+		-- "$$CARGO_TARGET_DIR/debug/agentic-driver-newcomer"
 
 test: check-generated lint typecheck lint-spec check-breaking test-python test-docs-page test-python-client test-bench contract validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
@@ -192,6 +205,15 @@ bench-client: bench-client-python ## The client benchmarks (each language's benc
 
 bench-client-python: $(VENV_STAMP) ## Python SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client-python.json
 	$(BIN)/python bench/client/python/bench_client.py
+
+# Builds the bench cold (a fresh target dir: the client and every crate it needs, as a user's first
+# build) and times that; then runs it against a live echo host. Several minutes on 2 busy cores.
+bench-client-rust: $(VENV_STAMP) ## Rust client overhead vs plain reqwest on one session turn, and its cold build time -> bench/results/client-rust.json
+	@set -e; target=$$(mktemp -d); trap 'rm -rf "$$target"' EXIT; \
+	cd bench/client/rust; \
+	/usr/bin/time -f '%e %U %S' -o "$$target/cold-build" cargo build --release --quiet --target-dir "$$target"; \
+	cd $(CURDIR); $(BIN)/python clients/newcomer/with_host.py --agentic-driver $(BIN)/agentic-driver \
+		-- "$$target/release/agentic-driver-bench-client-rust" --cold-build "$$(cat "$$target/cold-build")" $(BENCH_ARGS)
 
 clean: ## Remove installed tools and caches (the llama-cpp-python build in $(LLM_CACHE) stays; remove it by hand)
 	rm -rf $(VENV) node_modules .tools server/docs-page/node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \

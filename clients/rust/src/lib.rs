@@ -11,14 +11,14 @@
 //! use agentic_driver_client::{types, Client, Error, ProblemKind};
 //!
 //! # async fn example() -> Result<(), Error> {
-//! let client = Client::new("http://127.0.0.1:8080", "my-token-at-least-16-chars")?;
+//! let client = Client::builder().base_url("http://127.0.0.1:8080").token("my-token-at-least-16-chars").build()?;
 //! let request = types::CreateSessionRequest::new("echo", "echo-1", types::SessionMode::History);
 //! let mut session = client.create_session(&request, None).await?.session;
 //! match client.run(&session.run_request("Hello"), None).await {
 //!     Ok(result) => session = result.session.expect("a session run returns the session"),
 //!     Err(error) => match error.kind() {
-//!         Some(ProblemKind::SessionRevisionConflict { current_revision }) => println!("stale: {current_revision:?}"),
-//!         Some(ProblemKind::SessionBusy { active_run_id }) => println!("busy: {active_run_id:?}"),
+//!         Some(ProblemKind::SessionRevisionConflict { current_revision }) => println!("stale: now {current_revision}"),
+//!         Some(ProblemKind::SessionBusy { .. }) => session = client.wait_until_idle(&session.id, Some(&error)).await?.session,
 //!         _ => return Err(error),
 //!     },
 //! }
@@ -26,6 +26,10 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! The client behaves as `clients/BEHAVIOUR.md` says (retries, idempotency keys, timeouts,
+//! headers, logging through the [`log`] facade, raw responses); the crate's README maps each
+//! item to the API.
 
 #[rustfmt::skip]
 #[allow(clippy::all, missing_docs, unused_imports, dead_code)]
@@ -33,12 +37,18 @@ pub mod generated;
 
 mod client;
 mod error;
+pub mod retry;
 mod session;
 pub mod sse;
 mod stream;
+mod tls;
 
-pub use client::{Client, ErrorBody};
-pub use error::{Error, Problem, ProblemKind};
+pub use client::{
+    Client, ClientBuilder, ErrorBody, Response, Timeouts, DEFAULT_IDLE_WAIT, DEFAULT_MAX_RETRIES, USER_AGENT_VALUE,
+};
+pub use error::{ConnectionError, Error, Problem, ProblemKind, TimeoutError, TimeoutKind, UnexpectedStatus};
 pub use generated::types;
 pub use session::SessionIdentity;
 pub use stream::{Event, EventStream, UnknownEvent, RUN_EVENT_TYPES};
+#[cfg(feature = "rustls-ring")]
+pub use tls::install_tls_provider;

@@ -1,16 +1,20 @@
 //! Streamed runs as a [`Stream`] of typed events: each SSE `data` is parsed as JSON and typed by
 //! its `type` (the generated event structs); a type this client does not know becomes
-//! [`Event::Unknown`] instead of failing the stream.
+//! [`Event::Unknown`] instead of failing the stream. A silence longer than the stream idle
+//! timeout ends the stream with [`Error::Timeout`] of kind [`crate::TimeoutKind::StreamIdle`].
 
 use std::collections::VecDeque;
+use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use futures_core::Stream;
 use progenitor_client::ByteStream;
 use reqwest::header::HeaderMap;
 
-use crate::error::{Error, Problem};
+use crate::client::Timeouts;
+use crate::error::{Error, Problem, TimeoutError, TimeoutKind};
 use crate::generated::types;
 use crate::sse::{ServerSentEvent, SseParser};
 
@@ -101,10 +105,13 @@ pub struct EventStream {
     last_event_data: String,
     status: u16,
     headers: HeaderMap,
+    timeouts: Timeouts,
+    /// Fires after `timeouts.stream_idle` without bytes; made at the first wait for bytes.
+    idle: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
 impl EventStream {
-    pub(crate) fn new(body: ByteStream, status: u16, headers: HeaderMap) -> Self {
+    pub(crate) fn new(body: ByteStream, status: u16, headers: HeaderMap, timeouts: Timeouts) -> Self {
         EventStream {
             body,
             parser: SseParser::new(),
@@ -114,7 +121,14 @@ impl EventStream {
             last_event_data: String::new(),
             status,
             headers,
+            timeouts,
+            idle: None,
         }
+    }
+
+    /// The stream idle timeout of this stream.
+    pub fn idle_timeout(&self) -> Duration {
+        self.timeouts.stream_idle
     }
 
     /// The HTTP status of the answer (200).
@@ -178,13 +192,29 @@ impl Stream for EventStream {
                 return Poll::Ready(None);
             }
             match this.body.as_mut().poll_next(cx) {
-                Poll::Ready(Some(Ok(bytes))) => this.ready.extend(this.parser.feed(&bytes)),
+                Poll::Ready(Some(Ok(bytes))) => {
+                    // Any bytes, keep-alive comments included, end a silence.
+                    let limit = this.timeouts.stream_idle;
+                    if let Some(idle) = this.idle.as_mut() {
+                        idle.as_mut().reset(tokio::time::Instant::now() + limit);
+                    }
+                    this.ready.extend(this.parser.feed(&bytes));
+                }
                 Poll::Ready(Some(Err(error))) => {
                     this.finished = true;
-                    return Poll::Ready(Some(Err(Error::Transport(error))));
+                    return Poll::Ready(Some(Err(Error::transport(error, &this.timeouts))));
                 }
                 Poll::Ready(None) => this.finished = true,
-                Poll::Pending => return Poll::Pending,
+                Poll::Pending => {
+                    let limit = this.timeouts.stream_idle;
+                    let idle = this.idle.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+                    if idle.as_mut().poll(cx).is_ready() {
+                        this.finished = true;
+                        let timeout = TimeoutError::new(TimeoutKind::StreamIdle, Some(limit), None);
+                        return Poll::Ready(Some(Err(Error::Timeout(timeout))));
+                    }
+                    return Poll::Pending;
+                }
             }
         }
     }
@@ -202,7 +232,8 @@ mod tests {
                 Poll::Ready(self.get_mut().0.pop_front().map(|chunk| Ok(bytes::Bytes::from_static(chunk.as_bytes()))))
             }
         }
-        EventStream::new(ByteStream::new(Box::pin(Chunks(chunks.iter().copied().collect()))), 200, HeaderMap::new())
+        let body = ByteStream::new(Box::pin(Chunks(chunks.iter().copied().collect())));
+        EventStream::new(body, 200, HeaderMap::new(), Timeouts::default())
     }
 
     fn block_on<F: std::future::Future>(future: F) -> F::Output {

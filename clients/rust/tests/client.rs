@@ -57,7 +57,7 @@ async fn returns_typed_problems() {
     let server = FakeServer::start(409, "application/problem+json", "Retry-After: 1\r\n", problem).await;
     let client = Client::new(&server.base_url, "t".repeat(16).as_str()).unwrap();
     let error = client.run(&types::RunRequest::new("echo", "echo-1", "x"), None).await.unwrap_err();
-    assert_eq!(error.kind(), Some(&ProblemKind::SessionBusy { active_run_id: Some("run_9".into()) }));
+    assert_eq!(error.kind(), Some(&ProblemKind::SessionBusy { active_run_id: "run_9".into() }));
     let problem = error.problem().unwrap();
     assert_eq!((problem.status, problem.retry_after_seconds, problem.detail.as_str()), (409, Some(1), "busy"));
 }
@@ -65,9 +65,12 @@ async fn returns_typed_problems() {
 #[tokio::test]
 async fn reports_answers_that_are_not_problems() {
     let server = FakeServer::start(502, "text/html", "", "<html>bad gateway</html>").await;
-    let client = Client::new(&server.base_url, "t".repeat(16).as_str()).unwrap();
+    let client = Client::builder().base_url(&server.base_url).token("t".repeat(16)).max_retries(0).build().unwrap();
     let error = client.get_discovery().await.unwrap_err();
-    assert!(matches!(&error, Error::UnexpectedStatus { status: 502, body } if body.contains("bad gateway")), "{error}");
+    assert!(
+        matches!(&error, Error::UnexpectedStatus(answer) if answer.status == 502 && answer.body.contains("bad gateway")),
+        "{error}"
+    );
 }
 
 #[tokio::test]
@@ -109,6 +112,6 @@ async fn a_refused_stream_is_the_typed_error() {
     let server = FakeServer::start(409, "application/problem+json", "", problem).await;
     let client = Client::new(&server.base_url, "t".repeat(16).as_str()).unwrap();
     let error = client.stream_run(&types::RunRequest::new("echo", "echo-1", "x"), None).await.err().unwrap();
-    assert_eq!(error.kind(), Some(&ProblemKind::SessionRevisionConflict { current_revision: Some(5) }));
+    assert_eq!(error.kind(), Some(&ProblemKind::SessionRevisionConflict { current_revision: 5 }));
     assert_eq!(server.requests().len(), 1);
 }

@@ -1,5 +1,7 @@
-//! End to end against real host processes: the tests in `sessions.rs` (one shared host) and the
-//! shared contract scenarios (`scenarios.rs`, every contract-tests/scenarios/*.json).
+//! End to end against real host processes: the tests in `sessions.rs` (one shared host), the
+//! shared contract scenarios (`scenarios.rs`, every contract-tests/scenarios/*.json) and the
+//! shared client-behaviour scenarios (`client_scenarios.rs`, contract-tests/scenarios/clients/,
+//! through the fault proxy).
 //!
 //! A test binary without libtest's harness (`harness = false`) so host processes are shared by
 //! the tests that need them and stopped at the end (libtest has no hook that runs after all
@@ -9,6 +11,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod client_scenarios;
 mod scenarios;
 mod sessions;
 
@@ -23,6 +26,8 @@ use support::{Host, HostConfig};
 pub type TestFn = fn(Arc<Host>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
 
 fn main() -> ExitCode {
+    // The tests' own plain reqwest clients (health polls, /metrics, the proxy's control API).
+    agentic_driver_client::install_tls_provider();
     let filters: Vec<String> = std::env::args().skip(1).filter(|arg| !arg.starts_with('-')).collect();
     let selected = |name: &str| filters.is_empty() || filters.iter().any(|filter| name.contains(filter.as_str()));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
@@ -66,6 +71,31 @@ fn main() -> ExitCode {
                 scenarios_dir.display()
             );
             return (passed, failed);
+        }
+        let clients_dir = scenarios_dir.join("clients");
+        if clients_dir.is_dir() {
+            match scenarios::load(&clients_dir) {
+                Err(error) => report("client scenarios (loading)", Instant::now(), Err(error)),
+                Ok(all) => {
+                    let chosen: Vec<_> = all
+                        .iter()
+                        .filter(|scenario| selected(&format!("client-scenario::{}", scenario.name)))
+                        .collect();
+                    if !chosen.is_empty() {
+                        match client_scenarios::Rig::start(&dir).await {
+                            Err(error) => report("client scenarios (host and fault proxy)", Instant::now(), Err(error)),
+                            Ok(rig) => {
+                                println!("\nrunning {} client scenarios from {}", chosen.len(), clients_dir.display());
+                                for scenario in chosen {
+                                    let started = Instant::now();
+                                    let name = format!("client-scenario::{}", scenario.name);
+                                    report(&name, started, rig.play(scenario).await);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
         match scenarios::load(&scenarios_dir) {
             Err(error) => report("contract scenarios (loading)", Instant::now(), Err(error)),

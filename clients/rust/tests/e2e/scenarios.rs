@@ -27,7 +27,7 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::support::{repo_root, Host, HostConfig};
 
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
-const TOKENS: [(&str, &str); 3] = [
+pub const TOKENS: [(&str, &str); 3] = [
     ("full", "contract-rust-full-token-0001"),
     ("no-grants", "contract-rust-no-grants-token"),
     ("other", "contract-rust-other-subject-01"),
@@ -185,7 +185,7 @@ impl CallInput {
     }
 }
 
-fn truncate(text: &str, limit: usize) -> String {
+pub fn truncate(text: &str, limit: usize) -> String {
     text.chars().take(limit).collect()
 }
 
@@ -247,7 +247,7 @@ async fn call(input: CallInput) -> Result<Exchange, String> {
         name => TOKENS.iter().find(|(known, _)| *known == name).ok_or(format!("unknown credentials {name}"))?.1,
     };
     let client = if input.own_client || base_url != input.base_url {
-        Client::new(&base_url, token).map_err(|e| e.to_string())?
+        contract_client(&base_url, token)?
     } else {
         shared_client(&base_url, token)?
     };
@@ -301,9 +301,14 @@ fn shared_client(base_url: &str, token: &str) -> Result<Client, String> {
     if let Some(client) = clients.get(&key) {
         return Ok(client.clone());
     }
-    let client = Client::new(base_url, token).map_err(|e| e.to_string())?;
+    let client = contract_client(base_url, token)?;
     clients.insert(key, client.clone());
     Ok(client)
+}
+
+/// A client that makes exactly the requests a scenario says: no retries.
+fn contract_client(base_url: &str, token: &str) -> Result<Client, String> {
+    Client::builder().base_url(base_url).token(token).max_retries(0).build().map_err(|e| e.to_string())
 }
 
 async fn plain<T: Serialize, E: agentic_driver_client::ErrorBody>(
@@ -339,12 +344,12 @@ fn refused(input: &CallInput, error: Error) -> Exchange {
                 parse_problems,
             }
         }
-        Error::UnexpectedStatus { status, body } => Exchange {
-            status,
-            headers: HeaderMap::new(),
-            json: serde_json::from_str(&body).ok(),
-            parse_problems: vec![format!("the client did not read the {status} answer as a problem")],
-            describe: input.describe(status, &body),
+        Error::UnexpectedStatus(answer) => Exchange {
+            status: answer.status,
+            headers: answer.headers.clone(),
+            json: serde_json::from_str(&answer.body).ok(),
+            parse_problems: vec![format!("the client did not read the {} answer as a problem", answer.status)],
+            describe: input.describe(answer.status, &answer.body),
         },
         other => Exchange {
             status: 0,
@@ -422,7 +427,7 @@ fn lookup(variables: &HashMap<String, Value>, reference: &str) -> Result<Value, 
     Ok(value.clone())
 }
 
-fn resolve(value: &Value, variables: &HashMap<String, Value>) -> Result<Value, String> {
+pub fn resolve(value: &Value, variables: &HashMap<String, Value>) -> Result<Value, String> {
     Ok(match value {
         Value::String(text) if text.starts_with("$$") => Value::String(text[1..].to_string()),
         Value::String(text) if is_reference(text) => lookup(variables, &text[1..])?,
@@ -445,7 +450,7 @@ fn resolve(value: &Value, variables: &HashMap<String, Value>) -> Result<Value, S
     })
 }
 
-fn pointer<'a>(document: Option<&'a Value>, location: &str) -> Option<&'a Value> {
+pub fn pointer<'a>(document: Option<&'a Value>, location: &str) -> Option<&'a Value> {
     let document = document?;
     if location.is_empty() {
         return Some(document);
@@ -472,7 +477,7 @@ fn json_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn matches(actual: Option<&Value>, expected: &Value, variables: &HashMap<String, Value>) -> Result<bool, String> {
+pub fn matches(actual: Option<&Value>, expected: &Value, variables: &HashMap<String, Value>) -> Result<bool, String> {
     if let Value::Object(fields) = expected {
         if let Some((operator, argument)) =
             fields.iter().next().filter(|(op, _)| fields.len() == 1 && op.starts_with('$') && *op != "$repeat")
@@ -513,7 +518,7 @@ fn matches(actual: Option<&Value>, expected: &Value, variables: &HashMap<String,
     Ok(actual.is_some_and(|actual| json_eq(actual, &resolve(expected, variables).unwrap_or(Value::Null))))
 }
 
-fn shown(value: Option<&Value>) -> String {
+pub fn shown(value: Option<&Value>) -> String {
     value.map_or("(missing)".to_string(), |value| truncate(&value.to_string(), 300))
 }
 
@@ -711,7 +716,7 @@ async fn parallel(context: &mut Context<'_>, step: &Value) -> Result<(), String>
 }
 
 /// The sum of the samples called `name` whose labels include `labels` (Prometheus text format).
-fn metric_value(text: &str, name: &str, labels: &serde_json::Map<String, Value>) -> f64 {
+pub fn metric_value(text: &str, name: &str, labels: &serde_json::Map<String, Value>) -> f64 {
     let mut total = 0.0;
     for line in text.lines().filter(|line| !line.starts_with('#')) {
         let Some((series, value)) = line.trim_end().rsplit_once(' ') else { continue };

@@ -81,7 +81,7 @@ async fn revision_conflict(host: Arc<Host>) {
     client.run(&session.run_request("one"), None).await.unwrap();
     let error = expect_error(client.run(&session.run_request("stale"), None).await);
     match error.kind() {
-        Some(ProblemKind::SessionRevisionConflict { current_revision }) => assert_eq!(*current_revision, Some(1)),
+        Some(ProblemKind::SessionRevisionConflict { current_revision }) => assert_eq!(*current_revision, 1),
         other => panic!("expected SessionRevisionConflict, got {other:?}"),
     }
     assert_eq!(error.status(), Some(409));
@@ -109,7 +109,7 @@ async fn session_busy(host: Arc<Host>) {
     wait_for_status(&client, &session.id, types::SessionStatus::Running).await;
     let error = expect_error(client.run(&session.run_request("again"), None).await);
     match error.kind() {
-        Some(ProblemKind::SessionBusy { active_run_id: Some(run_id) }) => assert!(run_id.starts_with("run_")),
+        Some(ProblemKind::SessionBusy { active_run_id }) => assert!(active_run_id.starts_with("run_")),
         other => panic!("expected SessionBusy, got {other:?}"),
     }
     assert!(error.problem().unwrap().retry_after_seconds.is_some());
@@ -234,7 +234,10 @@ async fn catalogue_matches_the_served_contract(host: Arc<Host>) {
     assert!(!codes.is_empty());
     for code in codes {
         let code = code.as_str().unwrap();
-        let body = format!(r#"{{"type":"t","title":"t","status":400,"code":"{code}","detail":"d"}}"#);
+        // With the fields the contract guarantees for SESSION_REVISION_CONFLICT and SESSION_BUSY.
+        let body = format!(
+            r#"{{"type":"t","title":"t","status":400,"code":"{code}","detail":"d","currentRevision":1,"activeRunId":"r"}}"#
+        );
         let problem = agentic_driver_client::Problem::parse(400, None, body.as_bytes()).unwrap();
         assert!(!matches!(problem.kind, ProblemKind::Unknown(_)), "{code} has no ProblemKind variant");
     }

@@ -213,7 +213,7 @@ impl FakeServer {
 }
 
 /// A complete HTTP/1.1 request (head and Content-Length body), or None if more bytes are needed.
-fn parse_request(data: &[u8]) -> Option<Received> {
+pub fn parse_request(data: &[u8]) -> Option<Received> {
     let text = String::from_utf8_lossy(data);
     let (head, body) = text.split_once("\r\n\r\n")?;
     let mut lines = head.split("\r\n");
@@ -229,4 +229,94 @@ fn parse_request(data: &[u8]) -> Option<Received> {
         .and_then(|(_, value)| value.parse().ok())
         .unwrap_or(0);
     (body.len() >= length).then(|| Received { method, path, headers, body: body[..length].to_string() })
+}
+
+/// What a [`ScriptedServer`] does with one connection's request.
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// Answers with this status, extra header lines (`Name: value\r\n`...) and JSON-ish body.
+    Reply { status: u16, content_type: &'static str, headers: String, body: String },
+    /// Reads the request and closes the connection without an answer.
+    Drop,
+    /// Reads the request and never answers (the connection stays open until the test ends).
+    Hang,
+    /// Sends a 200 event-stream head and these bytes, then stays silent.
+    StreamThenHang(String),
+}
+
+impl Action {
+    pub fn json(status: u16, body: &str) -> Action {
+        Action::Reply { status, content_type: "application/json", headers: String::new(), body: body.to_string() }
+    }
+
+    pub fn problem(status: u16, headers: &str, body: &str) -> Action {
+        Action::Reply {
+            status,
+            content_type: "application/problem+json",
+            headers: headers.to_string(),
+            body: body.to_string(),
+        }
+    }
+}
+
+/// A loopback HTTP server that handles the n-th connection with the n-th action (the last one
+/// repeats), one request per connection.
+pub struct ScriptedServer {
+    pub base_url: String,
+    received: Arc<Mutex<Vec<Received>>>,
+}
+
+impl ScriptedServer {
+    pub async fn start(actions: Vec<Action>) -> ScriptedServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base_url = format!("http://{}", listener.local_addr().unwrap());
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let log = received.clone();
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            let mut index = 0;
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let action = actions[index.min(actions.len() - 1)].clone();
+                index += 1;
+                let mut data = Vec::new();
+                let mut buffer = [0u8; 8192];
+                let request = loop {
+                    let n = socket.read(&mut buffer).await.unwrap_or(0);
+                    if n == 0 {
+                        break None;
+                    }
+                    data.extend_from_slice(&buffer[..n]);
+                    if let Some(request) = parse_request(&data) {
+                        break Some(request);
+                    }
+                };
+                if let Some(request) = request {
+                    log.lock().unwrap().push(request);
+                }
+                match action {
+                    Action::Reply { status, content_type, headers, body } => {
+                        let response = format!(
+                            "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n{headers}\r\n{body}",
+                            body.len()
+                        );
+                        let _ = socket.write_all(response.as_bytes()).await;
+                        let _ = socket.shutdown().await;
+                    }
+                    Action::Drop => drop(socket),
+                    Action::Hang => held.push(socket),
+                    Action::StreamThenHang(bytes) => {
+                        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+                        let _ = socket.write_all(head.as_bytes()).await;
+                        let _ = socket.write_all(bytes.as_bytes()).await;
+                        held.push(socket);
+                    }
+                }
+            }
+        });
+        ScriptedServer { base_url, received }
+    }
+
+    pub fn requests(&self) -> Vec<Received> {
+        self.received.lock().unwrap().clone()
+    }
 }
