@@ -201,7 +201,7 @@ bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick
 
-bench-client: bench-client-python ## The client benchmarks (each language's bench-client-<lang>)
+bench-client: bench-client-python bench-client-typescript bench-client-go bench-client-rust ## Every client's per-turn overhead vs raw HTTP in its language, and import or cold build time
 
 bench-client-python: $(VENV_STAMP) ## Python SDK overhead vs plain httpx on one session turn, and import time -> bench/results/client-python.json
 	$(BIN)/python bench/client/python/bench_client.py
