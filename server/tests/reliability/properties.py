@@ -11,7 +11,7 @@ import atexit
 import os
 import sys
 from collections import Counter
-from typing import Any
+from typing import Any, TypeAlias
 
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -53,3 +53,18 @@ json_values: st.SearchStrategy[Any] = st.recursive(
     ),
     max_leaves=12,
 )
+
+
+JsonPath: TypeAlias = tuple[str | int, ...]
+
+
+def json_paths(node: Any, prefix: JsonPath = ()) -> list[JsonPath]:
+    """Every path into a JSON value, the root (``()``) first, members and items in order."""
+    found = [prefix]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += json_paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += json_paths(value, (*prefix, index))
+    return found

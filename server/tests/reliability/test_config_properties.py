@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from agentic_driver.cli import main
 from agentic_driver.config import ConfigError, load_config, parse_config
 
-from .properties import PROPERTY_EXAMPLES, json_values, tally
+from .properties import PROPERTY_EXAMPLES, JsonPath, json_paths, json_values, tally
 
 VALID: dict[str, Any] = {
     "hostId": "property-host",
@@ -69,31 +69,18 @@ VALID: dict[str, Any] = {
     ],
 }
 
-Path_ = tuple[str | int, ...]
+
+PATHS = json_paths(VALID)
 
 
-def _paths(node: Any, prefix: Path_ = ()) -> list[Path_]:
-    found = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
-PATHS = _paths(VALID)
-
-
-def render(path: Path_) -> str:
+def render(path: JsonPath) -> str:
     text = ""
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
     return text or "(root)"
 
 
-def related(line: str, broken: Path_) -> bool:
+def related(line: str, broken: JsonPath) -> bool:
     """The problem line leads with the broken path, one of its ancestors, or a path inside it."""
     ancestors = [render(broken[:n]) for n in range(1, len(broken) + 1)]
     if any(line.startswith(a + ": ") for a in ancestors):
@@ -103,7 +90,7 @@ def related(line: str, broken: Path_) -> bool:
 
 
 @st.composite
-def broken_configs(draw: st.DrawFn) -> tuple[dict[str, Any] | Any, Path_, str]:
+def broken_configs(draw: st.DrawFn) -> tuple[dict[str, Any] | Any, JsonPath, str]:
     config = copy.deepcopy(VALID)
     path = draw(st.sampled_from(PATHS))
     how = draw(st.sampled_from(["replace", "remove", "add"]))
@@ -130,7 +117,7 @@ def broken_configs(draw: st.DrawFn) -> tuple[dict[str, Any] | Any, Path_, str]:
     return config, path, how
 
 
-def check_error(error: ConfigError, broken: Path_ | None) -> None:
+def check_error(error: ConfigError, broken: JsonPath | None) -> None:
     text = str(error)
     assert text.startswith("invalid host configuration:\n  ")
     assert error.problems and text.count("\n") == len(error.problems)
@@ -150,7 +137,7 @@ def test_the_valid_config_is_valid() -> None:
 @given(broken_configs())
 @example((copy.deepcopy(VALID) | {"sessions": {"retentionMs": 0}}, ("sessions", "retentionMs"), "replace"))
 @example((copy.deepcopy(VALID) | {"limits": {"maxConnections": 10**400}}, ("limits", "maxConnections"), "replace"))
-def test_every_broken_config_is_one_error_naming_its_path(case: tuple[Any, Path_, str]) -> None:
+def test_every_broken_config_is_one_error_naming_its_path(case: tuple[Any, JsonPath, str]) -> None:
     config, path, how = case
     tally("config", how)
     try:
@@ -196,7 +183,7 @@ def test_every_unreadable_config_file_is_one_error(tmp_path_factory: pytest.Temp
 )
 @given(broken_configs())
 def test_the_cli_reports_a_broken_config_without_a_traceback(
-    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], case: tuple[Any, Path_, str]
+    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], case: tuple[Any, JsonPath, str]
 ) -> None:
     config, _, _ = case
     try:

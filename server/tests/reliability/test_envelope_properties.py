@@ -32,14 +32,12 @@ from agentic_driver.models import (
     ToolDefinition,
 )
 
-from .properties import PROPERTY_EXAMPLES, json_values, tally
+from .properties import PROPERTY_EXAMPLES, JsonPath, json_paths, json_values, tally
 
 ALICE = SessionPrincipal(subject="alice")
 ECHO = EchoProvider(id="echo", models=("echo-1",), account_id="acct-1")
 LOOKUP = ToolDefinition(name="lookup", description="Look it up.", parameters={"type": "object"})
 ENVELOPE_EXAMPLES = PROPERTY_EXAMPLES * 30
-
-Path_ = tuple[str | int, ...]
 
 
 def make_driver() -> Driver:
@@ -74,21 +72,10 @@ BASES = asyncio.run(exported_sessions())
 assert BASES[1]["interruptedTurn"] is not None, "the second base is an interrupted session"
 
 
-def _paths(node: Any, prefix: Path_ = ()) -> list[Path_]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
+PATHS = [json_paths(base)[1:] for base in BASES]  # never the root: an envelope, not a random value
 
 
-PATHS = [_paths(base) for base in BASES]
-
-
-def _break(draw: st.DrawFn, envelope: dict[str, Any], paths: list[Path_]) -> str:
+def _break(draw: st.DrawFn, envelope: dict[str, Any], paths: list[JsonPath]) -> str:
     path = draw(st.sampled_from(paths))
     parent: Any = envelope
     try:
