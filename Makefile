@@ -180,7 +180,7 @@ bench-client-go: $(VENV_STAMP) ## Go client overhead vs plain net/http on one se
 test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test), then newcomer-rust
 	cd clients/rust && cargo fetch --locked && cargo test --locked
 	@# The crate as a registry would take it, and not one packaging warning (excluded tests, missing files).
-	cd clients/rust && cargo package --locked --offline --no-verify --allow-dirty 2>&1 | tee /dev/stderr | (! grep -i '^warning')
+	set -o pipefail; cd clients/rust && cargo package --locked --offline --no-verify --allow-dirty 2>&1 | tee /dev/stderr | (! grep -i "^warning")
 	$(MAKE) --no-print-directory newcomer-rust
 
 .PHONY: newcomer-rust bench-client-rust
