@@ -249,7 +249,7 @@ def _call_streaming(
     kwargs: dict[str, Any],
     transport: dict[str, Any],
 ) -> Exchange:
-    from agentic_driver_sdk.streaming import parse_event
+    from agentic_driver_sdk import parse_event
     from httpx_sse import ServerSentEvent
 
     request = module._get_kwargs(**kwargs)
@@ -401,7 +401,7 @@ def check_parsed(exchange: Exchange) -> list[str]:
     if exchange.parsed is None:
         return [f"the generated client did not parse the documented {status} answer"]
     if exchange.is_stream:
-        from agentic_driver_sdk.streaming import UnknownEvent
+        from agentic_driver_sdk import UnknownEvent
 
         unknown = [event.type for event in exchange.parsed if isinstance(event, UnknownEvent)]
         return [f"the client layer does not know the event types {unknown}"] if unknown else []

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._base import USER_AGENT, Options, __version__
 from ._client import AgenticDriver, AsyncAgenticDriver
-from ._events import Event, UnknownEvent
+from ._events import Event, UnknownEvent, parse_event
 from ._exceptions import *  # noqa: F403 - the exception tree is public API
 from ._exceptions import __all__ as _exception_names
 from ._raw import RawResponse
@@ -56,6 +56,7 @@ __all__ = [
     "UnknownEvent",
     "__version__",
     "handle",
+    "parse_event",
     *_exception_names,
 ]
 

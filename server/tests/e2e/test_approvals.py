@@ -20,7 +20,6 @@ from agentic_driver_client.models import (
     RunResult,
 )
 from agentic_driver_client.types import Unset
-from agentic_driver_sdk import astream_run, astream_run_actions
 
 from .conftest import (
     ALICE,
@@ -38,6 +37,7 @@ from .conftest import (
     submit_ok,
 )
 from .host_tools import tool_calls
+from .sse import astream_run, astream_run_actions
 
 
 def note_input(marker: str) -> str:

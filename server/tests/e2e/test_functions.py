@@ -20,7 +20,6 @@ from agentic_driver_client.models import (
     SessionInfo,
 )
 from agentic_driver_client.types import Unset
-from agentic_driver_sdk import ProblemError, astream_run, astream_run_actions
 
 from .conftest import (
     ALICE,
@@ -43,6 +42,7 @@ from .conftest import (
     submit_ok,
     wait_for_status,
 )
+from .sse import ProblemError, astream_run, astream_run_actions
 
 ASK = '!call get_weather {"city": "Paris"}\nWhat is the weather?'
 WEATHER = [function_tool("get_weather")]

@@ -11,7 +11,6 @@ from agentic_driver_client.api.runs import cancel_run, run, submit_run_actions
 from agentic_driver_client.api.sessions import create_session, delete_session, read_session
 from agentic_driver_client.models import CreateSessionResponse, RunCompletedEvent, RunResult
 from agentic_driver_client.types import Unset
-from agentic_driver_sdk import ProblemError, astream_run, stream_run
 
 from .conftest import (
     ALICE,
@@ -32,6 +31,7 @@ from .conftest import (
     settle,
     wait_for_status,
 )
+from .sse import ProblemError, astream_run, stream_run
 
 
 def new_key() -> str:

@@ -30,7 +30,6 @@ from agentic_driver_client.models import (
     RunRequiresActionEvent,
     RunResult,
 )
-from agentic_driver_sdk import stream_run, stream_run_actions
 from fakes import AnthropicFake, FakeUpstream, GeminiFake, OpenAIChatFake, OpenAIResponsesFake
 
 from .conftest import (
@@ -48,6 +47,7 @@ from .conftest import (
     submit_ok,
     token_entry,
 )
+from .sse import stream_run, stream_run_actions
 
 UPSTREAM_KEY = "sk-e2e-upstream-secret-7f3a9c2e"
 KEY_ENV = "AGENTIC_DRIVER_E2E_UPSTREAM_KEY"

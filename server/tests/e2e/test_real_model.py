@@ -22,9 +22,9 @@ from pathlib import Path
 import httpx
 import pytest
 from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent
-from agentic_driver_sdk import stream_run
 
 from .conftest import ALICE, ALL_GRANTS, Host, free_port, new_session, read_ok, run_ok, run_request, token_entry
+from .sse import stream_run
 
 LLM_PYTHON = os.environ.get("AGENTIC_DRIVER_LLM_PYTHON")
 MODEL = "smollm2-135m"

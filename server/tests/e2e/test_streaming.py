@@ -11,7 +11,6 @@ from agentic_driver_client.api.runs import run
 from agentic_driver_client.api.sessions import delete_session, read_session
 from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent, RunFailedEvent, RunStartedEvent
 from agentic_driver_client.types import Unset
-from agentic_driver_sdk import ProblemError, astream_run, stream_run
 
 from .conftest import (
     ALICE,
@@ -29,6 +28,7 @@ from .conftest import (
     run_request,
     wait_for_status,
 )
+from .sse import ProblemError, astream_run, stream_run
 
 
 def test_token_by_token(actions_host: Host) -> None:

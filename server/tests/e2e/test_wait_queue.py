@@ -12,7 +12,6 @@ from agentic_driver_client.api.runs import cancel_run, run
 from agentic_driver_client.api.sessions import delete_session, read_session
 from agentic_driver_client.models import CancelRunResponse, RunFailedEvent, RunStartedEvent
 from agentic_driver_client.types import Unset
-from agentic_driver_sdk import ProblemError, astream_run
 
 from .conftest import (
     ALICE,
@@ -29,6 +28,7 @@ from .conftest import (
     wait_for_status,
     wait_until,
 )
+from .sse import ProblemError, astream_run
 
 
 async def test_a_full_wait_queue_is_host_busy(queue_host: Host) -> None:
