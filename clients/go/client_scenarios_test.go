@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -234,12 +233,7 @@ func (p *clientPlay) call(step object) error {
 		}
 		return p.conclude(p.invoke(in), step)
 	}
-	timeout, _ := until["timeoutMs"].(float64)
-	interval := 20.0
-	if value, ok := until["intervalMs"].(float64); ok {
-		interval = value
-	}
-	deadline := time.Now().Add(time.Duration(timeout) * time.Millisecond)
+	deadline, interval := untilPacing(until)
 	for {
 		in, err := p.prepare(step)
 		if err != nil {
@@ -256,7 +250,7 @@ func (p *clientPlay) call(step object) error {
 		if len(problems) == 0 || time.Now().After(deadline) {
 			return p.conclude(outcome, step)
 		}
-		time.Sleep(time.Duration(interval) * time.Millisecond)
+		time.Sleep(interval)
 	}
 }
 
@@ -267,45 +261,10 @@ type clientCall struct {
 }
 
 func (p *clientPlay) prepare(step object) (clientCall, error) {
-	in := clientCall{name: fmt.Sprint(step["call"]), path: object{}, headers: object{}}
-	for _, field := range []struct {
-		key  string
-		into *object
-	}{{"path", &in.path}, {"headers", &in.headers}} {
-		if raw, ok := step[field.key]; ok {
-			resolved, err := resolve(raw, p.variables)
-			if err != nil {
-				return in, err
-			}
-			*field.into, _ = resolved.(object)
-		}
-	}
-	if raw, ok := step["body"]; ok {
-		body, err := resolve(raw, p.variables)
-		if err != nil {
-			return in, err
-		}
-		in.body = body
-	}
-	return in, nil
-}
-
-var embeddedReference = regexp.MustCompile(`\$[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*`)
-
-// interpolate replaces the references inside a fault's or a log selector's path
-// ("/v1/sessions/$s.id"), which the scenarios use although a value elsewhere is a reference
-// only when it is one whole.
-func interpolate(path string, variables object) (string, error) {
-	var failure error
-	out := embeddedReference.ReplaceAllStringFunc(path, func(reference string) string {
-		value, err := lookup(variables, reference[1:])
-		if err != nil {
-			failure = err
-			return reference
-		}
-		return fmt.Sprint(value)
-	})
-	return out, failure
+	in := clientCall{name: fmt.Sprint(step["call"])}
+	var err error
+	in.path, in.headers, in.body, err = stepFields(step, p.variables)
+	return in, err
 }
 
 type marshaler interface{ MarshalJSON() ([]byte, error) }
@@ -400,19 +359,10 @@ func (p *clientPlay) judge(outcome clientOutcome, step object) ([]string, error)
 		if outcome.err != nil {
 			return []string{fmt.Sprintf("the call failed: %T %v", outcome.err, outcome.err)}, nil
 		}
-		var problems []string
 		body, _ := expect["body"].(object)
-		for _, location := range sortedKeys(body) {
-			actual := pointer(outcome.body, true, location)
-			ok, err := matches(actual, body[location], p.variables)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				problems = append(problems, fmt.Sprintf("body %s is %s, expected %s", location, shown(actual), shown(body[location])))
-			}
-		}
-		return problems, nil
+		return mismatches("body", body, p.variables, func(location string) (any, error) {
+			return pointer(outcome.body, true, location), nil
+		}, asIs)
 	}
 	want, _ := expect["error"].(object)
 	if outcome.err == nil {
@@ -448,20 +398,13 @@ func (p *clientPlay) judge(outcome clientOutcome, step object) ([]string, error)
 		problems = append(problems, fmt.Sprintf("status %d, expected %v", problem.Status, want["status"]))
 	}
 	fields, _ := want["fields"].(object)
-	for _, name := range sortedKeys(fields) {
-		actual, err := typedField(outcome.err, problem, name)
-		if err != nil {
-			return nil, err
-		}
-		ok, err := matches(actual, fields[name], p.variables)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			problems = append(problems, fmt.Sprintf("field %s is %s, expected %s", name, shown(actual), shown(fields[name])))
-		}
+	fieldProblems, err := mismatches("field", fields, p.variables, func(name string) (any, error) {
+		return typedField(outcome.err, problem, name)
+	}, asIs)
+	if err != nil {
+		return nil, err
 	}
-	return problems, nil
+	return append(problems, fieldProblems...), nil
 }
 
 // typedField reads a field by its wire name from the typed error's own accessor.

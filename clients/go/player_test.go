@@ -17,11 +17,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -389,189 +387,6 @@ func readStream(in callInput, stream *agenticdriver.EventStream) *wireExchange {
 		parseProblems: problems, describe: describeCall(in, response.StatusCode, "(events) "+string(shown))}
 }
 
-// -- values, expectations, captures ---------------------------------------------------------------
-
-var referencePattern = regexp.MustCompile(`^\$[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$`)
-
-func lookup(variables object, reference string) (any, error) {
-	parts := strings.Split(reference, ".")
-	value, ok := variables[parts[0]]
-	if !ok {
-		return nil, failf("$%s: nothing was captured as %s", reference, parts[0])
-	}
-	for _, part := range parts[1:] {
-		switch current := value.(type) {
-		case []any:
-			index, err := strconv.Atoi(part)
-			if err != nil || index < 0 || index >= len(current) {
-				return nil, failf("$%s: %s is not in the captured value", reference, part)
-			}
-			value = current[index]
-		case object:
-			next, ok := current[part]
-			if !ok {
-				return nil, failf("$%s: %s is not in the captured value", reference, part)
-			}
-			value = next
-		default:
-			return nil, failf("$%s: %s is not in the captured value", reference, part)
-		}
-	}
-	return value, nil
-}
-
-func resolve(value any, variables object) (any, error) {
-	switch value := value.(type) {
-	case string:
-		if strings.HasPrefix(value, "$$") {
-			return value[1:], nil
-		}
-		if referencePattern.MatchString(value) {
-			return lookup(variables, value[1:])
-		}
-		return value, nil
-	case []any:
-		out := make([]any, len(value))
-		for i, item := range value {
-			resolved, err := resolve(item, variables)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = resolved
-		}
-		return out, nil
-	case object:
-		if spec, ok := value["$repeat"].(object); ok && len(value) == 1 {
-			text, err := resolve(spec["text"], variables)
-			if err != nil {
-				return nil, err
-			}
-			times, err := resolve(spec["times"], variables)
-			if err != nil {
-				return nil, err
-			}
-			count, _ := times.(float64)
-			return strings.Repeat(fmt.Sprint(text), int(count)), nil
-		}
-		out := object{}
-		for key, item := range value {
-			resolved, err := resolve(item, variables)
-			if err != nil {
-				return nil, err
-			}
-			out[key] = resolved
-		}
-		return out, nil
-	}
-	return value, nil
-}
-
-type missingValue struct{}
-
-var missing = missingValue{}
-
-func pointer(document any, hasDocument bool, location string) any {
-	if !hasDocument {
-		return missing
-	}
-	if location == "" {
-		return document
-	}
-	value := document
-	for _, raw := range strings.Split(location[1:], "/") {
-		part := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
-		switch current := value.(type) {
-		case object:
-			next, ok := current[part]
-			if !ok {
-				return missing
-			}
-			value = next
-		case []any:
-			index, err := strconv.Atoi(part)
-			if err != nil || index < 0 || index >= len(current) {
-				return missing
-			}
-			value = current[index]
-		default:
-			return missing
-		}
-	}
-	return value
-}
-
-var jsonTypes = map[string]func(any) bool{
-	"string":  func(v any) bool { _, ok := v.(string); return ok },
-	"integer": func(v any) bool { n, ok := v.(float64); return ok && n == math.Trunc(n) },
-	"number":  func(v any) bool { _, ok := v.(float64); return ok },
-	"boolean": func(v any) bool { _, ok := v.(bool); return ok },
-	"object":  func(v any) bool { _, ok := v.(object); return ok },
-	"array":   func(v any) bool { _, ok := v.([]any); return ok },
-	"null":    func(v any) bool { return v == nil },
-}
-
-func matches(actual, expected any, variables object) (bool, error) {
-	if operators, ok := expected.(object); ok && len(operators) == 1 {
-		for operator, argument := range operators {
-			if !strings.HasPrefix(operator, "$") || operator == "$repeat" {
-				break
-			}
-			argument, err := resolve(argument, variables)
-			if err != nil {
-				return false, err
-			}
-			if operator == "$exists" {
-				return (actual != missing) == argument, nil
-			}
-			if actual == missing {
-				return false, nil
-			}
-			switch operator {
-			case "$len":
-				length := -1
-				switch actual := actual.(type) {
-				case []any:
-					length = len(actual)
-				case object:
-					length = len(actual)
-				case string:
-					length = len([]rune(actual))
-				}
-				count, _ := argument.(float64)
-				return length == int(count), nil
-			case "$in":
-				options, _ := argument.([]any)
-				for _, option := range options {
-					if reflect.DeepEqual(actual, option) {
-						return true, nil
-					}
-				}
-				return false, nil
-			case "$ne":
-				return !reflect.DeepEqual(actual, argument), nil
-			case "$type":
-				check, ok := jsonTypes[fmt.Sprint(argument)]
-				return ok && check(actual), nil
-			default:
-				return false, failf("unknown matcher %s", operator)
-			}
-		}
-	}
-	resolved, err := resolve(expected, variables)
-	if err != nil {
-		return false, err
-	}
-	return actual != missing && reflect.DeepEqual(actual, resolved), nil
-}
-
-func shown(value any) string {
-	if value == missing {
-		return "(missing)"
-	}
-	raw, _ := json.Marshal(value)
-	return truncate(string(raw), 300)
-}
-
 func checkExpect(result *wireExchange, expect object, variables object) ([]string, error) {
 	var problems []string
 	if status, _ := expect["status"].(float64); result.status != int(status) {
@@ -597,44 +412,28 @@ func checkExpect(result *wireExchange, expect object, variables object) ([]strin
 		}
 	}
 	body, _ := expect["body"].(object)
-	for _, location := range sortedKeys(body) {
-		actual := pointer(result.json, result.hasJSON, location)
-		ok, err := matches(actual, body[location], variables)
-		if err != nil {
-			return nil, err
+	bodyProblems, err := mismatches("body", body, variables, func(location string) (any, error) {
+		return pointer(result.json, result.hasJSON, location), nil
+	}, func(location string) string {
+		if location == "" {
+			return "(whole)"
 		}
-		if !ok {
-			where := location
-			if where == "" {
-				where = "(whole)"
-			}
-			problems = append(problems, fmt.Sprintf("body %s is %s, expected %s", where, shown(actual), shown(body[location])))
-		}
+		return location
+	})
+	if err != nil {
+		return nil, err
 	}
 	headers, _ := expect["headers"].(object)
-	for _, name := range sortedKeys(headers) {
-		var actual any = missing
+	headerProblems, err := mismatches("header", headers, variables, func(name string) (any, error) {
 		if values := result.header.Values(name); len(values) > 0 {
-			actual = values[0]
+			return values[0], nil
 		}
-		ok, err := matches(actual, headers[name], variables)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			problems = append(problems, fmt.Sprintf("header %s is %s, expected %s", name, shown(actual), shown(headers[name])))
-		}
+		return missing, nil
+	}, asIs)
+	if err != nil {
+		return nil, err
 	}
-	return problems, nil
-}
-
-func sortedKeys(values object) []string {
-	keys := make([]string, 0, len(values))
-	for key := range values {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	return keys
+	return append(append(problems, bodyProblems...), headerProblems...), nil
 }
 
 // -- playing ---------------------------------------------------------------------------------------
@@ -728,26 +527,9 @@ func prepare(ctx *playContext, step object) (callInput, error) {
 	}
 	in := callInput{baseURL: ctx.baseURL, operationID: fmt.Sprint(step["call"]), auth: auth, path: object{}, headers: object{}}
 	in.transport, _ = step["transport"].(object)
-	for _, field := range []struct {
-		key  string
-		into *object
-	}{{"path", &in.path}, {"headers", &in.headers}} {
-		if raw, ok := step[field.key]; ok {
-			resolved, err := resolve(raw, ctx.variables)
-			if err != nil {
-				return in, err
-			}
-			*field.into, _ = resolved.(object)
-		}
-	}
-	if raw, ok := step["body"]; ok {
-		body, err := resolve(raw, ctx.variables)
-		if err != nil {
-			return in, err
-		}
-		in.body = body
-	}
-	return in, nil
+	var err error
+	in.path, in.headers, in.body, err = stepFields(step, ctx.variables)
+	return in, err
 }
 
 func perform(in callInput) (*wireExchange, error) {
@@ -777,12 +559,7 @@ func request(ctx *playContext, step object) error {
 	}
 	expect, _ := step["expect"].(object)
 	if until, ok := step["until"].(object); ok {
-		timeout, _ := until["timeoutMs"].(float64)
-		interval := 20.0
-		if value, ok := until["intervalMs"].(float64); ok {
-			interval = value
-		}
-		deadline := time.Now().Add(time.Duration(timeout) * time.Millisecond)
+		deadline, interval := untilPacing(until)
 		for {
 			result, err := send(ctx, step)
 			if err != nil {
@@ -795,7 +572,7 @@ func request(ctx *playContext, step object) error {
 			if len(problems) == 0 || time.Now().After(deadline) {
 				return conclude(ctx, result, step)
 			}
-			time.Sleep(time.Duration(interval) * time.Millisecond)
+			time.Sleep(interval)
 		}
 	}
 	times := 1

@@ -31,7 +31,7 @@ from jsonschema import Draft202012Validator
 import agentic_driver_sdk as sdk
 from agentic_driver_sdk import AgenticDriver
 
-from .conftest import STOP_TIMEOUT_S, Host, launch_host
+from .conftest import Host, launch_host, stop_process
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = ROOT / "contract-tests" / "scenarios" / "clients"
@@ -61,13 +61,7 @@ class Proxy:
         return httpx.Client(base_url=self.base_url, timeout=10.0, trust_env=False)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=STOP_TIMEOUT_S)
+        stop_process(self.process)
         if self.process.stdout is not None:
             self.process.stdout.close()
 

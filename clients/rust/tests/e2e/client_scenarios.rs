@@ -14,7 +14,7 @@ use agentic_driver_client::{types, Client, Error, ProblemKind};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::scenarios::{matches, metric_value, pointer, resolve, shown, token_environment, Scenario, TOKENS};
+use crate::scenarios::{matches, metric_step, pointer, resolve, shown, token_environment, Scenario, TOKENS};
 use crate::support::{repo_root, Host, HostConfig};
 
 const STEP_TIMEOUT: Duration = Duration::from_secs(60);
@@ -234,29 +234,8 @@ impl Rig {
     }
 
     async fn metric(&self, context: &mut Context, step: &Value) -> Result<(), String> {
-        let text = self
-            .control
-            .get(format!("{}/metrics", self.host.base_url))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?
-            .text()
-            .await
-            .map_err(|e| e.to_string())?;
-        let name = step["metric"].as_str().unwrap_or_default();
-        let empty = serde_json::Map::new();
-        let value = metric_value(&text, name, step["labels"].as_object().unwrap_or(&empty));
-        if let Some(expect) = step.get("expect") {
-            let since = resolve(&expect["since"], &context.variables)?.as_f64().unwrap_or(0.0);
-            let increase = expect["increase"].as_f64().unwrap_or(0.0);
-            if value - since != increase {
-                return Err(format!("{name}{} grew by {}, expected {increase}", step["labels"], value - since));
-            }
-        }
-        if let Some(name) = step["capture"].as_str() {
-            context.variables.insert(name.to_string(), json!(value));
-        }
-        Ok(())
+        let metrics = self.control.get(format!("{}/metrics", self.host.base_url));
+        metric_step(metrics, step, &mut context.variables).await
     }
 }
 

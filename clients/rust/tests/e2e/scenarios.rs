@@ -760,28 +760,31 @@ fn parse_labels(text: &str) -> HashMap<&str, String> {
 }
 
 async fn metric(context: &mut Context<'_>, step: &Value) -> Result<(), String> {
-    let text = reqwest::Client::new()
-        .get(format!("{}/metrics", context.base_url))
-        .timeout(REQUEST_TIMEOUT)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?
-        .text()
-        .await
-        .map_err(|e| e.to_string())?;
+    let metrics = reqwest::Client::new().get(format!("{}/metrics", context.base_url)).timeout(REQUEST_TIMEOUT);
+    metric_step(metrics, step, &mut context.variables).await
+}
+
+/// A `metric` step (both players'): reads the host's `/metrics` with the request `metrics`,
+/// checks the increase since a captured value, then captures the value.
+pub async fn metric_step(
+    metrics: reqwest::RequestBuilder,
+    step: &Value,
+    variables: &mut HashMap<String, Value>,
+) -> Result<(), String> {
+    let text = metrics.send().await.map_err(|e| e.to_string())?.text().await.map_err(|e| e.to_string())?;
     let name = step["metric"].as_str().unwrap_or_default();
     let empty = serde_json::Map::new();
     let labels = step["labels"].as_object().unwrap_or(&empty);
     let value = metric_value(&text, name, labels);
     if let Some(expect) = step.get("expect") {
-        let since = resolve(&expect["since"], &context.variables)?.as_f64().unwrap_or(0.0);
+        let since = resolve(&expect["since"], variables)?.as_f64().unwrap_or(0.0);
         let increase = expect["increase"].as_f64().unwrap_or(0.0);
         if value - since != increase {
             return Err(format!("{name}{} grew by {}, expected {increase}", step["labels"], value - since));
         }
     }
     if let Some(name) = step["capture"].as_str() {
-        context.variables.insert(name.to_string(), json!(value));
+        variables.insert(name.to_string(), json!(value));
     }
     Ok(())
 }

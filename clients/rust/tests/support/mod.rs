@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
 const POLL_INTERVAL: Duration = Duration::from_millis(50);
@@ -178,26 +178,11 @@ impl FakeServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}", listener.local_addr().unwrap());
         let received = Arc::new(Mutex::new(Vec::new()));
-        let response = format!(
-            "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n{extra_headers}\r\n{body}",
-            body.len()
-        );
+        let response = reply(status, content_type, extra_headers, body);
         let log = received.clone();
         tokio::spawn(async move {
             while let Ok((mut socket, _)) = listener.accept().await {
-                let mut data = Vec::new();
-                let mut buffer = [0u8; 8192];
-                let request = loop {
-                    let n = socket.read(&mut buffer).await.unwrap_or(0);
-                    if n == 0 {
-                        break None;
-                    }
-                    data.extend_from_slice(&buffer[..n]);
-                    if let Some(request) = parse_request(&data) {
-                        break Some(request);
-                    }
-                };
-                if let Some(request) = request {
+                if let Some(request) = read_request(&mut socket).await {
                     log.lock().unwrap().push(request);
                 }
                 let _ = socket.write_all(response.as_bytes()).await;
@@ -209,6 +194,30 @@ impl FakeServer {
 
     pub fn requests(&self) -> Vec<Received> {
         self.received.lock().unwrap().clone()
+    }
+}
+
+/// One answer of the fake servers: this status, content type, extra header lines and body, then close.
+fn reply(status: u16, content_type: &str, extra_headers: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n{extra_headers}\r\n{body}",
+        body.len()
+    )
+}
+
+/// Reads one connection until it holds a complete request (None if it closes first).
+async fn read_request(socket: &mut TcpStream) -> Option<Received> {
+    let mut data = Vec::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        let n = socket.read(&mut buffer).await.unwrap_or(0);
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buffer[..n]);
+        if let Some(request) = parse_request(&data) {
+            return Some(request);
+        }
     }
 }
 
@@ -278,27 +287,12 @@ impl ScriptedServer {
             while let Ok((mut socket, _)) = listener.accept().await {
                 let action = actions[index.min(actions.len() - 1)].clone();
                 index += 1;
-                let mut data = Vec::new();
-                let mut buffer = [0u8; 8192];
-                let request = loop {
-                    let n = socket.read(&mut buffer).await.unwrap_or(0);
-                    if n == 0 {
-                        break None;
-                    }
-                    data.extend_from_slice(&buffer[..n]);
-                    if let Some(request) = parse_request(&data) {
-                        break Some(request);
-                    }
-                };
-                if let Some(request) = request {
+                if let Some(request) = read_request(&mut socket).await {
                     log.lock().unwrap().push(request);
                 }
                 match action {
                     Action::Reply { status, content_type, headers, body } => {
-                        let response = format!(
-                            "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n{headers}\r\n{body}",
-                            body.len()
-                        );
+                        let response = reply(status, content_type, &headers, &body);
                         let _ = socket.write_all(response.as_bytes()).await;
                         let _ = socket.shutdown().await;
                     }

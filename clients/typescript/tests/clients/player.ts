@@ -3,13 +3,8 @@
  * README.md): each `call` step is one logical call of the hand-written `AgenticDriverClient`
  * (default retry policy) whose base URL is the fault proxy; `faults` and `proxyLog` talk to
  * the proxy's control API; `metric` reads the host directly. Values, matchers and metrics are
- * those of the generated-client player (../scenarios/player.ts).
+ * those of the generated-client player (../scenario-values.ts, shared with ../scenarios/player.ts).
  */
-
-import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-
-import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import {
   AgenticDriverClient,
@@ -19,10 +14,8 @@ import {
   TimeoutError,
   UnknownProblemError,
 } from '../../src/index.js';
-import { matches, metricValue, pointer, resolve, ScenarioFailure } from '../scenarios/player.js';
+import { type Json, loadScenarioFiles, matches, metricStep, playSteps, pointer, resolve, ScenarioFailure, type Step } from '../scenario-values.js';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Step = Record<string, any>;
 
 const CONTROL_TIMEOUT_MS = 10_000;
 /** The busy helper's bound in the scenarios (the README lets a player shorten it). */
@@ -34,17 +27,7 @@ export interface ClientScenario {
 }
 
 export function loadClientScenarios(directory: string, files: string[]): ClientScenario[] {
-  const schema = JSON.parse(readFileSync(join(directory, 'schema.json'), 'utf8'));
-  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-  return files.map((file) => {
-    const data: Record<string, any> = JSON.parse(readFileSync(join(directory, file), 'utf8'));
-    if (!validate(data)) {
-      const details = (validate.errors ?? []).map((e) => `  ${e.instancePath || '(root)'}: ${e.message}`).join('\n');
-      throw new ScenarioFailure(`${file} does not follow scenarios/clients/schema.json:\n${details}`);
-    }
-    if (data.name !== basename(file, '.json')) throw new ScenarioFailure(`${file}: name ${data.name} must equal the file name`);
-    return { name: data.name, data };
-  });
+  return loadScenarioFiles(directory, files, 'scenarios/clients/schema.json').map((data) => ({ name: data.name, data }));
 }
 
 /** What one logical call came to. */
@@ -68,15 +51,7 @@ export async function playClientScenario(scenario: ClientScenario, endpoints: En
   const client = new AgenticDriverClient({ baseUrl: endpoints.proxyUrl, token: endpoints.token });
   const context: Context = { client, ...endpoints, variables: new Map(), background: new Map() };
   try {
-    for (const [index, step] of (scenario.data.steps as Step[]).entries()) {
-      try {
-        await runStep(context, step);
-      } catch (error) {
-        if (!(error instanceof ScenarioFailure)) throw error;
-        const note = step.note ? ` (${step.note})` : '';
-        throw new ScenarioFailure(`${scenario.name}, step ${index + 1}${note}: ${error.message}`);
-      }
-    }
+    await playSteps(scenario.name, scenario.data.steps as Step[], (step) => runStep(context, step));
   } finally {
     await Promise.allSettled(context.background.values());
     await control(endpoints.proxyUrl, 'POST', { faults: [] }); // disarm for the next scenario
@@ -268,13 +243,5 @@ async function proxyLog(context: Context, step: Step): Promise<void> {
 }
 
 async function metric(context: Context, step: Step): Promise<void> {
-  const text = await (await fetch(`${context.hostUrl}/metrics`, { signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) })).text();
-  const value = metricValue(text, step.metric, step.labels ?? {});
-  if (step.expect) {
-    const since = Number(resolve(step.expect.since, context.variables));
-    if (value - since !== step.expect.increase) {
-      throw new ScenarioFailure(`${step.metric}${JSON.stringify(step.labels ?? {})} grew by ${value - since}, expected ${step.expect.increase}`);
-    }
-  }
-  if (step.capture) context.variables.set(step.capture, value);
+  await metricStep(context.hostUrl, CONTROL_TIMEOUT_MS, step, context.variables);
 }

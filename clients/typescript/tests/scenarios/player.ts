@@ -10,12 +10,20 @@
  * Full schema validation of answers is the Python runner's job (schemathesis).
  */
 
-import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-
-import { Ajv2020 } from 'ajv/dist/2020.js';
-
 import { AgenticDriverClient, errorFromResponse, generated, ProblemError, type RunStreamEvent } from '../../src/index.js';
+import {
+  type Found,
+  type Json,
+  loadScenarioFiles,
+  matches,
+  metricStep,
+  MISSING,
+  playSteps,
+  pointer,
+  resolve,
+  ScenarioFailure,
+  type Step,
+} from '../scenario-values.js';
 
 export const REQUEST_TIMEOUT_MS = 20_000;
 
@@ -33,8 +41,6 @@ export function tokenEnvironment(): Record<string, string> {
   );
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Step = Record<string, any>;
 
 export interface Scenario {
   name: string;
@@ -43,21 +49,13 @@ export interface Scenario {
   data: Record<string, any>;
 }
 
-export class ScenarioFailure extends Error {}
+export { ScenarioFailure };
 
 /** Loads and checks one scenario file against scenarios/schema.json. */
 export function loadScenarios(directory: string, files: string[]): Scenario[] {
-  const schema = JSON.parse(readFileSync(join(directory, 'schema.json'), 'utf8'));
-  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-  return files.map((file) => {
-    const data: Record<string, any> = JSON.parse(readFileSync(join(directory, file), 'utf8'));
-    if (!validate(data)) {
-      const details = (validate.errors ?? []).map((e) => `  ${e.instancePath || '(root)'}: ${e.message}`).join('\n');
-      throw new ScenarioFailure(`${file} does not follow scenarios/schema.json:\n${details}`);
-    }
-    if (data.name !== basename(file, '.json')) throw new ScenarioFailure(`${file}: name ${data.name} must equal the file name`);
-    return { name: data.name, host: data.host ?? 'main', isolated: data.isolated ?? false, data };
-  });
+  return loadScenarioFiles(directory, files, 'scenarios/schema.json').map((data) => (
+    { name: data.name, host: data.host ?? 'main', isolated: data.isolated ?? false, data }
+  ));
 }
 
 // -- one request through the client ------------------------------------------------------------------------------
@@ -207,100 +205,7 @@ async function callStreaming(
   };
 }
 
-// -- values, expectations, captures --------------------------------------------------------------------------------
-
-const MISSING = Symbol('missing');
-type Found = Json | typeof MISSING;
-const REFERENCE = /^\$[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
-
-function lookup(variables: Map<string, Json>, reference: string): Json {
-  const [name, ...parts] = reference.split('.') as [string, ...string[]];
-  if (!variables.has(name)) throw new ScenarioFailure(`$${reference}: nothing was captured as ${name}`);
-  let value = variables.get(name) as Json;
-  for (const part of parts) {
-    if (Array.isArray(value) && /^\d+$/.test(part) && Number(part) < value.length) value = value[Number(part)] as Json;
-    else if (typeof value === 'object' && value !== null && !Array.isArray(value) && part in value) value = value[part] as Json;
-    else throw new ScenarioFailure(`$${reference}: ${part} is not in the captured value ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-export function resolve(value: Json, variables: Map<string, Json>): Json {
-  if (typeof value === 'string') {
-    if (value.startsWith('$$')) return value.slice(1);
-    if (REFERENCE.test(value)) return lookup(variables, value.slice(1));
-    return value;
-  }
-  if (Array.isArray(value)) return value.map((item) => resolve(item, variables));
-  if (typeof value === 'object' && value !== null) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === '$repeat') {
-      const spec = value.$repeat as Record<string, Json>;
-      return String(resolve(spec.text as Json, variables)).repeat(Number(resolve(spec.times as Json, variables)));
-    }
-    return Object.fromEntries(keys.map((key) => [key, resolve(value[key] as Json, variables)]));
-  }
-  return value;
-}
-
-export function pointer(document: Json | undefined, location: string): Found {
-  if (document === undefined) return MISSING;
-  if (location === '') return document;
-  let value: Json = document;
-  for (const raw of location.slice(1).split('/')) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(value) && /^\d+$/.test(part) && Number(part) < value.length) value = value[Number(part)] as Json;
-    else if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, part)) value = value[part] as Json;
-    else return MISSING;
-  }
-  return value;
-}
-
-function deepEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => deepEqual(item, b[i] as Json));
-  const ak = Object.keys(a as object);
-  const bo = b as Record<string, Json>;
-  return ak.length === Object.keys(bo).length && ak.every((k) => Object.hasOwn(bo, k) && deepEqual((a as Record<string, Json>)[k] as Json, bo[k] as Json));
-}
-
-const JSON_TYPES: Record<string, (value: Json) => boolean> = {
-  string: (v) => typeof v === 'string',
-  integer: (v) => typeof v === 'number' && Number.isInteger(v),
-  number: (v) => typeof v === 'number',
-  boolean: (v) => typeof v === 'boolean',
-  object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-  array: (v) => Array.isArray(v),
-  null: (v) => v === null,
-};
-
-export function matches(actual: Found, expected: Json, variables: Map<string, Json>): boolean {
-  if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
-    const keys = Object.keys(expected);
-    const operator = keys[0];
-    if (keys.length === 1 && operator !== undefined && operator.startsWith('$') && operator !== '$repeat') {
-      const argument = resolve(expected[operator] as Json, variables);
-      if (operator === '$exists') return (actual !== MISSING) === argument;
-      if (actual === MISSING) return false;
-      switch (operator) {
-        case '$len':
-          return (Array.isArray(actual) || typeof actual === 'string') ? actual.length === Number(argument)
-            : typeof actual === 'object' && actual !== null ? Object.keys(actual).length === Number(argument) : false;
-        case '$in':
-          return Array.isArray(argument) && argument.some((item) => deepEqual(actual, item));
-        case '$ne':
-          return !deepEqual(actual, argument);
-        case '$type':
-          return JSON_TYPES[String(argument)]?.(actual) ?? false;
-        default:
-          throw new ScenarioFailure(`unknown matcher ${operator}`);
-      }
-    }
-  }
-  return actual !== MISSING && deepEqual(actual, resolve(expected, variables));
-}
+// -- expectations -------------------------------------------------------------------------------------------------
 
 function problemCode(exchange: Exchange): string | undefined {
   const json = exchange.json;
@@ -347,15 +252,7 @@ export async function play(scenario: Scenario, baseUrl: string): Promise<void> {
   for (let iteration = 1; iteration <= repeat; iteration++) {
     const context: Context = { scenario, baseUrl, variables: new Map(), background: new Map() };
     try {
-      for (const [index, step] of (scenario.data.steps as Step[]).entries()) {
-        try {
-          await runStep(context, step);
-        } catch (error) {
-          if (!(error instanceof ScenarioFailure)) throw error;
-          const note = step.note ? ` (${step.note})` : '';
-          throw new ScenarioFailure(`${scenario.name}, iteration ${iteration}, step ${index + 1}${note}: ${error.message}`);
-        }
-      }
+      await playSteps(`${scenario.name}, iteration ${iteration}`, scenario.data.steps as Step[], (step) => runStep(context, step));
     } finally {
       // A failed step may leave background requests running: let them finish first.
       await Promise.allSettled(context.background.values());
@@ -437,27 +334,6 @@ async function parallel(context: Context, step: Step): Promise<void> {
   throw new ScenarioFailure(`the concurrent answers do not match the outcomes ${JSON.stringify(outcomes)}:\n${shown}`);
 }
 
-/** The sum of the samples called `name` whose labels include `labels`. */
-export function metricValue(text: string, name: string, labels: Record<string, string>): number {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('#')) continue;
-    const sample = /^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
-    if (!sample || sample[1] !== name) continue;
-    const found = Object.fromEntries([...(sample[2] ?? '').matchAll(/([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) total += Number(sample[3]);
-  }
-  return total;
-}
-
 async function metric(context: Context, step: Step): Promise<void> {
-  const text = await (await fetch(`${context.baseUrl}/metrics`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).text();
-  const value = metricValue(text, step.metric, step.labels ?? {});
-  if (step.expect) {
-    const since = Number(resolve(step.expect.since, context.variables));
-    if (value - since !== step.expect.increase) {
-      throw new ScenarioFailure(`${step.metric}${JSON.stringify(step.labels ?? {})} grew by ${value - since}, expected ${step.expect.increase}`);
-    }
-  }
-  if (step.capture) context.variables.set(step.capture, value);
+  await metricStep(context.baseUrl, REQUEST_TIMEOUT_MS, step, context.variables);
 }
