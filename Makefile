@@ -180,7 +180,8 @@ bench-client-go: $(VENV_STAMP) ## Go client overhead vs plain net/http on one se
 test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario tests (cargo fetch, cargo test), then newcomer-rust
 	cd clients/rust && cargo fetch --locked && cargo test --locked
 	@# The crate as a registry would take it, and not one packaging warning (excluded tests, missing files).
-	set -o pipefail; cd clients/rust && cargo package --locked --offline --no-verify --allow-dirty 2>&1 | tee /dev/stderr | (! grep -i "^warning")
+	cd clients/rust && out=$$(cargo package --locked --offline --no-verify --allow-dirty 2>&1); status=$$?; \
+		echo "$$out"; [ $$status -eq 0 ] && ! grep -qi '^warning' <<< "$$out"
 	$(MAKE) --no-print-directory newcomer-rust
 
 .PHONY: newcomer-rust bench-client-rust
