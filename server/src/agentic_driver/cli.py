@@ -1,6 +1,6 @@
 """The ``agentic-driver`` command.
 
-agentic-driver serve [--config FILE] [--host H] [--port P]
+agentic-driver serve [--config FILE] [--host H] [--port P] [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
 """
@@ -16,13 +16,15 @@ import sys
 
 import uvicorn
 from fastapi import FastAPI
+from pydantic import ValidationError
 
 from .auth import TokenPolicy, sha256_hex
-from .config import ALL_GRANTS, ConfigError, HostConfig, embedded_default, load_config
+from .config import ALL_GRANTS, ConfigError, HostConfig, TlsConfig, embedded_default, load_config
 from .driver import Driver
 from .http import create_app
 from .http.limits import Drain
 from .http.server import GRACEFUL_CLOSE_S, HostServer, bounded_protocol
+from .http.tls import check_listen_address, server_ssl_context
 
 __all__ = ["build_host", "main", "serve"]
 
@@ -45,7 +47,13 @@ def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, 
 
 
 def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:
-    """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return."""
+    """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return.
+
+    Raises ``ConfigError`` before binding when ``host`` is not loopback and ``config.tls`` neither
+    serves TLS nor says that a proxy terminates it, or when its certificate or key cannot be loaded.
+    """
+    check_listen_address(host, config.tls)
+    ssl_context = server_ssl_context(config.tls) if config.tls.direct else None
     drain = Drain()
     driver, app = build_host(config, drain)
     limits = config.limits
@@ -63,6 +71,7 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
         # every request) buys nothing; and the Server header only advertises the stack.
         proxy_headers=False,
         server_header=False,
+        ssl_context_factory=None if ssl_context is None else lambda _config, _default: ssl_context,
     )
     _settle_heap()
     HostServer(server_config, driver, drain, limits.drainTimeoutMs).run()
@@ -95,6 +104,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     run.add_argument("--port", type=int, default=8080, help="port to bind (default 8080; 0 picks a free one)")
     run.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    run.add_argument("--tls-cert", metavar="FILE", help="serve HTTPS with this PEM certificate chain (tls.certFile)")
+    run.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert (tls.keyFile)")
+    run.add_argument(
+        "--behind-tls-proxy",
+        action="store_true",
+        help="a proxy in front terminates TLS: allow plain HTTP on a non-loopback --host (tls.terminatedByProxy)",
+    )
     token = commands.add_parser("token", help="operator tooling for bearer tokens").add_subparsers(
         dest="token_command", required=True
     )
@@ -132,6 +148,23 @@ def _config_check(path: str) -> int:
     return 0
 
 
+def with_tls_options(config: HostConfig, cert: str | None, key: str | None, behind_proxy: bool) -> HostConfig:
+    """``config`` with the command line's TLS options over its ``tls`` section (checked together)."""
+    if cert is None and key is None and not behind_proxy:
+        return config
+    merged = config.tls.model_dump(exclude_none=True)
+    if cert is not None or key is not None:
+        merged.update(certFile=cert, keyFile=key, terminatedByProxy=False)
+    if behind_proxy:
+        merged.update(terminatedByProxy=True)
+    try:
+        tls = TlsConfig.model_validate(merged)
+    except ValidationError as error:
+        problems = [str(e["msg"]).removeprefix("Value error, ") for e in error.errors()]
+        raise ConfigError([f"--tls-cert/--tls-key/--behind-tls-proxy: {problem}" for problem in problems]) from None
+    return config.model_copy(update={"tls": tls})
+
+
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     if options.command == "token":
@@ -140,10 +173,10 @@ def main(argv: list[str] | None = None) -> int:
         return _config_check(options.file)
     logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
-        if options.config:
-            config = load_config(options.config)
-        else:
-            config, token = embedded_default()
+        config, token = (load_config(options.config), None) if options.config else embedded_default()
+        config = with_tls_options(config, options.tls_cert, options.tls_key, options.behind_tls_proxy)
+        check_listen_address(options.host, config.tls)  # before a token is printed
+        if token is not None:
             print(f"agentic-driver: embedded default host; bearer token: {token}", flush=True)
         serve(config, options.host, options.port, options.log_level)
     except ConfigError as error:

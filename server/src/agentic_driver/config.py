@@ -35,6 +35,7 @@ __all__ = [
     "PriceConfig",
     "ProviderConfig",
     "SessionsConfig",
+    "TlsConfig",
     "TokenConfig",
     "embedded_default",
     "load_config",
@@ -258,6 +259,31 @@ class TokenConfig(_Closed):
     __str__ = __repr__
 
 
+class TlsConfig(_Closed):
+    """How bearer tokens are protected on the wire: the host's own TLS, or a proxy's in front."""
+
+    certFile: Annotated[str, Field(min_length=1)] | None = None
+    """PEM certificate chain (the server certificate first); with ``keyFile`` the host serves HTTPS."""
+    keyFile: Annotated[str, Field(min_length=1)] | None = None
+    """PEM private key of ``certFile`` (unencrypted: protect the file, not the key, with permissions)."""
+    terminatedByProxy: bool = False
+    """The operator states that a proxy in front terminates TLS, so plain HTTP may be served on a
+    non-loopback address (to that proxy only)."""
+
+    @model_validator(mode="after")
+    def _one_way(self) -> TlsConfig:
+        if (self.certFile is None) != (self.keyFile is None):
+            raise ValueError("give both certFile and keyFile, or neither")
+        if self.certFile is not None and self.terminatedByProxy:
+            raise ValueError("give certFile/keyFile (the host terminates TLS) or terminatedByProxy, not both")
+        return self
+
+    @property
+    def direct(self) -> bool:
+        """Whether the host itself serves TLS."""
+        return self.certFile is not None
+
+
 class HostConfig(_Closed):
     hostId: Annotated[str, Field(min_length=1)] = "local-host"
     providers: Annotated[list[ProviderConfig], Field(min_length=1)]
@@ -268,6 +294,8 @@ class HostConfig(_Closed):
     tools: list[HostToolConfig] = []
     """Host tools offered to the model on every run."""
     tokens: list[TokenConfig] = []
+    tls: TlsConfig = TlsConfig()
+    """TLS where tokens travel; without it the host serves plain HTTP on loopback addresses only."""
     docs: bool = False
     """Serve an interactive API reference of the contract at ``/docs`` (Swagger UI, shipped in the package)."""
 
