@@ -46,6 +46,7 @@ from ._exceptions import AgenticDriverError, NotFoundError, SessionBusyError, er
 from ._raw import araw, capture, raw
 from ._recovery import UNCHANGED, Keep, Reconciliation, _fork_arguments, _Unchanged, reconciliation_of
 from ._stream import AsyncRunStream, RunStream
+from ._tls import CABundle, ssl_verification
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import (
@@ -121,8 +122,14 @@ class AgenticDriver:
         with client:
             print(client.discovery().providers)
 
+    ``ca_bundle`` is the CA certificates to trust for an ``https://`` host, a PEM
+    file path or PEM bytes (``ca_bundle="/etc/agentic/ca.pem"``): for a host whose
+    certificate a private CA signed. It replaces the default trust (httpx's
+    ``certifi`` bundle, or ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` when set); an
+    untrusted host fails with ``APIConnectionError``, never unverified.
     ``transport`` replaces httpx's network transport (an ``httpx.MockTransport``
-    in tests, or a transport with your own proxies and certificates).
+    in tests, or a transport with your own proxies and certificates; it decides
+    about TLS, so it cannot be combined with ``ca_bundle``).
     ``client.with_raw_response.<call>(...)`` returns a ``RawResponse`` (status,
     headers, ``.parse()``) instead of the value. ``AGENTIC_DRIVER_LOG=debug`` logs
     one line per attempt on standard error (``logging.getLogger("agentic_driver_sdk")``).
@@ -138,15 +145,18 @@ class AgenticDriver:
         default_headers: Mapping[str, str] | None = None,
         stream_idle_timeout: float = DEFAULT_STREAM_IDLE_TIMEOUT,
         transport: httpx.BaseTransport | None = None,
+        ca_bundle: CABundle | None = None,
     ) -> None:
         configure_logging()
         self._options = Options.resolve(base_url, token, timeout, max_retries, default_headers, stream_idle_timeout)
         self._transport = transport
+        self._ca_bundle = ca_bundle
         self._http = httpx.Client(
             base_url=self._options.base_url,
             headers=self._options.headers(),
             timeout=self._options.timeout,
             transport=transport,
+            verify=ssl_verification(ca_bundle, transport),
         )
         self.sessions = Sessions(self)
         """Create, read, truncate and delete sessions; wait until one is idle."""
@@ -165,7 +175,7 @@ class AgenticDriver:
 
         Accepts ``base_url``, ``token``, ``timeout``, ``max_retries``,
         ``default_headers`` and ``stream_idle_timeout``. The copy has its own
-        connection pool (close it too) and shares this client's transport.
+        connection pool (close it too) and shares this client's transport and ``ca_bundle``.
 
             patient = client.with_options(timeout=600, max_retries=5)
         """
@@ -178,6 +188,7 @@ class AgenticDriver:
             default_headers=options.default_headers,
             stream_idle_timeout=options.stream_idle_timeout,
             transport=self._transport,
+            ca_bundle=self._ca_bundle,
         )
 
     def discovery(self) -> Discovery:
@@ -729,15 +740,18 @@ class AsyncAgenticDriver:
         default_headers: Mapping[str, str] | None = None,
         stream_idle_timeout: float = DEFAULT_STREAM_IDLE_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
+        ca_bundle: CABundle | None = None,
     ) -> None:
         configure_logging()
         self._options = Options.resolve(base_url, token, timeout, max_retries, default_headers, stream_idle_timeout)
         self._transport = transport
+        self._ca_bundle = ca_bundle
         self._http = httpx.AsyncClient(
             base_url=self._options.base_url,
             headers=self._options.headers(),
             timeout=self._options.timeout,
             transport=transport,
+            verify=ssl_verification(ca_bundle, transport),
         )
         self.sessions = AsyncSessions(self)
         """Create, read, truncate and delete sessions; wait until one is idle."""
@@ -756,7 +770,7 @@ class AsyncAgenticDriver:
 
         Accepts ``base_url``, ``token``, ``timeout``, ``max_retries``,
         ``default_headers`` and ``stream_idle_timeout``. The copy has its own
-        connection pool (close it too) and shares this client's transport.
+        connection pool (close it too) and shares this client's transport and ``ca_bundle``.
 
             patient = client.with_options(timeout=600, max_retries=5)
         """
@@ -769,6 +783,7 @@ class AsyncAgenticDriver:
             default_headers=options.default_headers,
             stream_idle_timeout=options.stream_idle_timeout,
             transport=self._transport,
+            ca_bundle=self._ca_bundle,
         )
 
     async def discovery(self) -> Discovery:
