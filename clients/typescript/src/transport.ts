@@ -359,9 +359,12 @@ const dispatchers = new Map<number, Promise<unknown>>();
  * `fetch`, the client sends through a dispatcher of the same class as Node's default one, with
  * `connect.timeout` set and undici's head/body limits off (this module's timers apply instead).
  * Only when Node's default dispatcher is the stock `Agent`: a dispatcher the application
- * installed (a proxy agent) is left in charge. Undefined elsewhere.
+ * installed (a proxy agent) is left in charge. Undefined elsewhere. With `ca` (a client's CA
+ * bundle), a new dispatcher that trusts those roots only, for the caller to keep; it rejects
+ * where it cannot apply them (not Node, or an application-installed dispatcher).
  */
-export function nodeDispatcher(connectMs: number): Promise<unknown> {
+export function nodeDispatcher(connectMs: number, ca?: CACertificates): Promise<unknown> {
+  if (ca !== undefined) return createNodeDispatcher(connectMs, ca); // not shared: the caller keeps it
   let pending = dispatchers.get(connectMs);
   if (pending === undefined) {
     pending = createNodeDispatcher(connectMs);
@@ -370,19 +373,42 @@ export function nodeDispatcher(connectMs: number): Promise<unknown> {
   return pending;
 }
 
-async function createNodeDispatcher(connectMs: number): Promise<unknown> {
+/** PEM text of CA certificates (a string or its bytes), or several. */
+export type CACertificates = string | Uint8Array | ReadonlyArray<string | Uint8Array>;
+
+async function createNodeDispatcher(connectMs: number, ca?: CACertificates): Promise<unknown> {
   const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
-  if (node === undefined) return undefined;
-  const key = Symbol.for('undici.globalDispatcher.1');
-  const slot = globalThis as unknown as Record<symbol, unknown>;
+  if (node === undefined) {
+    if (ca !== undefined) throw new Error('the ca option needs Node.js (its fetch takes a dispatcher)');
+    return undefined;
+  }
+  // tls.connect's own `ca`: these roots replace Node's, so the host's certificate is still verified.
+  if (ca !== undefined) return trustingDispatcher(connectMs, ca);
   try {
-    // Node creates its default dispatcher on its first fetch; a data: URL makes one without I/O.
-    if (slot[key] === undefined) await (await fetch('data:,')).arrayBuffer();
-    const current = slot[key] as { constructor?: AgentClass & { name?: string } } | undefined;
-    const Agent = current?.constructor;
-    if (Agent === undefined || Agent.name !== 'Agent') return undefined;
+    const Agent = await stockAgent();
+    if (Agent === undefined) return undefined;
     return new Agent({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
   } catch {
     return undefined;
   }
+}
+
+/** The class of Node's default dispatcher, when it is the stock `Agent` (undefined otherwise). */
+async function stockAgent(): Promise<AgentClass | undefined> {
+  const key = Symbol.for('undici.globalDispatcher.1');
+  const slot = globalThis as unknown as Record<symbol, unknown>;
+  // Node creates its default dispatcher on its first fetch; a data: URL makes one without I/O.
+  if (slot[key] === undefined) await (await fetch('data:,')).arrayBuffer();
+  const current = slot[key] as { constructor?: AgentClass & { name?: string } } | undefined;
+  const Agent = current?.constructor;
+  return Agent === undefined || Agent.name !== 'Agent' ? undefined : Agent;
+}
+
+async function trustingDispatcher(connectMs: number, ca: CACertificates): Promise<unknown> {
+  const Agent = await stockAgent();
+  if (Agent === undefined) {
+    throw new Error("the ca option needs Node's own fetch dispatcher (an application-installed one is in charge)");
+  }
+  const roots = (Array.isArray(ca) ? ca : [ca]).map((pem: string | Uint8Array) => (typeof pem === 'string' ? pem : UTF8.decode(pem)));
+  return new Agent({ connect: { timeout: connectMs, ca: roots }, headersTimeout: 0, bodyTimeout: 0 });
 }
