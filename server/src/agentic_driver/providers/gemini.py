@@ -108,7 +108,7 @@ class GeminiProvider:
     async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
         body, added, calls_before = map_request(request, self.options)
         path = f"/{self.api_version}/models/{request.model}"
-        try:
+        with self.upstream.reading():
             if self.stream:
                 async with self.upstream.stream(f"{path}:streamGenerateContent", body, {"alt": "sse"}) as events:
                     async for event in process_stream(events, added, calls_before):
@@ -117,8 +117,6 @@ class GeminiProvider:
                 data = await self.upstream.post_json(f"{path}:generateContent", body)
                 for event in process_response(data, added, calls_before):
                     yield event
-        except ProviderFailure as failure:
-            raise self.upstream.scrubbed(failure) from None
 
 
 # -- wire mapping ---------------------------------------------------------------------
@@ -229,7 +227,7 @@ async def process_stream(
         usage = data.get("usageMetadata") or usage
         finished = finished or reason is not None
     if not finished:
-        raise ProviderFailure("the stream ended before the candidate finished", retryable=True)
+        raise ProviderFailure("the stream ended before the candidate finished")
     for event_ in _finish(parts, added, calls_before, usage):
         yield event_
 

@@ -99,7 +99,7 @@ class OpenAIResponsesProvider:
 
     async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
         body, added = map_request(request, self.options, stream=self.stream)
-        try:
+        with self.upstream.reading():
             if self.stream:
                 async with self.upstream.stream(PATH, body) as events:
                     async for event in process_stream(events, added):
@@ -107,8 +107,6 @@ class OpenAIResponsesProvider:
             else:
                 for event in process_response(await self.upstream.post_json(PATH, body), added):
                     yield event
-        except ProviderFailure as failure:
-            raise self.upstream.scrubbed(failure) from None
 
 
 # -- wire mapping ---------------------------------------------------------------------
@@ -221,7 +219,7 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
             raise _event_failure(data["response"].get("error") or {})
         elif kind == "error":
             raise _event_failure(data)
-    raise ProviderFailure("the stream ended before the response completed", retryable=True)
+    raise ProviderFailure("the stream ended before the response completed")
 
 
 # -- failures -------------------------------------------------------------------------
