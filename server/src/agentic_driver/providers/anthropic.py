@@ -225,8 +225,8 @@ def _apply_delta(block: dict[str, Any], delta: Mapping[str, Any], tool_json: lis
         block["signature"] = block.get("signature", "") + delta["signature"]
     elif kind == "input_json_delta" and tool_json is not None:
         tool_json.append(delta["partial_json"])
-    elif kind == "citations_delta":
-        block.setdefault("citations", []).append(delta["citation"])
+    elif kind == "citations_delta":  # a text block starts with ``"citations": null`` (or without the key)
+        block["citations"] = [*(block.get("citations") or ()), delta["citation"]]
     return ""
 
 

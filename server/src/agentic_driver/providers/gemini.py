@@ -31,6 +31,7 @@ from .base import (
     RejectedFailure,
     TextDelta,
     ToolCall,
+    ToolSpec,
     TurnEvent,
     Usage,
     UsageReport,
@@ -145,16 +146,17 @@ def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict
     if request.instructions:
         body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
     if request.tools:
-        body["tools"] = [
-            {
-                "functionDeclarations": [
-                    {"name": t.name, "description": t.description, "parametersJsonSchema": t.parameters}
-                    for t in request.tools
-                ]
-            }
-        ]
+        body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
     body.update(options)
     return body, added, len(_parts(turn, "functionCall"))
+
+
+def _declaration(tool: ToolSpec) -> dict[str, Any]:
+    """A ``FunctionDeclaration``; an empty description is left out rather than sent as ``""``."""
+    declaration: dict[str, Any] = {"name": tool.name, "parametersJsonSchema": tool.parameters}
+    if tool.description:
+        declaration["description"] = tool.description
+    return declaration
 
 
 def _response(call_id: str, name: str, output: str) -> dict[str, Any]:

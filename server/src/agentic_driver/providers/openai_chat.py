@@ -68,7 +68,7 @@ class OpenAIChatProvider:
         key = read_api_key(env, config.apiKeyEnv, where)
         options: dict[str, Any] = {}
         if config.maxOutputTokens is not None:
-            options["max_tokens"] = config.maxOutputTokens
+            options[config.maxOutputTokensField] = config.maxOutputTokens
         if config.temperature is not None:
             options["temperature"] = config.temperature
         return cls(

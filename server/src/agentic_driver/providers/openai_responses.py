@@ -9,7 +9,8 @@ function calls and their outputs), dropping only item ids, and sends
 https://platform.openai.com/docs/api-reference/responses/create
 https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items
 
-Usage: ``input_tokens`` already includes ``cached_tokens`` and ``output_tokens``
+Usage: ``input_tokens`` already includes ``cached_tokens`` and
+``cache_write_tokens`` (both in ``input_tokens_details``) and ``output_tokens``
 already includes ``reasoning_tokens``, which is the host's normal form.
 """
 
@@ -158,10 +159,12 @@ def _replayed(item: Any) -> Any:
 def _usage(usage: Any) -> Usage:
     if not isinstance(usage, dict):
         return Usage()
+    input_details = usage.get("input_tokens_details") or {}
     return Usage(
         input_tokens=usage.get("input_tokens") or 0,
         output_tokens=usage.get("output_tokens") or 0,
-        cached_input_tokens=(usage.get("input_tokens_details") or {}).get("cached_tokens") or 0,
+        cached_input_tokens=input_details.get("cached_tokens") or 0,
+        cache_write_tokens=input_details.get("cache_write_tokens") or 0,
         reasoning_tokens=(usage.get("output_tokens_details") or {}).get("reasoning_tokens") or 0,
     )
 
