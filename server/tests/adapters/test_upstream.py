@@ -241,3 +241,30 @@ def test_upstream_clients_share_one_tls_context(monkeypatch: pytest.MonkeyPatch)
     assert len(built) == 1  # loading the CA bundle per model call cost 20-300 ms of CPU
     for client in clients:
         assert client._transport._pool._ssl_context is built[0]  # type: ignore[attr-defined]
+
+
+class _BrokenBody(httpx.AsyncByteStream):
+    """A body the connection breaks under, and whose close fails too."""
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield b'{"partial": '
+        raise httpx.ReadError("connection reset by peer")
+
+    async def aclose(self) -> None:
+        raise httpx.ReadError("connection reset by peer")
+
+
+async def test_a_connection_broken_after_the_head_is_never_retryable_even_if_closing_it_fails() -> None:
+    upstream = Upstream(
+        "p",
+        "http://upstream.invalid",
+        {},
+        lambda *_: failure_for_status(500),
+        transport=httpx.MockTransport(lambda request: httpx.Response(200, stream=_BrokenBody())),
+    )
+
+    with pytest.raises(ProviderFailure) as caught:
+        await upstream.post_json("/x", {})
+
+    assert "while the provider answered" in str(caught.value)
+    assert not caught.value.retryable  # the provider did (and billed) the work: a retry would run it twice

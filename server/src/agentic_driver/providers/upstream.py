@@ -256,9 +256,11 @@ class Upstream:
         self, path: str, body: dict[str, Any], params: dict[str, str] | None
     ) -> AsyncIterator[httpx.Response]:
         """The 2xx answer with its body still to read; a failure before its head is retryable."""
+        answered = False
         async with self._client() as client:
             try:
                 async with client.stream("POST", path, json=body, params=params) as response:
+                    answered = True  # the head is in: whatever fails from here (closing too) is not retried
                     if response.status_code >= 300:
                         try:
                             text = (await response.aread()).decode("utf-8", "replace")
@@ -266,8 +268,8 @@ class Upstream:
                             raise self._transport_failure(error, answered=True) from None
                         raise self._failure(response.status_code, response.headers, text)
                     yield response
-            except httpx.HTTPError as error:  # raised before the head: nothing was answered yet
-                raise self._transport_failure(error, answered=False) from None
+            except httpx.HTTPError as error:
+                raise self._transport_failure(error, answered=answered) from None
 
     async def _read_events(self, response: httpx.Response) -> AsyncIterator[ServerSentEvent]:
         try:
