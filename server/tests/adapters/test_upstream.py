@@ -18,6 +18,7 @@ from agentic_driver.providers.base import (
     ProviderFailure,
     RateLimitedFailure,
     RejectedFailure,
+    RetryReport,
     TextDelta,
     TurnEvent,
 )
@@ -129,7 +130,7 @@ async def test_a_retryable_failure_before_output_is_retried_within_the_bound() -
 
     events = await _drain(retrying(flaky.step, RetryPolicy(max_retries=2, base_s=0), "p"))
 
-    assert events == [TextDelta("done")] and flaky.calls == 3
+    assert events == [RetryReport(), RetryReport(), TextDelta("done")] and flaky.calls == 3
 
 
 async def test_retries_stop_at_the_bound() -> None:

@@ -379,6 +379,23 @@ def test_a_retryable_failure_before_any_output_is_retried_and_the_run_completes(
 
     assert result.output.text == "You said: Hello. Before that you said: nothing."
     assert [r.outcome for r in fakes[name].requests] == ["rate_limit", "ok"]
+    # The refused attempt is reported: one retry, which the provider did not bill.
+    assert (result.retries.count, result.retries.input_tokens, result.retries.output_tokens) == (1, 0, 0)
+
+
+@pytest.mark.parametrize("name", ["openai", "claude", "gemini", "chat"])
+def test_a_session_counts_the_retries_of_its_turns(
+    providers_host: Host, fakes: dict[str, FakeUpstream], name: str
+) -> None:
+    fakes[name].reset()
+    with providers_host.client(ALICE) as api:
+        session = new_session(api, provider=name, model=BY_NAME[name].model)
+        fakes[name].fail_next("overloaded", times=2)
+        first = run_ok(api, run_request("Hello", session, provider=name, model=BY_NAME[name].model))
+        second = run_ok(api, run_request("Again", first.session, provider=name, model=BY_NAME[name].model))
+
+    assert (first.retries.count, second.retries.count) == (2, 0)
+    assert second.session.retries.count == 2 and second.session.run_count == 2
 
 
 @pytest.mark.parametrize("name", ["openai", "claude", "gemini", "chat"])

@@ -42,6 +42,7 @@ from .base import (
     ProviderFailure,
     RateLimitedFailure,
     RejectedFailure,
+    RetryReport,
     TurnEvent,
 )
 
@@ -97,7 +98,12 @@ class RetryPolicy:
 async def retrying(
     step: Callable[[], AsyncGenerator[TurnEvent, None]], policy: RetryPolicy, provider_id: str
 ) -> AsyncGenerator[TurnEvent, None]:
-    """``step``'s events; a retryable failure before its first event starts it again (bounded)."""
+    """``step``'s events; a retryable failure before its first event starts it again (bounded).
+
+    Each retried attempt is reported (``RetryReport``) so that run and session retry figures are
+    real. It carries no usage: an attempt is retried only when it failed before the provider
+    answered anything, and a refused or unanswered request is not billed.
+    """
     attempt = 0
     while True:
         produced = False
@@ -113,6 +119,7 @@ async def retrying(
             if wait is None:
                 raise
             log.warning("provider %s: %s; retry %d in %.2f s", provider_id, failure, attempt, wait)
+            yield RetryReport()
             await asyncio.sleep(wait)
 
 
