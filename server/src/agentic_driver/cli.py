@@ -13,6 +13,7 @@ import json
 import logging
 import secrets
 import sys
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -22,12 +23,18 @@ from .config import ALL_GRANTS, ConfigError, HostConfig, embedded_default, load_
 from .driver import Driver
 from .http import create_app
 from .http.limits import Drain
+from .http.metrics_access import MetricsAccess, metrics_app
 from .http.server import GRACEFUL_CLOSE_S, HostServer, bounded_protocol
 
 __all__ = ["build_host", "main", "serve"]
 
 
-def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, FastAPI]:
+log = logging.getLogger("agentic_driver.http")
+
+
+def build_host(
+    config: HostConfig, drain: Drain | None = None, metrics_access: MetricsAccess | None = None
+) -> tuple[Driver, FastAPI]:
     """The driver and its ASGI app for a validated config."""
     driver = Driver.from_config(config)
     limits = config.limits
@@ -40,6 +47,7 @@ def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, 
         body_timeout_ms=limits.bodyTimeoutMs,
         drain=drain,
         docs=config.docs,
+        metrics_access=metrics_access,
     )
     return driver, app
 
@@ -47,9 +55,31 @@ def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, 
 def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:
     """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return."""
     drain = Drain()
-    driver, app = build_host(config, drain)
+    access = MetricsAccess.of(config.metrics, host)
+    driver, app = build_host(config, drain, access)
     limits = config.limits
-    server_config = uvicorn.Config(
+    server_config = _uvicorn_config(app, host, port, log_level, config, driver)
+    metrics_config = None
+    if config.metrics.listen is not None:
+        listen = config.metrics.listen
+        metrics_config = _uvicorn_config(
+            metrics_app(driver.metrics, access), listen.host, listen.port, log_level, config, driver
+        )
+    elif not access.on_api:
+        log.warning(
+            "/metrics is not served: %s is not a loopback address; set metrics.token or metrics.listen "
+            "in the host JSON to expose it (README, Exposing metrics)",
+            host,
+        )
+    _settle_heap()
+    HostServer(server_config, driver, drain, limits.drainTimeoutMs, metrics_config).run()
+
+
+def _uvicorn_config(
+    app: Any, host: str, port: int, log_level: str, config: HostConfig, driver: Driver
+) -> uvicorn.Config:
+    limits = config.limits
+    return uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -64,8 +94,6 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
         proxy_headers=False,
         server_header=False,
     )
-    _settle_heap()
-    HostServer(server_config, driver, drain, limits.drainTimeoutMs).run()
 
 
 GC_YOUNG_THRESHOLD = 20_000

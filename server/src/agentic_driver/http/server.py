@@ -25,11 +25,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 from types import FrameType
 from typing import Any, cast
 
 import orjson
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..config import LimitsConfig
@@ -175,10 +177,19 @@ def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsPr
 
 
 class HostServer(uvicorn.Server):
-    """uvicorn's server, draining the driver's turns before its own graceful shutdown."""
+    """uvicorn's server, draining the driver's turns before its own graceful shutdown; with ``metrics``, it
+    also listens on the metrics address (same connection bounds and state, closed with the rest)."""
 
-    def __init__(self, config: uvicorn.Config, driver: Driver, drain: Drain, drain_timeout_ms: int) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        driver: Driver,
+        drain: Drain,
+        drain_timeout_ms: int,
+        metrics: uvicorn.Config | None = None,
+    ) -> None:
         super().__init__(config)
+        self._metrics_config = metrics
         self._driver = driver
         self._drain = drain
         self._drain_timeout_s = drain_timeout_ms / 1000
@@ -189,6 +200,31 @@ class HostServer(uvicorn.Server):
     async def serve(self, sockets: Any = None) -> None:
         self._loop = asyncio.get_running_loop()
         await super().serve(sockets)
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        metrics = self._metrics_config
+        if metrics is None or self.should_exit:
+            return
+        if not metrics.loaded:
+            metrics.load()
+        state = self.server_state
+
+        def protocol() -> asyncio.Protocol:
+            made: asyncio.Protocol = metrics.http_protocol_class(  # type: ignore[call-arg]  # as uvicorn's startup
+                config=metrics, server_state=state, app_state={}
+            )
+            return made
+
+        try:
+            listener = await asyncio.get_running_loop().create_server(protocol, host=metrics.host, port=metrics.port)
+        except OSError as error:
+            log.error("cannot listen for metrics on %s:%d: %s", metrics.host, metrics.port, error)
+            for server in self.servers:
+                server.close()
+            sys.exit(STARTUP_FAILURE)  # as uvicorn does when the API address cannot be bound
+        self.servers.append(listener)
+        log.info("metrics on http://%s:%d/metrics", metrics.host, metrics.port)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         # Never re-raise the signal after serving (uvicorn does, which ends the process by the signal):
