@@ -1614,6 +1614,8 @@ func (s *ErrorCode) Decode(d *jx.Decoder) error {
 		*s = ErrorCodeSHUTTINGDOWN
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+	case ErrorCodeMALFORMEDREQUEST:
+		*s = ErrorCodeMALFORMEDREQUEST
 	default:
 		*s = ErrorCode(v)
 	}

@@ -467,12 +467,15 @@ func (*Discovery) getDiscoveryRes() {}
 // `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422;
 // `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501;
 // `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-// `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504. `ROUTE_NOT_FOUND`,
-// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
-// host defect) and appear in no operation. The connection-level guards answer before any operation is
-// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
-// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
-// connections; the new connection is answered and closed).
+// `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504; `MALFORMED_REQUEST`
+// 400. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the
+// documented operations (or a host defect) and appear in no operation. The connection-level guards
+// answer before any operation is known, so they appear in no operation either: `HEADERS_TOO_LARGE`
+// (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host
+// holds its maximum of open connections; the new connection is answered and closed), and
+// `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1 request: a control byte in a
+// header, a bad request line or target, a bad `Content-Length` or chunk size, a header line without a
+// colon; the answer carries `Connection: close` and the connection is closed).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -516,6 +519,7 @@ const (
 	ErrorCodePROVIDEROVERLOADED        ErrorCode = "PROVIDER_OVERLOADED"
 	ErrorCodeSHUTTINGDOWN              ErrorCode = "SHUTTING_DOWN"
 	ErrorCodePROVIDERTIMEOUT           ErrorCode = "PROVIDER_TIMEOUT"
+	ErrorCodeMALFORMEDREQUEST          ErrorCode = "MALFORMED_REQUEST"
 )
 
 // AllValues returns all ErrorCode values.
@@ -560,6 +564,7 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodePROVIDEROVERLOADED,
 		ErrorCodeSHUTTINGDOWN,
 		ErrorCodePROVIDERTIMEOUT,
+		ErrorCodeMALFORMEDREQUEST,
 	}
 }
 
@@ -643,6 +648,8 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodeSHUTTINGDOWN:
 		return []byte(s), nil
 	case ErrorCodePROVIDERTIMEOUT:
+		return []byte(s), nil
+	case ErrorCodeMALFORMEDREQUEST:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -768,6 +775,9 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 		return nil
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+		return nil
+	case ErrorCodeMALFORMEDREQUEST:
+		*s = ErrorCodeMALFORMEDREQUEST
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

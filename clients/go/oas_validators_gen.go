@@ -473,6 +473,8 @@ func (s ErrorCode) Validate() error {
 		return nil
 	case "PROVIDER_TIMEOUT":
 		return nil
+	case "MALFORMED_REQUEST":
+		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}

@@ -316,6 +316,7 @@ async def test_a_stream_refusal_is_in_the_one_error_tree(kind: str, host: Host) 
 
 CANNED = [
     (405, "METHOD_NOT_ALLOWED", sdk.MethodNotAllowedError),
+    (400, "MALFORMED_REQUEST", sdk.MalformedRequestError),
     (415, "UNSUPPORTED_MEDIA_TYPE", sdk.UnsupportedMediaTypeError),
     (404, "ROUTE_NOT_FOUND", sdk.RouteNotFoundError),
     (500, "INTERNAL_ERROR", sdk.InternalError),

@@ -393,14 +393,19 @@ pub mod types {
 `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
 `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504;
+`MALFORMED_REQUEST` 400.
 `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
 requests outside the documented operations (or a host defect) and
 appear in no operation. The connection-level guards answer before
 any operation is known, so they appear in no operation either:
 `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
 `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-of open connections; the new connection is answered and closed).
+of open connections; the new connection is answered and closed), and
+`MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+request: a control byte in a header, a bad request line or target, a
+bad `Content-Length` or chunk size, a header line without a colon;
+the answer carries `Connection: close` and the connection is closed).
 */
     #[derive(
         ::serde::Deserialize,
@@ -493,6 +498,8 @@ of open connections; the new connection is answered and closed).
         ShuttingDown,
         #[serde(rename = "PROVIDER_TIMEOUT")]
         ProviderTimeout,
+        #[serde(rename = "MALFORMED_REQUEST")]
+        MalformedRequest,
     }
     impl ::std::fmt::Display for ErrorCode {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -538,6 +545,7 @@ of open connections; the new connection is answered and closed).
                 Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
                 Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
                 Self::ProviderTimeout => f.write_str("PROVIDER_TIMEOUT"),
+                Self::MalformedRequest => f.write_str("MALFORMED_REQUEST"),
             }
         }
     }
@@ -586,6 +594,7 @@ of open connections; the new connection is answered and closed).
                 "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
                 "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
                 "PROVIDER_TIMEOUT" => Ok(Self::ProviderTimeout),
+                "MALFORMED_REQUEST" => Ok(Self::MalformedRequest),
                 _ => Err("invalid value".into()),
             }
         }

@@ -517,6 +517,7 @@ class Problem(BaseModel):
             "PROVIDER_OVERLOADED",
             "SHUTTING_DOWN",
             "PROVIDER_TIMEOUT",
+            "MALFORMED_REQUEST",
         ]
     )
     """

@@ -752,14 +752,19 @@ export type CancelRunResponse = {
  * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
- * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504;
+ * `MALFORMED_REQUEST` 400.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
  * any operation is known, so they appear in no operation either:
  * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
  * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
- * of open connections; the new connection is answered and closed).
+ * of open connections; the new connection is answered and closed), and
+ * `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+ * request: a control byte in a header, a bad request line or target, a
+ * bad `Content-Length` or chunk size, a header line without a colon;
+ * the answer carries `Connection: close` and the connection is closed).
  *
  */
 export const ErrorCode = {
@@ -801,7 +806,8 @@ export const ErrorCode = {
     HOST_BUSY: 'HOST_BUSY',
     PROVIDER_OVERLOADED: 'PROVIDER_OVERLOADED',
     SHUTTING_DOWN: 'SHUTTING_DOWN',
-    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT'
+    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT',
+    MALFORMED_REQUEST: 'MALFORMED_REQUEST'
 } as const;
 
 /**
@@ -819,14 +825,19 @@ export const ErrorCode = {
  * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
- * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504;
+ * `MALFORMED_REQUEST` 400.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
  * any operation is known, so they appear in no operation either:
  * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
  * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
- * of open connections; the new connection is answered and closed).
+ * of open connections; the new connection is answered and closed), and
+ * `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+ * request: a control byte in a header, a bad request line or target, a
+ * bad `Content-Length` or chunk size, a header line without a colon;
+ * the answer carries `Connection: close` and the connection is closed).
  *
  */
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
