@@ -907,7 +907,8 @@ func (s *Health) SetStatus(val string) {
 	s.Status = val
 }
 
-// Why a turn stopped after model work started.
+// Why a turn stopped after model work started. `action_timeout`: the run's `actionTimeoutMs` passed
+// with its required action unanswered.
 // Ref: #/components/schemas/InterruptReason
 type InterruptReason string
 
@@ -918,6 +919,7 @@ const (
 	InterruptReasonIdleTimeout   InterruptReason = "idle_timeout"
 	InterruptReasonLimitExceeded InterruptReason = "limit_exceeded"
 	InterruptReasonShutdown      InterruptReason = "shutdown"
+	InterruptReasonActionTimeout InterruptReason = "action_timeout"
 )
 
 // AllValues returns all InterruptReason values.
@@ -929,6 +931,7 @@ func (InterruptReason) AllValues() []InterruptReason {
 		InterruptReasonIdleTimeout,
 		InterruptReasonLimitExceeded,
 		InterruptReasonShutdown,
+		InterruptReasonActionTimeout,
 	}
 }
 
@@ -946,6 +949,8 @@ func (s InterruptReason) MarshalText() ([]byte, error) {
 	case InterruptReasonLimitExceeded:
 		return []byte(s), nil
 	case InterruptReasonShutdown:
+		return []byte(s), nil
+	case InterruptReasonActionTimeout:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -972,6 +977,9 @@ func (s *InterruptReason) UnmarshalText(data []byte) error {
 		return nil
 	case InterruptReasonShutdown:
 		*s = InterruptReasonShutdown
+		return nil
+	case InterruptReasonActionTimeout:
+		*s = InterruptReasonActionTimeout
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -1819,8 +1827,9 @@ type Problem struct {
 	Limit OptString `json:"limit"`
 	// The value of that bound.
 	Maximum OptInt `json:"maximum"`
-	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped
-	// before the turn finished).
+	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before
+	// the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action
+	// unanswered).
 	Reason OptString `json:"reason"`
 	// `VALIDATION_ERROR`: every problem found in the request.
 	Errors []ValidationIssue `json:"errors"`
@@ -2697,6 +2706,13 @@ type RunRequest struct {
 	// `PROVIDER_TIMEOUT` (a session turn leaves the session interrupted). There is never a total run
 	// deadline.
 	IdleTimeoutMs OptInt `json:"idleTimeoutMs"`
+	// Opt-in bound on each wait for the application: if a required action (function results or approvals)
+	// is not answered this long, the run ends as cancelled (`RUN_CANCELLED`, reason `action_timeout`); a
+	// session turn had started model work, so the session is interrupted and its interrupted turn records
+	// reason `action_timeout`. Without it a paused run waits until it is answered, cancelled or deleted
+	// (session retention stays suspended meanwhile). Separate from the host's `maxWaitingRuns`, which
+	// bounds how many runs may wait at once.
+	ActionTimeoutMs OptInt `json:"actionTimeoutMs"`
 }
 
 // GetProvider returns the value of Provider.
@@ -2749,6 +2765,11 @@ func (s *RunRequest) GetIdleTimeoutMs() OptInt {
 	return s.IdleTimeoutMs
 }
 
+// GetActionTimeoutMs returns the value of ActionTimeoutMs.
+func (s *RunRequest) GetActionTimeoutMs() OptInt {
+	return s.ActionTimeoutMs
+}
+
 // SetProvider sets the value of Provider.
 func (s *RunRequest) SetProvider(val string) {
 	s.Provider = val
@@ -2797,6 +2818,11 @@ func (s *RunRequest) SetTools(val []ToolDefinition) {
 // SetIdleTimeoutMs sets the value of IdleTimeoutMs.
 func (s *RunRequest) SetIdleTimeoutMs(val OptInt) {
 	s.IdleTimeoutMs = val
+}
+
+// SetActionTimeoutMs sets the value of ActionTimeoutMs.
+func (s *RunRequest) SetActionTimeoutMs(val OptInt) {
+	s.ActionTimeoutMs = val
 }
 
 type RunRequestEntityTooLarge Problem

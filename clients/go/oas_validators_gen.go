@@ -525,6 +525,8 @@ func (s InterruptReason) Validate() error {
 		return nil
 	case "shutdown":
 		return nil
+	case "action_timeout":
+		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
@@ -1377,6 +1379,34 @@ func (s *RunRequest) Validate() error {
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
 			Name:  "idleTimeoutMs",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if value, ok := s.ActionTimeoutMs.Get(); ok {
+			if err := func() error {
+				if err := (validate.Int{
+					MinSet:        true,
+					Min:           1,
+					MaxSet:        true,
+					Max:           86400000,
+					MinExclusive:  false,
+					MaxExclusive:  false,
+					MultipleOfSet: false,
+					MultipleOf:    0,
+					Pattern:       nil,
+				}).Validate(int64(value)); err != nil {
+					return errors.Wrap(err, "int")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "actionTimeoutMs",
 			Error: err,
 		})
 	}

@@ -198,6 +198,7 @@ class AgenticDriver:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -215,6 +216,7 @@ class AgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -231,6 +233,7 @@ class AgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn; the same as ``runs.create(...)``.
@@ -250,6 +253,7 @@ class AgenticDriver:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return self._call(plans.run(body, idempotency_key))
@@ -478,6 +482,7 @@ class Runs:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -495,6 +500,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -511,6 +517,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn (``run``): stateless, or continuing ``session``.
@@ -520,7 +527,9 @@ class Runs:
         result is then a ``SessionRunResult`` whose ``.session`` is the next revision.
         Stateless runs may send ``instructions``, ``history``, ``attachments``
         and ``retrieval``; ``tools`` declares functions the application runs
-        itself (the result then has ``status == "requires_action"``).
+        itself (the result then has ``status == "requires_action"``);
+        ``action_timeout_ms`` ends such a run as cancelled (``action_timeout``)
+        when a required action is not answered that long.
 
             result = client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
             print(result.output.text, result.session.revision)
@@ -536,6 +545,7 @@ class Runs:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return self._client._call(plans.run(body, idempotency_key))
@@ -551,6 +561,7 @@ class Runs:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[SessionRunResult]: ...
 
@@ -568,6 +579,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[RunResult]: ...
 
@@ -584,6 +596,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[RunResult] | RunStream[SessionRunResult]:
         """``streamRun``: one turn as a ``RunStream`` of typed events; the same arguments as ``create``.
@@ -610,6 +623,7 @@ class Runs:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         key = idempotency_key or new_key()
         if session is None:
@@ -789,6 +803,7 @@ class AsyncAgenticDriver:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -806,6 +821,7 @@ class AsyncAgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -822,6 +838,7 @@ class AsyncAgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn; the same as ``runs.create(...)``.
@@ -841,6 +858,7 @@ class AsyncAgenticDriver:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return await self._call(plans.run(body, idempotency_key))
@@ -1073,6 +1091,7 @@ class AsyncRuns:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -1090,6 +1109,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -1106,6 +1126,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn (``run``): stateless, or continuing ``session``.
@@ -1115,7 +1136,9 @@ class AsyncRuns:
         result is then a ``SessionRunResult`` whose ``.session`` is the next revision.
         Stateless runs may send ``instructions``, ``history``, ``attachments``
         and ``retrieval``; ``tools`` declares functions the application runs
-        itself (the result then has ``status == "requires_action"``).
+        itself (the result then has ``status == "requires_action"``);
+        ``action_timeout_ms`` ends such a run as cancelled (``action_timeout``)
+        when a required action is not answered that long.
 
             result = await client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
             print(result.output.text, result.session.revision)
@@ -1131,6 +1154,7 @@ class AsyncRuns:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return await self._client._call(plans.run(body, idempotency_key))
@@ -1146,6 +1170,7 @@ class AsyncRuns:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[SessionRunResult]: ...
 
@@ -1163,6 +1188,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[RunResult]: ...
 
@@ -1179,6 +1205,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[RunResult] | AsyncRunStream[SessionRunResult]:
         """``streamRun``: one turn as a ``AsyncRunStream`` of typed events; the same arguments as ``create``.
@@ -1205,6 +1232,7 @@ class AsyncRuns:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         key = idempotency_key or new_key()
         if session is None:

@@ -754,7 +754,9 @@ the answer carries `Connection: close` and the connection is closed).
             value.parse()
         }
     }
-    ///Why a turn stopped after model work started.
+    /**Why a turn stopped after model work started. `action_timeout`: the
+run's `actionTimeoutMs` passed with its required action unanswered.
+*/
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,
@@ -780,6 +782,8 @@ the answer carries `Connection: close` and the connection is closed).
         LimitExceeded,
         #[serde(rename = "shutdown")]
         Shutdown,
+        #[serde(rename = "action_timeout")]
+        ActionTimeout,
     }
     impl ::std::fmt::Display for InterruptReason {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -790,6 +794,7 @@ the answer carries `Connection: close` and the connection is closed).
                 Self::IdleTimeout => f.write_str("idle_timeout"),
                 Self::LimitExceeded => f.write_str("limit_exceeded"),
                 Self::Shutdown => f.write_str("shutdown"),
+                Self::ActionTimeout => f.write_str("action_timeout"),
             }
         }
     }
@@ -805,6 +810,7 @@ the answer carries `Connection: close` and the connection is closed).
                 "idle_timeout" => Ok(Self::IdleTimeout),
                 "limit_exceeded" => Ok(Self::LimitExceeded),
                 "shutdown" => Ok(Self::Shutdown),
+                "action_timeout" => Ok(Self::ActionTimeout),
                 _ => Err("invalid value".into()),
             }
         }
@@ -1110,7 +1116,7 @@ carries in `x-error-codes`.
         ///The value of that bound.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub reason: ::std::option::Option<::std::string::String>,
         ///The same value as the `Retry-After` header, where waiting helps.
@@ -1620,6 +1626,21 @@ no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct RunRequest {
+        /**Opt-in bound on each wait for the application: if a required
+action (function results or approvals) is not answered this long,
+the run ends as cancelled (`RUN_CANCELLED`, reason
+`action_timeout`); a session turn had started model work, so the
+session is interrupted and its interrupted turn records reason
+`action_timeout`. Without it a paused run waits until it is
+answered, cancelled or deleted (session retention stays suspended
+meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+how many runs may wait at once.
+*/
+        #[serde(
+            rename = "actionTimeoutMs",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub action_timeout_ms: ::std::option::Option<::std::num::NonZeroU64>,
         ///Stateless runs only.
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub attachments: ::std::vec::Vec<Attachment>,

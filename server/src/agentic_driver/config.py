@@ -215,6 +215,11 @@ class LimitsConfig(_Closed):
     """Run slots: model calls in flight at once; further runs wait (and their sessions are busy)."""
     maxQueuedRuns: Annotated[int, Field(ge=0)] = 256
     """Runs that may wait for a slot; beyond this a run is refused with HOST_BUSY."""
+    maxWaitingRuns: Annotated[int, Field(ge=0)] = 256
+    """Runs that may wait for the application at once. A run that offers functions (its own, or host tools
+    that need approval) holds a place from admission until it ends, so at most this many runs are ever paused
+    for function results or approvals; beyond, such a run is refused with HOST_BUSY (limit maxWaitingRuns).
+    Separate from session retention, which stays suspended while a run waits."""
     maxBodyBytes: Annotated[int, Field(ge=1024)] = 4 * 1024 * 1024
     """The largest request body the host reads."""
     heartbeatMs: Annotated[int, Field(ge=10)] = 15_000

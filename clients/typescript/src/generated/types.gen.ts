@@ -294,7 +294,9 @@ export type Turn = {
 };
 
 /**
- * Why a turn stopped after model work started.
+ * Why a turn stopped after model work started. `action_timeout`: the
+ * run's `actionTimeoutMs` passed with its required action unanswered.
+ *
  */
 export const InterruptReason = {
     CANCELLED: 'cancelled',
@@ -302,11 +304,14 @@ export const InterruptReason = {
     DISCONNECTED: 'disconnected',
     IDLE_TIMEOUT: 'idle_timeout',
     LIMIT_EXCEEDED: 'limit_exceeded',
-    SHUTDOWN: 'shutdown'
+    SHUTDOWN: 'shutdown',
+    ACTION_TIMEOUT: 'action_timeout'
 } as const;
 
 /**
- * Why a turn stopped after model work started.
+ * Why a turn stopped after model work started. `action_timeout`: the
+ * run's `actionTimeoutMs` passed with its required action unanswered.
+ *
  */
 export type InterruptReason = typeof InterruptReason[keyof typeof InterruptReason];
 
@@ -430,6 +435,19 @@ export type RunRequest = {
      *
      */
     idleTimeoutMs?: number;
+    /**
+     * Opt-in bound on each wait for the application: if a required
+     * action (function results or approvals) is not answered this long,
+     * the run ends as cancelled (`RUN_CANCELLED`, reason
+     * `action_timeout`); a session turn had started model work, so the
+     * session is interrupted and its interrupted turn records reason
+     * `action_timeout`. Without it a paused run waits until it is
+     * answered, cancelled or deleted (session retention stays suspended
+     * meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+     * how many runs may wait at once.
+     *
+     */
+    actionTimeoutMs?: number;
 };
 
 /**
@@ -908,7 +926,7 @@ export type Problem = {
      */
     maximum?: number;
     /**
-     * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+     * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
      */
     reason?: string;
     /**
@@ -1365,7 +1383,9 @@ export type RunErrors = {
     /**
      * Retry after `Retry-After` (on another host process if this one is
      * stopping): `HOST_BUSY` (every run slot is taken and the wait queue is
-     * full), `PROVIDER_OVERLOADED` (the provider was overloaded after the
+     * full, `limit: maxQueuedRuns`; or the run offers functions and
+     * `maxWaitingRuns` runs that may wait for the application are active,
+     * `limit: maxWaitingRuns`), `PROVIDER_OVERLOADED` (the provider was overloaded after the
      * host's own retries; a streamed run reports it as `run.failed`) or
      * `SHUTTING_DOWN` (the host is draining before it stops and starts no
      * new turn; turns already running may finish).
@@ -1462,7 +1482,9 @@ export type StreamRunErrors = {
     /**
      * Retry after `Retry-After` (on another host process if this one is
      * stopping): `HOST_BUSY` (every run slot is taken and the wait queue is
-     * full), `PROVIDER_OVERLOADED` (the provider was overloaded after the
+     * full, `limit: maxQueuedRuns`; or the run offers functions and
+     * `maxWaitingRuns` runs that may wait for the application are active,
+     * `limit: maxWaitingRuns`), `PROVIDER_OVERLOADED` (the provider was overloaded after the
      * host's own retries; a streamed run reports it as `run.failed`) or
      * `SHUTTING_DOWN` (the host is draining before it stops and starts no
      * new turn; turns already running may finish).
