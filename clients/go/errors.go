@@ -168,6 +168,7 @@ var (
 	ErrShuttingDown              = &CodeError{ErrorCodeSHUTTINGDOWN}
 	ErrHeadersTooLarge           = &CodeError{ErrorCodeHEADERSTOOLARGE}
 	ErrRequestTimeout            = &CodeError{ErrorCodeREQUESTTIMEOUT}
+	ErrMalformedRequest          = &CodeError{ErrorCodeMALFORMEDREQUEST}
 )
 
 var sentinels = map[ErrorCode]*CodeError{}
@@ -181,7 +182,7 @@ func init() {
 		ErrUnsupportedContinuation, ErrSessionContextUnsupported, ErrSessionOverrideRejected,
 		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
-		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout,
+		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout, ErrMalformedRequest,
 	} {
 		sentinels[sentinel.Code] = sentinel
 	}

@@ -1614,6 +1614,8 @@ func (s *ErrorCode) Decode(d *jx.Decoder) error {
 		*s = ErrorCodeSHUTTINGDOWN
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+	case ErrorCodeMALFORMEDREQUEST:
+		*s = ErrorCodeMALFORMEDREQUEST
 	default:
 		*s = ErrorCode(v)
 	}
@@ -2180,6 +2182,8 @@ func (s *InterruptReason) Decode(d *jx.Decoder) error {
 		*s = InterruptReasonLimitExceeded
 	case InterruptReasonShutdown:
 		*s = InterruptReasonShutdown
+	case InterruptReasonActionTimeout:
+		*s = InterruptReasonActionTimeout
 	default:
 		*s = InterruptReason(v)
 	}
@@ -5315,19 +5319,26 @@ func (s *RunRequest) encodeFields(e *jx.Encoder) {
 			s.IdleTimeoutMs.Encode(e)
 		}
 	}
+	{
+		if s.ActionTimeoutMs.Set {
+			e.FieldStart("actionTimeoutMs")
+			s.ActionTimeoutMs.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfRunRequest = [10]string{
-	0: "provider",
-	1: "model",
-	2: "input",
-	3: "instructions",
-	4: "history",
-	5: "attachments",
-	6: "retrieval",
-	7: "session",
-	8: "tools",
-	9: "idleTimeoutMs",
+var jsonFieldsNameOfRunRequest = [11]string{
+	0:  "provider",
+	1:  "model",
+	2:  "input",
+	3:  "instructions",
+	4:  "history",
+	5:  "attachments",
+	6:  "retrieval",
+	7:  "session",
+	8:  "tools",
+	9:  "idleTimeoutMs",
+	10: "actionTimeoutMs",
 }
 
 // Decode decodes RunRequest from json.
@@ -5465,6 +5476,16 @@ func (s *RunRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"idleTimeoutMs\"")
+			}
+		case "actionTimeoutMs":
+			if err := func() error {
+				s.ActionTimeoutMs.Reset()
+				if err := s.ActionTimeoutMs.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"actionTimeoutMs\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)

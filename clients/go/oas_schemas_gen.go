@@ -467,12 +467,15 @@ func (*Discovery) getDiscoveryRes() {}
 // `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422;
 // `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501;
 // `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-// `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504. `ROUTE_NOT_FOUND`,
-// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
-// host defect) and appear in no operation. The connection-level guards answer before any operation is
-// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
-// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
-// connections; the new connection is answered and closed).
+// `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504; `MALFORMED_REQUEST`
+// 400. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the
+// documented operations (or a host defect) and appear in no operation. The connection-level guards
+// answer before any operation is known, so they appear in no operation either: `HEADERS_TOO_LARGE`
+// (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host
+// holds its maximum of open connections; the new connection is answered and closed), and
+// `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1 request: a control byte in a
+// header, a bad request line or target, a bad `Content-Length` or chunk size, a header line without a
+// colon; the answer carries `Connection: close` and the connection is closed).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -516,6 +519,7 @@ const (
 	ErrorCodePROVIDEROVERLOADED        ErrorCode = "PROVIDER_OVERLOADED"
 	ErrorCodeSHUTTINGDOWN              ErrorCode = "SHUTTING_DOWN"
 	ErrorCodePROVIDERTIMEOUT           ErrorCode = "PROVIDER_TIMEOUT"
+	ErrorCodeMALFORMEDREQUEST          ErrorCode = "MALFORMED_REQUEST"
 )
 
 // AllValues returns all ErrorCode values.
@@ -560,6 +564,7 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodePROVIDEROVERLOADED,
 		ErrorCodeSHUTTINGDOWN,
 		ErrorCodePROVIDERTIMEOUT,
+		ErrorCodeMALFORMEDREQUEST,
 	}
 }
 
@@ -643,6 +648,8 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodeSHUTTINGDOWN:
 		return []byte(s), nil
 	case ErrorCodePROVIDERTIMEOUT:
+		return []byte(s), nil
+	case ErrorCodeMALFORMEDREQUEST:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -768,6 +775,9 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 		return nil
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+		return nil
+	case ErrorCodeMALFORMEDREQUEST:
+		*s = ErrorCodeMALFORMEDREQUEST
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -897,7 +907,8 @@ func (s *Health) SetStatus(val string) {
 	s.Status = val
 }
 
-// Why a turn stopped after model work started.
+// Why a turn stopped after model work started. `action_timeout`: the run's `actionTimeoutMs` passed
+// with its required action unanswered.
 // Ref: #/components/schemas/InterruptReason
 type InterruptReason string
 
@@ -908,6 +919,7 @@ const (
 	InterruptReasonIdleTimeout   InterruptReason = "idle_timeout"
 	InterruptReasonLimitExceeded InterruptReason = "limit_exceeded"
 	InterruptReasonShutdown      InterruptReason = "shutdown"
+	InterruptReasonActionTimeout InterruptReason = "action_timeout"
 )
 
 // AllValues returns all InterruptReason values.
@@ -919,6 +931,7 @@ func (InterruptReason) AllValues() []InterruptReason {
 		InterruptReasonIdleTimeout,
 		InterruptReasonLimitExceeded,
 		InterruptReasonShutdown,
+		InterruptReasonActionTimeout,
 	}
 }
 
@@ -936,6 +949,8 @@ func (s InterruptReason) MarshalText() ([]byte, error) {
 	case InterruptReasonLimitExceeded:
 		return []byte(s), nil
 	case InterruptReasonShutdown:
+		return []byte(s), nil
+	case InterruptReasonActionTimeout:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -962,6 +977,9 @@ func (s *InterruptReason) UnmarshalText(data []byte) error {
 		return nil
 	case InterruptReasonShutdown:
 		*s = InterruptReasonShutdown
+		return nil
+	case InterruptReasonActionTimeout:
+		*s = InterruptReasonActionTimeout
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -1809,8 +1827,9 @@ type Problem struct {
 	Limit OptString `json:"limit"`
 	// The value of that bound.
 	Maximum OptInt `json:"maximum"`
-	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped
-	// before the turn finished).
+	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before
+	// the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action
+	// unanswered).
 	Reason OptString `json:"reason"`
 	// `VALIDATION_ERROR`: every problem found in the request.
 	Errors []ValidationIssue `json:"errors"`
@@ -2687,6 +2706,13 @@ type RunRequest struct {
 	// `PROVIDER_TIMEOUT` (a session turn leaves the session interrupted). There is never a total run
 	// deadline.
 	IdleTimeoutMs OptInt `json:"idleTimeoutMs"`
+	// Opt-in bound on each wait for the application: if a required action (function results or approvals)
+	// is not answered this long, the run ends as cancelled (`RUN_CANCELLED`, reason `action_timeout`); a
+	// session turn had started model work, so the session is interrupted and its interrupted turn records
+	// reason `action_timeout`. Without it a paused run waits until it is answered, cancelled or deleted
+	// (session retention stays suspended meanwhile). Separate from the host's `maxWaitingRuns`, which
+	// bounds how many runs may wait at once.
+	ActionTimeoutMs OptInt `json:"actionTimeoutMs"`
 }
 
 // GetProvider returns the value of Provider.
@@ -2739,6 +2765,11 @@ func (s *RunRequest) GetIdleTimeoutMs() OptInt {
 	return s.IdleTimeoutMs
 }
 
+// GetActionTimeoutMs returns the value of ActionTimeoutMs.
+func (s *RunRequest) GetActionTimeoutMs() OptInt {
+	return s.ActionTimeoutMs
+}
+
 // SetProvider sets the value of Provider.
 func (s *RunRequest) SetProvider(val string) {
 	s.Provider = val
@@ -2787,6 +2818,11 @@ func (s *RunRequest) SetTools(val []ToolDefinition) {
 // SetIdleTimeoutMs sets the value of IdleTimeoutMs.
 func (s *RunRequest) SetIdleTimeoutMs(val OptInt) {
 	s.IdleTimeoutMs = val
+}
+
+// SetActionTimeoutMs sets the value of ActionTimeoutMs.
+func (s *RunRequest) SetActionTimeoutMs(val OptInt) {
+	s.ActionTimeoutMs = val
 }
 
 type RunRequestEntityTooLarge Problem

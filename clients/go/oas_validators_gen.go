@@ -473,6 +473,8 @@ func (s ErrorCode) Validate() error {
 		return nil
 	case "PROVIDER_TIMEOUT":
 		return nil
+	case "MALFORMED_REQUEST":
+		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
@@ -522,6 +524,8 @@ func (s InterruptReason) Validate() error {
 	case "limit_exceeded":
 		return nil
 	case "shutdown":
+		return nil
+	case "action_timeout":
 		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
@@ -1375,6 +1379,34 @@ func (s *RunRequest) Validate() error {
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
 			Name:  "idleTimeoutMs",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if value, ok := s.ActionTimeoutMs.Get(); ok {
+			if err := func() error {
+				if err := (validate.Int{
+					MinSet:        true,
+					Min:           1,
+					MaxSet:        true,
+					Max:           86400000,
+					MinExclusive:  false,
+					MaxExclusive:  false,
+					MultipleOfSet: false,
+					MultipleOf:    0,
+					Pattern:       nil,
+				}).Validate(int64(value)); err != nil {
+					return errors.Wrap(err, "int")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "actionTimeoutMs",
 			Error: err,
 		})
 	}

@@ -20,7 +20,9 @@ from .paths import SPEC_PATH
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 # Codes the spec documents as answering requests outside every operation (ErrorCode's description says so).
-OUTSIDE_OPERATIONS = frozenset({"ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED", "INTERNAL_ERROR", "HEADERS_TOO_LARGE"})
+OUTSIDE_OPERATIONS = frozenset(
+    {"ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED", "INTERNAL_ERROR", "HEADERS_TOO_LARGE", "MALFORMED_REQUEST"}
+)
 
 
 @dataclass(frozen=True)

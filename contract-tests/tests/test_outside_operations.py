@@ -1,13 +1,16 @@
 """What the contract says about requests outside its operations, and about the document the host serves.
 
-ROUTE_NOT_FOUND, METHOD_NOT_ALLOWED and INTERNAL_ERROR appear in no operation (the ErrorCode schema says
-so), so schemathesis cannot validate them against an operation: these tests check them against the Problem
-schema itself. INTERNAL_ERROR only answers a host defect, so it is provoked on a host with an injected one.
+ROUTE_NOT_FOUND, METHOD_NOT_ALLOWED, INTERNAL_ERROR and MALFORMED_REQUEST appear in no operation (the
+ErrorCode schema says so), so schemathesis cannot validate them against an operation: these tests check them
+against the Problem schema itself. INTERNAL_ERROR only answers a host defect, so it is provoked on a host with
+an injected one; MALFORMED_REQUEST answers bytes no HTTP client sends, so they go over a raw socket.
 """
 
 from __future__ import annotations
 
 import json
+import socket
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -74,6 +77,46 @@ def test_unsupported_method_is_method_not_allowed(
         response = http.request(method, path)
     _problem(response, 405, "METHOD_NOT_ALLOWED")
     assert response.headers["allow"] == allowed
+
+
+def _raw_exchange(host: hosts.Host, raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``raw`` on a fresh connection; the host's answer (it closes the connection after it)."""
+    address = urlsplit(host.base_url)
+    with socket.create_connection((address.hostname, address.port), timeout=10.0) as sock:
+        sock.sendall(raw)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"GET /v1/discovery HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n",
+        b"GET /v1/discovery HTTP/1.1\r\nX-Bad: a\x00b\r\n\r\n",
+        b"POST /v1/runs HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+    ],
+    ids=["header-without-colon", "nul-in-header", "negative-content-length"],
+)
+def test_bytes_that_are_not_http_are_malformed_request(live_hosts: dict[str, hosts.Host], raw: bytes) -> None:
+    status, headers, body = _raw_exchange(live_hosts["main"], raw)
+    observations.record(
+        "response",
+        operation="(outside operations)",
+        status=status,
+        code=json.loads(body).get("code"),
+        source="outside-operations",
+    )
+    assert (status, headers["content-type"], headers["connection"]) == (400, "application/problem+json", "close")
+    problem = json.loads(body)
+    assert not [error.message for error in PROBLEM.iter_errors(problem)]
+    assert (problem["code"], problem["status"]) == ("MALFORMED_REQUEST", 400)
+    with _client(live_hosts["main"], None) as http:
+        assert http.get("/healthz").status_code == 200, "the host keeps serving"
 
 
 @pytest.mark.slow

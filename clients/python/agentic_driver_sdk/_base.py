@@ -369,6 +369,7 @@ class plans:
         retrieval: Mapping[str, Any] | None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
         idle_timeout_ms: int | None,
+        action_timeout_ms: int | None = None,
     ) -> dict[str, Any]:
         # Built directly as the wire dict: a round trip through the generated RunRequest
         # (from_dict, then to_dict) checks nothing more and costs about as much as the
@@ -390,6 +391,8 @@ class plans:
             body["tools"] = [_model(t, ToolDefinition).to_dict() for t in tools]
         if idle_timeout_ms is not None:
             body["idleTimeoutMs"] = idle_timeout_ms
+        if action_timeout_ms is not None:
+            body["actionTimeoutMs"] = action_timeout_ms
         return body
 
     @staticmethod

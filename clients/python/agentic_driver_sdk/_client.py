@@ -209,6 +209,7 @@ class AgenticDriver:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -226,6 +227,7 @@ class AgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -242,6 +244,7 @@ class AgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn; the same as ``runs.create(...)``.
@@ -261,6 +264,7 @@ class AgenticDriver:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return self._call(plans.run(body, idempotency_key))
@@ -489,6 +493,7 @@ class Runs:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -506,6 +511,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -522,6 +528,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn (``run``): stateless, or continuing ``session``.
@@ -531,7 +538,9 @@ class Runs:
         result is then a ``SessionRunResult`` whose ``.session`` is the next revision.
         Stateless runs may send ``instructions``, ``history``, ``attachments``
         and ``retrieval``; ``tools`` declares functions the application runs
-        itself (the result then has ``status == "requires_action"``).
+        itself (the result then has ``status == "requires_action"``);
+        ``action_timeout_ms`` ends such a run as cancelled (``action_timeout``)
+        when a required action is not answered that long.
 
             result = client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
             print(result.output.text, result.session.revision)
@@ -547,6 +556,7 @@ class Runs:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return self._client._call(plans.run(body, idempotency_key))
@@ -562,6 +572,7 @@ class Runs:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[SessionRunResult]: ...
 
@@ -579,6 +590,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[RunResult]: ...
 
@@ -595,6 +607,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[RunResult] | RunStream[SessionRunResult]:
         """``streamRun``: one turn as a ``RunStream`` of typed events; the same arguments as ``create``.
@@ -621,6 +634,7 @@ class Runs:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         key = idempotency_key or new_key()
         if session is None:
@@ -804,6 +818,7 @@ class AsyncAgenticDriver:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -821,6 +836,7 @@ class AsyncAgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -837,6 +853,7 @@ class AsyncAgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn; the same as ``runs.create(...)``.
@@ -856,6 +873,7 @@ class AsyncAgenticDriver:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return await self._call(plans.run(body, idempotency_key))
@@ -1088,6 +1106,7 @@ class AsyncRuns:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -1105,6 +1124,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -1121,6 +1141,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn (``run``): stateless, or continuing ``session``.
@@ -1130,7 +1151,9 @@ class AsyncRuns:
         result is then a ``SessionRunResult`` whose ``.session`` is the next revision.
         Stateless runs may send ``instructions``, ``history``, ``attachments``
         and ``retrieval``; ``tools`` declares functions the application runs
-        itself (the result then has ``status == "requires_action"``).
+        itself (the result then has ``status == "requires_action"``);
+        ``action_timeout_ms`` ends such a run as cancelled (``action_timeout``)
+        when a required action is not answered that long.
 
             result = await client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
             print(result.output.text, result.session.revision)
@@ -1146,6 +1169,7 @@ class AsyncRuns:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return await self._client._call(plans.run(body, idempotency_key))
@@ -1161,6 +1185,7 @@ class AsyncRuns:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[SessionRunResult]: ...
 
@@ -1178,6 +1203,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[RunResult]: ...
 
@@ -1194,6 +1220,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[RunResult] | AsyncRunStream[SessionRunResult]:
         """``streamRun``: one turn as a ``AsyncRunStream`` of typed events; the same arguments as ``create``.
@@ -1220,6 +1247,7 @@ class AsyncRuns:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         key = idempotency_key or new_key()
         if session is None:

@@ -37,6 +37,7 @@
         │   └── SessionPrefixChangedError           SESSION_PREFIX_CHANGED
         ├── RequestTimeoutError                 408 REQUEST_TIMEOUT
         ├── HeadersTooLargeError                431 HEADERS_TOO_LARGE
+        ├── MalformedRequestError               400 MALFORMED_REQUEST
         ├── RateLimitError                      429
         │   └── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)
         └── InternalServerError                 5xx
@@ -78,6 +79,7 @@ __all__ = [
     "IdempotencyKeyReusedError",
     "InternalError",
     "InternalServerError",
+    "MalformedRequestError",
     "MethodNotAllowedError",
     "ModelNotFoundError",
     "NotFoundError",
@@ -382,6 +384,11 @@ class HeadersTooLargeError(APIStatusError):
     """``HEADERS_TOO_LARGE``: the request head exceeds the host's ``maxHeaderBytes``; send smaller headers."""
 
 
+class MalformedRequestError(APIStatusError):
+    """``MALFORMED_REQUEST``: the bytes sent were not valid HTTP/1.1 (the host closed the connection); a client
+    or a proxy in front is broken."""
+
+
 class RateLimitError(APIStatusError):
     """429: too many requests. Retried only as ``HOST_BUSY`` / ``SESSION_STORE_FULL`` / ``SHUTTING_DOWN`` (see
     ``clients/BEHAVIOUR.md``); a proxy's 429 and ``PROVIDER_RATE_LIMITED`` never are."""
@@ -477,6 +484,7 @@ CODE_ERRORS: dict[str, type[APIStatusError]] = {
     "PROVIDER_OVERLOADED": ProviderOverloadedError,
     "SHUTTING_DOWN": ShuttingDownError,
     "HEADERS_TOO_LARGE": HeadersTooLargeError,
+    "MALFORMED_REQUEST": MalformedRequestError,
     "REQUEST_TIMEOUT": RequestTimeoutError,
     "INTERNAL_ERROR": InternalError,
     "SESSIONS_DISABLED": SessionsDisabledError,

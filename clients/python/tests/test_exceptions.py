@@ -160,6 +160,19 @@ async def test_run_cancelled(driver: Driver) -> None:
     assert caught.value.reason == "cancelled"
 
 
+async def test_an_unanswered_run_ends_on_its_action_timeout(driver: Driver) -> None:
+    session = await d(driver.client.sessions.create(**ECHO))
+    tools = [{"name": "lookup", "parameters": {"type": "object"}}]
+    ask = '!call lookup {"q": 1}\nfind it'
+    waiting = await d(driver.client.run(**ECHO, input=ask, session=session, tools=tools, action_timeout_ms=200))
+    assert str(waiting.status) == "requires_action"
+    read = await wait_for_status(driver, session.id, "interrupted")
+    assert str(read.interrupted_turn.reason) == "action_timeout"
+    call_id = waiting.required_action.calls[0].call_id
+    late = lambda: driver.client.runs.submit_actions(waiting.id, function_results={call_id: "x"})  # noqa: E731
+    await raised(driver, late, sdk.RunNotFoundError)
+
+
 async def test_run_not_waiting(driver: Driver) -> None:
     session = await d(driver.client.sessions.create(**ECHO))
     slow, run_id = await start_slow_turn(driver, session)
@@ -316,6 +329,7 @@ async def test_a_stream_refusal_is_in_the_one_error_tree(kind: str, host: Host) 
 
 CANNED = [
     (405, "METHOD_NOT_ALLOWED", sdk.MethodNotAllowedError),
+    (400, "MALFORMED_REQUEST", sdk.MalformedRequestError),
     (415, "UNSUPPORTED_MEDIA_TYPE", sdk.UnsupportedMediaTypeError),
     (404, "ROUTE_NOT_FOUND", sdk.RouteNotFoundError),
     (500, "INTERNAL_ERROR", sdk.InternalError),

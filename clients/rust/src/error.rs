@@ -347,6 +347,8 @@ pub enum ProblemKind {
     HeadersTooLarge,
     /// The request body did not arrive in time.
     RequestTimeout,
+    /// The bytes sent were not valid HTTP/1.1; the host closed the connection.
+    MalformedRequest,
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -421,6 +423,7 @@ impl ProblemKind {
             ErrorCode::ShuttingDown => ProblemKind::ShuttingDown,
             ErrorCode::HeadersTooLarge => ProblemKind::HeadersTooLarge,
             ErrorCode::RequestTimeout => ProblemKind::RequestTimeout,
+            ErrorCode::MalformedRequest => ProblemKind::MalformedRequest,
         })
     }
 
@@ -466,6 +469,7 @@ impl ProblemKind {
             ProblemKind::ShuttingDown => ErrorCode::ShuttingDown,
             ProblemKind::HeadersTooLarge => ErrorCode::HeadersTooLarge,
             ProblemKind::RequestTimeout => ErrorCode::RequestTimeout,
+            ProblemKind::MalformedRequest => ErrorCode::MalformedRequest,
             ProblemKind::Unknown(_) => return None,
         })
     }
@@ -596,6 +600,7 @@ mod tests {
             "SESSION_STORE_FULL",
             "HOST_BUSY",
             "PROVIDER_TIMEOUT",
+            "MALFORMED_REQUEST",
         ];
         let mut kinds = Vec::new();
         for code in codes {

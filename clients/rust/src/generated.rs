@@ -393,14 +393,19 @@ pub mod types {
 `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
 `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504;
+`MALFORMED_REQUEST` 400.
 `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
 requests outside the documented operations (or a host defect) and
 appear in no operation. The connection-level guards answer before
 any operation is known, so they appear in no operation either:
 `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
 `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-of open connections; the new connection is answered and closed).
+of open connections; the new connection is answered and closed), and
+`MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+request: a control byte in a header, a bad request line or target, a
+bad `Content-Length` or chunk size, a header line without a colon;
+the answer carries `Connection: close` and the connection is closed).
 */
     #[derive(
         ::serde::Deserialize,
@@ -493,6 +498,8 @@ of open connections; the new connection is answered and closed).
         ShuttingDown,
         #[serde(rename = "PROVIDER_TIMEOUT")]
         ProviderTimeout,
+        #[serde(rename = "MALFORMED_REQUEST")]
+        MalformedRequest,
     }
     impl ::std::fmt::Display for ErrorCode {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -538,6 +545,7 @@ of open connections; the new connection is answered and closed).
                 Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
                 Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
                 Self::ProviderTimeout => f.write_str("PROVIDER_TIMEOUT"),
+                Self::MalformedRequest => f.write_str("MALFORMED_REQUEST"),
             }
         }
     }
@@ -586,6 +594,7 @@ of open connections; the new connection is answered and closed).
                 "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
                 "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
                 "PROVIDER_TIMEOUT" => Ok(Self::ProviderTimeout),
+                "MALFORMED_REQUEST" => Ok(Self::MalformedRequest),
                 _ => Err("invalid value".into()),
             }
         }
@@ -745,7 +754,9 @@ of open connections; the new connection is answered and closed).
             value.parse()
         }
     }
-    ///Why a turn stopped after model work started.
+    /**Why a turn stopped after model work started. `action_timeout`: the
+run's `actionTimeoutMs` passed with its required action unanswered.
+*/
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,
@@ -771,6 +782,8 @@ of open connections; the new connection is answered and closed).
         LimitExceeded,
         #[serde(rename = "shutdown")]
         Shutdown,
+        #[serde(rename = "action_timeout")]
+        ActionTimeout,
     }
     impl ::std::fmt::Display for InterruptReason {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -781,6 +794,7 @@ of open connections; the new connection is answered and closed).
                 Self::IdleTimeout => f.write_str("idle_timeout"),
                 Self::LimitExceeded => f.write_str("limit_exceeded"),
                 Self::Shutdown => f.write_str("shutdown"),
+                Self::ActionTimeout => f.write_str("action_timeout"),
             }
         }
     }
@@ -796,6 +810,7 @@ of open connections; the new connection is answered and closed).
                 "idle_timeout" => Ok(Self::IdleTimeout),
                 "limit_exceeded" => Ok(Self::LimitExceeded),
                 "shutdown" => Ok(Self::Shutdown),
+                "action_timeout" => Ok(Self::ActionTimeout),
                 _ => Err("invalid value".into()),
             }
         }
@@ -1101,7 +1116,7 @@ carries in `x-error-codes`.
         ///The value of that bound.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub reason: ::std::option::Option<::std::string::String>,
         ///The same value as the `Retry-After` header, where waiting helps.
@@ -1611,6 +1626,21 @@ no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct RunRequest {
+        /**Opt-in bound on each wait for the application: if a required
+action (function results or approvals) is not answered this long,
+the run ends as cancelled (`RUN_CANCELLED`, reason
+`action_timeout`); a session turn had started model work, so the
+session is interrupted and its interrupted turn records reason
+`action_timeout`. Without it a paused run waits until it is
+answered, cancelled or deleted (session retention stays suspended
+meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+how many runs may wait at once.
+*/
+        #[serde(
+            rename = "actionTimeoutMs",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub action_timeout_ms: ::std::option::Option<::std::num::NonZeroU64>,
         ///Stateless runs only.
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub attachments: ::std::vec::Vec<Attachment>,

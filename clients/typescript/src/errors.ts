@@ -182,6 +182,8 @@ export class SessionPrefixChangedError extends ProblemError<'SESSION_PREFIX_CHAN
 export class ShuttingDownError extends ProblemError<'SHUTTING_DOWN'> {}
 export class HeadersTooLargeError extends ProblemError<'HEADERS_TOO_LARGE'> {}
 export class RequestTimeoutError extends ProblemError<'REQUEST_TIMEOUT'> {}
+/** The bytes sent were not valid HTTP/1.1; the host closed the connection. */
+export class MalformedRequestError extends ProblemError<'MALFORMED_REQUEST'> {}
 
 /** A problem whose code this client does not know (a newer host): branch on `code` or `status`. */
 export class UnknownProblemError extends ProblemError<string> {}
@@ -234,6 +236,7 @@ export const PROBLEM_ERRORS = {
   SHUTTING_DOWN: ShuttingDownError,
   HEADERS_TOO_LARGE: HeadersTooLargeError,
   REQUEST_TIMEOUT: RequestTimeoutError,
+  MALFORMED_REQUEST: MalformedRequestError,
 } as const satisfies { [C in ErrorCode]: ProblemErrorClass<C> };
 
 /** Any catalogue error, discriminated by `code`: `switch (error.code)` narrows to one class. */

@@ -12,7 +12,9 @@ import gc
 import json
 import logging
 import secrets
+import ssl
 import sys
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -23,13 +25,19 @@ from .config import ALL_GRANTS, ConfigError, HostConfig, TlsConfig, embedded_def
 from .driver import Driver
 from .http import create_app
 from .http.limits import Drain
+from .http.metrics_access import MetricsAccess, metrics_app
 from .http.server import GRACEFUL_CLOSE_S, HostServer, bounded_protocol
 from .http.tls import check_listen_address, server_ssl_context
 
 __all__ = ["build_host", "main", "serve"]
 
 
-def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, FastAPI]:
+log = logging.getLogger("agentic_driver.http")
+
+
+def build_host(
+    config: HostConfig, drain: Drain | None = None, metrics_access: MetricsAccess | None = None
+) -> tuple[Driver, FastAPI]:
     """The driver and its ASGI app for a validated config."""
     driver = Driver.from_config(config)
     limits = config.limits
@@ -42,6 +50,7 @@ def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, 
         body_timeout_ms=limits.bodyTimeoutMs,
         drain=drain,
         docs=config.docs,
+        metrics_access=metrics_access,
     )
     return driver, app
 
@@ -55,9 +64,38 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
     check_listen_address(host, config.tls)
     ssl_context = server_ssl_context(config.tls) if config.tls.direct else None
     drain = Drain()
-    driver, app = build_host(config, drain)
+    access = MetricsAccess.of(config.metrics, host)
+    driver, app = build_host(config, drain, access)
     limits = config.limits
-    server_config = uvicorn.Config(
+    server_config = _uvicorn_config(app, host, port, log_level, config, driver, ssl_context)
+    metrics_config = None
+    if config.metrics.listen is not None:
+        listen = config.metrics.listen
+        # The scrape address is served like the API: over the host's own TLS when it has a certificate.
+        metrics_config = _uvicorn_config(
+            metrics_app(driver.metrics, access), listen.host, listen.port, log_level, config, driver, ssl_context
+        )
+    elif not access.on_api:
+        log.warning(
+            "/metrics is not served: %s is not a loopback address; set metrics.token or metrics.listen "
+            "in the host JSON to expose it (README, Exposing metrics)",
+            host,
+        )
+    _settle_heap()
+    HostServer(server_config, driver, drain, limits.drainTimeoutMs, metrics_config).run()
+
+
+def _uvicorn_config(
+    app: Any,
+    host: str,
+    port: int,
+    log_level: str,
+    config: HostConfig,
+    driver: Driver,
+    ssl_context: ssl.SSLContext | None,
+) -> uvicorn.Config:
+    limits = config.limits
+    return uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -73,8 +111,6 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
         server_header=False,
         ssl_context_factory=None if ssl_context is None else lambda _config, _default: ssl_context,
     )
-    _settle_heap()
-    HostServer(server_config, driver, drain, limits.drainTimeoutMs).run()
 
 
 GC_YOUNG_THRESHOLD = 20_000

@@ -216,6 +216,11 @@ class LimitsConfig(_Closed):
     """Run slots: model calls in flight at once; further runs wait (and their sessions are busy)."""
     maxQueuedRuns: Annotated[int, Field(ge=0)] = 256
     """Runs that may wait for a slot; beyond this a run is refused with HOST_BUSY."""
+    maxWaitingRuns: Annotated[int, Field(ge=0)] = 256
+    """Runs that may wait for the application at once. A run that offers functions (its own, or host tools
+    that need approval) holds a place from admission until it ends, so at most this many runs are ever paused
+    for function results or approvals; beyond, such a run is refused with HOST_BUSY (limit maxWaitingRuns).
+    Separate from session retention, which stays suspended while a run waits."""
     maxBodyBytes: Annotated[int, Field(ge=1024)] = 4 * 1024 * 1024
     """The largest request body the host reads."""
     heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
@@ -305,6 +310,40 @@ class TlsConfig(_Closed):
         return self.certFile is not None
 
 
+class ListenConfig(_Closed):
+    host: Annotated[str, Field(min_length=1)] = "127.0.0.1"
+    port: Annotated[int, Field(ge=1, le=65535)]
+
+
+class MetricsConfig(_Closed):
+    """Who may read ``/metrics``, and where it is served."""
+
+    token: Annotated[str, Field(min_length=16)] | None = None
+    """A bearer secret ``/metrics`` requires (fine for local use; prefer ``tokenEnv`` or ``tokenSha256``)."""
+    tokenEnv: Annotated[str, Field(min_length=1)] | None = None
+    """The name of an environment variable that holds that secret."""
+    tokenSha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
+    """The hex SHA-256 of that secret."""
+    listen: ListenConfig | None = None
+    """Serve ``/metrics`` on this separate address only (and no longer on the API's)."""
+
+    @model_validator(mode="after")
+    def _at_most_one_secret(self) -> MetricsConfig:
+        given = [name for name in ("token", "tokenEnv", "tokenSha256") if getattr(self, name) is not None]
+        if len(given) > 1:
+            raise ValueError("give at most one of token, tokenEnv, tokenSha256")
+        return self
+
+    @property
+    def protected(self) -> bool:
+        return self.token is not None or self.tokenEnv is not None or self.tokenSha256 is not None
+
+    def __repr__(self) -> str:  # never show a secret
+        return f"MetricsConfig(protected={self.protected}, listen={self.listen!r})"
+
+    __str__ = __repr__
+
+
 class HostConfig(_Closed):
     hostId: Annotated[str, Field(min_length=1)] = "local-host"
     providers: Annotated[list[ProviderConfig], Field(min_length=1)]
@@ -317,6 +356,9 @@ class HostConfig(_Closed):
     tokens: list[TokenConfig] = []
     tls: TlsConfig = TlsConfig()
     """TLS where tokens travel; without it the host serves plain HTTP on loopback addresses only."""
+    metrics: MetricsConfig = MetricsConfig()
+    """Without a token or a listen address, ``/metrics`` is served openly on the API's address only when
+    that address is loopback (see README, "Exposing metrics")."""
     docs: bool = False
     """Serve an interactive API reference of the contract at ``/docs`` (Swagger UI, shipped in the package)."""
 

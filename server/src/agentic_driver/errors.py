@@ -16,6 +16,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── ModelNotFound                    404 MODEL_NOT_FOUND
     ├── RouteNotFound                    404 ROUTE_NOT_FOUND
     ├── MethodNotAllowed                 405 METHOD_NOT_ALLOWED
+    ├── MalformedRequest                 400 MALFORMED_REQUEST
     ├── SessionRevisionConflict          409 SESSION_REVISION_CONFLICT
     ├── SessionBusy                      409 SESSION_BUSY
     ├── SessionInterrupted               409 SESSION_INTERRUPTED
@@ -66,6 +67,7 @@ __all__ = [
     "IdempotencyKeyInUse",
     "IdempotencyKeyReused",
     "InternalError",
+    "MalformedRequest",
     "MethodNotAllowed",
     "ModelNotFound",
     "PayloadTooLarge",
@@ -111,6 +113,7 @@ class ErrorCode(StrEnum):
     MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
     ROUTE_NOT_FOUND = "ROUTE_NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    MALFORMED_REQUEST = "MALFORMED_REQUEST"
     SESSION_REVISION_CONFLICT = "SESSION_REVISION_CONFLICT"
     SESSION_BUSY = "SESSION_BUSY"
     SESSION_INTERRUPTED = "SESSION_INTERRUPTED"
@@ -161,6 +164,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.MODEL_NOT_FOUND: CodeSpec(404, "Model not found"),
     ErrorCode.ROUTE_NOT_FOUND: CodeSpec(404, "Route not found"),
     ErrorCode.METHOD_NOT_ALLOWED: CodeSpec(405, "Method not allowed"),
+    ErrorCode.MALFORMED_REQUEST: CodeSpec(400, "Malformed request"),
     ErrorCode.SESSION_REVISION_CONFLICT: CodeSpec(409, "Session revision conflict"),
     ErrorCode.SESSION_BUSY: CodeSpec(409, "Session busy"),
     ErrorCode.SESSION_INTERRUPTED: CodeSpec(409, "Session interrupted"),
@@ -264,6 +268,12 @@ class RouteNotFound(DriverError):
 
 class MethodNotAllowed(DriverError):
     code = ErrorCode.METHOD_NOT_ALLOWED
+
+
+class MalformedRequest(DriverError):
+    """The bytes received are not a valid HTTP/1.1 request (answered by the host's HTTP protocol itself)."""
+
+    code = ErrorCode.MALFORMED_REQUEST
 
 
 class SessionRevisionConflict(DriverError):

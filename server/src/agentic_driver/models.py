@@ -131,9 +131,12 @@ class InterruptedTurn(BaseModel):
         "idle_timeout",
         "limit_exceeded",
         "shutdown",
+        "action_timeout",
     ]
     """
-    Why a turn stopped after model work started.
+    Why a turn stopped after model work started. `action_timeout`: the
+    run's `actionTimeoutMs` passed with its required action unanswered.
+
     """
     at: str
     """
@@ -517,6 +520,7 @@ class Problem(BaseModel):
             "PROVIDER_OVERLOADED",
             "SHUTTING_DOWN",
             "PROVIDER_TIMEOUT",
+            "MALFORMED_REQUEST",
         ]
     )
     """
@@ -556,7 +560,7 @@ class Problem(BaseModel):
     """
     reason: str | MISSING = MISSING
     """
-    `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+    `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
     """
     errors: list[ValidationIssue] | MISSING = MISSING
     """
@@ -924,6 +928,19 @@ class RunRequest(BaseModel):
     Opt-in progress timeout: if the provider makes no progress for this
     long, the run fails with `PROVIDER_TIMEOUT` (a session turn leaves
     the session interrupted). There is never a total run deadline.
+
+    """
+    actionTimeoutMs: Annotated[int | MISSING, Field(ge=1, le=86400000)] = MISSING
+    """
+    Opt-in bound on each wait for the application: if a required
+    action (function results or approvals) is not answered this long,
+    the run ends as cancelled (`RUN_CANCELLED`, reason
+    `action_timeout`); a session turn had started model work, so the
+    session is interrupted and its interrupted turn records reason
+    `action_timeout`. Without it a paused run waits until it is
+    answered, cancelled or deleted (session retention stays suspended
+    meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+    how many runs may wait at once.
 
     """
 

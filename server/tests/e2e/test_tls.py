@@ -42,6 +42,7 @@ MAX_HEADER_BYTES = 4096
 class TlsHost:
     port: int
     trusting: ssl.SSLContext
+    metrics_port: int
 
     @property
     def base_url(self) -> str:
@@ -63,17 +64,19 @@ def tls_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TlsHost]:
     cert, key = directory / "server.pem", directory / "server.key"
     issued.private_key_and_cert_chain_pem.write_to_path(str(cert))
     issued.private_key_pem.write_to_path(str(key))
+    metrics_port = free_port()
     config = {
         "providers": [echo_provider("echo")],
         "sessions": {"retentionMs": 60_000},
         "limits": {"maxHeaderBytes": MAX_HEADER_BYTES},
         "tokens": [{"subject": "alice", "token": ALICE, "providers": ["*"], "sessions": ["create", "continue"]}],
         "tls": {"certFile": str(cert), "keyFile": str(key)},
+        "metrics": {"listen": {"host": "127.0.0.1", "port": metrics_port}},
     }
     (directory / "host.json").write_text(json.dumps(config), encoding="utf-8")
     trusting = ssl.create_default_context()
     ca.configure_trust(trusting)
-    host = TlsHost(free_port(), trusting)
+    host = TlsHost(free_port(), trusting, metrics_port)
     command = [*SERVE, "--log-level", "warning", "--config", str(directory / "host.json"), "--port", str(host.port)]
     with (directory / "host.log").open("wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -151,3 +154,12 @@ def test_serve_without_tls_on_a_network_address_exits_2_before_binding(tmp_path:
     assert finished.returncode == 2
     assert "refusing to serve plain HTTP on a non-loopback address" in finished.stderr
     assert "bearer token" not in finished.stdout
+
+
+def test_the_separate_metrics_address_is_served_over_the_same_tls(tls_host: TlsHost) -> None:
+    # A scrape secret would otherwise cross the network in the clear on the metrics address.
+    url = f"https://127.0.0.1:{tls_host.metrics_port}/metrics"
+    answer = httpx.get(url, verify=tls_host.trusting, timeout=5.0)
+    assert answer.status_code == 200 and "agentic_driver" in answer.text
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"http://127.0.0.1:{tls_host.metrics_port}/metrics", timeout=5.0)

@@ -38,8 +38,9 @@ class Problem:
             limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
                 `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
             maximum (int | Unset): The value of that bound.
-            reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host
-                stopped before the turn finished).
+            reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host
+                stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required
+                action unanswered).
             errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
     """
 

@@ -294,7 +294,9 @@ export type Turn = {
 };
 
 /**
- * Why a turn stopped after model work started.
+ * Why a turn stopped after model work started. `action_timeout`: the
+ * run's `actionTimeoutMs` passed with its required action unanswered.
+ *
  */
 export const InterruptReason = {
     CANCELLED: 'cancelled',
@@ -302,11 +304,14 @@ export const InterruptReason = {
     DISCONNECTED: 'disconnected',
     IDLE_TIMEOUT: 'idle_timeout',
     LIMIT_EXCEEDED: 'limit_exceeded',
-    SHUTDOWN: 'shutdown'
+    SHUTDOWN: 'shutdown',
+    ACTION_TIMEOUT: 'action_timeout'
 } as const;
 
 /**
- * Why a turn stopped after model work started.
+ * Why a turn stopped after model work started. `action_timeout`: the
+ * run's `actionTimeoutMs` passed with its required action unanswered.
+ *
  */
 export type InterruptReason = typeof InterruptReason[keyof typeof InterruptReason];
 
@@ -430,6 +435,19 @@ export type RunRequest = {
      *
      */
     idleTimeoutMs?: number;
+    /**
+     * Opt-in bound on each wait for the application: if a required
+     * action (function results or approvals) is not answered this long,
+     * the run ends as cancelled (`RUN_CANCELLED`, reason
+     * `action_timeout`); a session turn had started model work, so the
+     * session is interrupted and its interrupted turn records reason
+     * `action_timeout`. Without it a paused run waits until it is
+     * answered, cancelled or deleted (session retention stays suspended
+     * meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+     * how many runs may wait at once.
+     *
+     */
+    actionTimeoutMs?: number;
 };
 
 /**
@@ -752,14 +770,19 @@ export type CancelRunResponse = {
  * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
- * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504;
+ * `MALFORMED_REQUEST` 400.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
  * any operation is known, so they appear in no operation either:
  * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
  * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
- * of open connections; the new connection is answered and closed).
+ * of open connections; the new connection is answered and closed), and
+ * `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+ * request: a control byte in a header, a bad request line or target, a
+ * bad `Content-Length` or chunk size, a header line without a colon;
+ * the answer carries `Connection: close` and the connection is closed).
  *
  */
 export const ErrorCode = {
@@ -801,7 +824,8 @@ export const ErrorCode = {
     HOST_BUSY: 'HOST_BUSY',
     PROVIDER_OVERLOADED: 'PROVIDER_OVERLOADED',
     SHUTTING_DOWN: 'SHUTTING_DOWN',
-    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT'
+    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT',
+    MALFORMED_REQUEST: 'MALFORMED_REQUEST'
 } as const;
 
 /**
@@ -819,14 +843,19 @@ export const ErrorCode = {
  * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
- * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504;
+ * `MALFORMED_REQUEST` 400.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
  * any operation is known, so they appear in no operation either:
  * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
  * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
- * of open connections; the new connection is answered and closed).
+ * of open connections; the new connection is answered and closed), and
+ * `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+ * request: a control byte in a header, a bad request line or target, a
+ * bad `Content-Length` or chunk size, a header line without a colon;
+ * the answer carries `Connection: close` and the connection is closed).
  *
  */
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
@@ -897,7 +926,7 @@ export type Problem = {
      */
     maximum?: number;
     /**
-     * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+     * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
      */
     reason?: string;
     /**
@@ -1354,7 +1383,9 @@ export type RunErrors = {
     /**
      * Retry after `Retry-After` (on another host process if this one is
      * stopping): `HOST_BUSY` (every run slot is taken and the wait queue is
-     * full), `PROVIDER_OVERLOADED` (the provider was overloaded after the
+     * full, `limit: maxQueuedRuns`; or the run offers functions and
+     * `maxWaitingRuns` runs that may wait for the application are active,
+     * `limit: maxWaitingRuns`), `PROVIDER_OVERLOADED` (the provider was overloaded after the
      * host's own retries; a streamed run reports it as `run.failed`) or
      * `SHUTTING_DOWN` (the host is draining before it stops and starts no
      * new turn; turns already running may finish).
@@ -1451,7 +1482,9 @@ export type StreamRunErrors = {
     /**
      * Retry after `Retry-After` (on another host process if this one is
      * stopping): `HOST_BUSY` (every run slot is taken and the wait queue is
-     * full), `PROVIDER_OVERLOADED` (the provider was overloaded after the
+     * full, `limit: maxQueuedRuns`; or the run offers functions and
+     * `maxWaitingRuns` runs that may wait for the application are active,
+     * `limit: maxWaitingRuns`), `PROVIDER_OVERLOADED` (the provider was overloaded after the
      * host's own retries; a streamed run reports it as `run.failed`) or
      * `SHUTTING_DOWN` (the host is draining before it stops and starts no
      * new turn; turns already running may finish).

@@ -41,6 +41,7 @@ from .body import parse_body
 from .docs_page import mount_docs_page
 from .head import HeadAsGet
 from .limits import Drain, RequestGuard
+from .metrics_access import MetricsAccess
 from .problems import problem_response
 from .sse import EventStreamResponse
 
@@ -197,6 +198,7 @@ def create_app(
     body_timeout_ms: int = 30_000,
     drain: Drain | None = None,
     docs: bool = False,
+    metrics_access: MetricsAccess | None = None,
 ) -> FastAPI:
     # FastAPI, so embedders can add routes, dependencies and middleware of their own. Its OpenTelemetry
     # hooks are off (the host exports Prometheus metrics; with them on, every request asks the
@@ -267,9 +269,12 @@ def create_app(
     if docs:
         mount_docs_page(route)
 
-    @route("GET", "/metrics")
-    async def get_metrics(request: Request) -> Response:
-        return Response(driver.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+    access = metrics_access or MetricsAccess()
+    if access.on_api:
+
+        @route("GET", "/metrics")
+        async def get_metrics(request: Request) -> Response:
+            return access.render(request, driver.metrics)
 
     @route("GET", "/v1/discovery")
     async def get_discovery(request: Request) -> Response:

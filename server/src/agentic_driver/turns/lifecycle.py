@@ -1,7 +1,7 @@
 """The turn lifecycle: admit, wait for a slot, call the provider, answer tool calls, commit or stop.
 
     ready --admit--> running --completed--> ready (revision + 1)
-                        |--cancel / disconnect / failure / idle timeout,
+                        |--cancel / disconnect / failure / idle timeout / action timeout,
                         |  after model work started--> interrupted
                         '--cancel or disconnect before model work started--> ready
 
@@ -14,6 +14,8 @@ the model calls functions the turn pauses (still the session's active turn,
 retention still suspended, its run slot given back) until the application
 answers: approvals first for host tools that need them, then the application's
 own function results. The turn then calls the model again with the exchange.
+A run with ``actionTimeoutMs`` waits that long for each required action; then it
+ends as cancelled (reason ``action_timeout``), and its session is interrupted.
 """
 
 from __future__ import annotations
@@ -67,6 +69,10 @@ log = logging.getLogger("agentic_driver.turns")
 
 class _IdleTimeout(Exception):
     """The run's own idleTimeoutMs passed without provider progress."""
+
+
+class _ActionTimeout(Exception):
+    """The run's own actionTimeoutMs passed without an answer to its required action."""
 
 
 @dataclass(slots=True)
@@ -127,9 +133,14 @@ class TurnLifecycle:
             )
         refuse_stale_or_busy(record, revision)
         store.check_growth(record, run.input)
-        self.slots.reserve()
+        self.reserve(run)
         record.active_run = run
         store.begin_turn(record)
+
+    def reserve(self, run: ActiveRun) -> None:
+        """Claim the run's places (a waiting place if it may wait, a run slot or a place in line), or refuse it."""
+        self._runs.check_waiting_place(run)
+        self.slots.reserve()
 
     def session_request(self, record: SessionRecord, input_text: str, tools: Sequence[ToolSpec] = ()) -> ModelRequest:
         """What the model sees for a session turn; the history is passed, not copied."""
@@ -211,6 +222,16 @@ class TurnLifecycle:
             reason = run.cancel_reason or "cancelled"
             self._stop(run, store, progress, _interrupt_reason(reason))
             self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
+        except _ActionTimeout:
+            outcome = "cancelled"
+            self._stop(run, store, progress, "action_timeout")
+            self._fail(
+                run,
+                RunCancelled(
+                    f"The run was cancelled: its required action was not answered within {run.action_timeout_ms} ms.",
+                    reason="action_timeout",
+                ),
+            )
         except _IdleTimeout:
             outcome = "timeout"
             self._stop(run, store, progress, "idle_timeout")
@@ -286,7 +307,14 @@ class TurnLifecycle:
         run.pending = action
         self._answer_with(run, Outcome(result=self._describe(run, action, progress)))
         try:
-            return await run.answer
+            if run.action_timeout_ms is None:
+                return await run.answer
+            try:
+                async with asyncio.timeout(run.action_timeout_ms / 1000):
+                    return await run.answer
+            except TimeoutError:
+                run.cancel_reason = run.cancel_reason or "action_timeout"  # a late answer sees RUN_NOT_WAITING
+                raise _ActionTimeout from None
         finally:
             run.pending = None
             run.answer = None

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import DriverError
+from ..errors import DriverError, HostBusy
 from ..providers.base import ToolCall
 from ..sessions.records import RUN_ID_BYTES, RunFigures, SessionRecord, run_id_text
 
@@ -90,6 +90,10 @@ class ActiveRun:
     answer: asyncio.Future[dict[str, Any]] | None = None
     on_outcome: Callable[[Outcome], None] | None = None
     """Called once with the outcome of the request being answered now (idempotency records it)."""
+    may_wait: bool = False
+    """Whether the run offers functions, so it may pause for the application: it holds a waiting place."""
+    action_timeout_ms: int | None = None
+    """How long the run waits for each required action before it ends as cancelled (``action_timeout``)."""
 
     def cancel(self, reason: str) -> None:
         if self.cancel_reason is None:
@@ -128,14 +132,31 @@ class ActiveRun:
 
 
 class RunRegistry:
-    def __init__(self) -> None:
+    """The active runs, and the bound on those that may wait for the application (``maxWaitingRuns``)."""
+
+    def __init__(self, max_waiting: int = 256) -> None:
         self._runs: dict[str, ActiveRun] = {}
+        self.max_waiting = max_waiting
+        self.may_wait = 0
+        """Active runs holding a waiting place (admitted, not ended, offering functions)."""
+
+    def check_waiting_place(self, run: ActiveRun) -> None:
+        """Refuse a run that may wait when every waiting place is held (checked at admission, synchronously)."""
+        if run.may_wait and self.may_wait >= self.max_waiting:
+            raise HostBusy(
+                f"{self.max_waiting} runs that may wait for function results or approvals are already active.",
+                maximum=self.max_waiting,
+                limit="maxWaitingRuns",
+            )
 
     def add(self, run: ActiveRun) -> None:
         self._runs[run.id] = run
+        if run.may_wait:
+            self.may_wait += 1
 
     def remove(self, run: ActiveRun) -> None:
-        self._runs.pop(run.id, None)
+        if self._runs.pop(run.id, None) is not None and run.may_wait:
+            self.may_wait -= 1
 
     def find(self, run_id: str, subject: str) -> ActiveRun | None:
         run = self._runs.get(run_id)
