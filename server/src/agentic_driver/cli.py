@@ -1,6 +1,6 @@
 """The ``agentic-driver`` command.
 
-agentic-driver serve [--config FILE] [--host H] [--port P]
+agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
 """
@@ -18,7 +18,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from .auth import TokenPolicy, sha256_hex
-from .config import ALL_GRANTS, ConfigError, HostConfig, embedded_default, load_config
+from .config import ALL_GRANTS, HOST_ID_ENV, ConfigError, HostConfig, embedded_default, load_config, with_host_id
 from .driver import Driver
 from .http import create_app
 from .http.limits import Drain
@@ -94,6 +94,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="host JSON file (default: the embedded default with the echo provider)")
     run.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     run.add_argument("--port", type=int, default=8080, help="port to bind (default 8080; 0 picks a free one)")
+    run.add_argument(
+        "--host-id",
+        help=f"this process's name in session and run ids (a DNS label); overrides {HOST_ID_ENV} and hostId",
+    )
     run.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     token = commands.add_parser("token", help="operator tooling for bearer tokens").add_subparsers(
         dest="token_command", required=True
@@ -145,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             config, token = embedded_default()
             print(f"agentic-driver: embedded default host; bearer token: {token}", flush=True)
+        config = with_host_id(config, options.host_id)
         serve(config, options.host, options.port, options.log_level)
     except ConfigError as error:
         print(f"agentic-driver: {error}", file=sys.stderr)

@@ -55,6 +55,7 @@ from .errors import (
     UnsupportedContinuation,
     ValidationFailed,
 )
+from .ids import HostIds
 from .metrics import Metrics
 from .models import (
     CancelRunResponse,
@@ -101,11 +102,14 @@ class Driver:
         clock: Clock | None = None,
     ) -> None:
         self.host_id = host_id
+        self.ids = HostIds(host_id)
         self.metrics = Metrics()
         self._clock = clock or SystemClock()
         self._providers = {p.id: p for p in providers}
         self._store = (
-            SessionStore(sessions, self._clock, self.metrics.sessions_stored.set) if sessions is not None else None
+            SessionStore(sessions, self._clock, self.metrics.sessions_stored.set, ids=self.ids)
+            if sessions is not None
+            else None
         )
         keys = idempotency or IdempotencyConfig()
         self._idempotency = IdempotencyStore(keys.maxKeys, keys.ttlMs, self._clock)
@@ -360,7 +364,7 @@ class Driver:
         idle = None if request.idleTimeoutMs is MISSING else request.idleTimeoutMs
         if request.session is MISSING:
             self._turns.slots.reserve()
-            run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input)
+            run = ActiveRun(self.ids.new_run_id(), principal.subject, provider.id, request.input)
             self._turns.start(run, provider, _stateless_request(request, tools), None, idle)
             return run
         principal.require_grant("continue")
@@ -373,7 +377,7 @@ class Driver:
                 "it can be read or deleted but not continued."
             )
         prefix = self._check_prefix(record, provider, tools)
-        run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input, session=record)
+        run = ActiveRun(self.ids.new_run_id(), principal.subject, provider.id, request.input, record)
         self._turns.admit(store, record, request.session.revision, run)
         record.prefix_fingerprint = prefix
         self._turns.start(run, provider, self._turns.session_request(record, request.input, tools), store, idle)

@@ -231,6 +231,7 @@ def launch_host(
     env: dict[str, str] | None = None,
     python_path: tuple[Path, ...] = (),
     log_level: str = "warning",
+    args: tuple[str, ...] = (),
 ) -> Host:
     """Start a real host for ``config`` and return it once ``/healthz`` answers.
 
@@ -259,6 +260,7 @@ def launch_host(
                     "127.0.0.1",
                     "--port",
                     str(port),
+                    *args,
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -363,8 +365,9 @@ def launch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., H
         env: dict[str, str] | None = None,
         python_path: tuple[Path, ...] = (),
         log_level: str = "warning",
+        args: tuple[str, ...] = (),
     ) -> Host:
-        host = launch_host(name, config, tmp_path_factory.mktemp(name), env, python_path, log_level)
+        host = launch_host(name, config, tmp_path_factory.mktemp(name), env, python_path, log_level, args)
         hosts.append(host)
         return host
 
