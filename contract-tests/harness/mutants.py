@@ -18,7 +18,7 @@ from typing import Any
 from agentic_driver.cli import serve
 from agentic_driver.config import load_config
 from agentic_driver.driver import Driver
-from agentic_driver.errors import CATALOGUE, CodeSpec, ErrorCode
+from agentic_driver.errors import CATALOGUE, CodeSpec, ErrorCode, RunNotFound
 from agentic_driver.turns.lifecycle import TurnLifecycle
 
 
@@ -37,6 +37,11 @@ def busy_as_400() -> None:
     CATALOGUE[ErrorCode.SESSION_BUSY] = CodeSpec(400, CATALOGUE[ErrorCode.SESSION_BUSY].title)
 
 
+def run_not_found_as_session_not_found() -> None:
+    """An unknown run is answered with SESSION_NOT_FOUND: the right status, a code the answer does not list."""
+    RunNotFound.code = ErrorCode.SESSION_NOT_FOUND
+
+
 def defect() -> None:
     """Discovery fails with an unexpected exception (a host defect)."""
 
@@ -49,6 +54,7 @@ def defect() -> None:
 MUTATIONS: dict[str, Callable[[], None]] = {
     "stale-revision-accepted": stale_revision_accepted,
     "busy-as-400": busy_as_400,
+    "run-not-found-as-session-not-found": run_not_found_as_session_not_found,
     "defect": defect,
 }
 
