@@ -3,6 +3,7 @@
 agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
+agentic-driver cluster config --host ID=ADDR ... --format haproxy|nginx|gateway-api [--bind ADDR:PORT]
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 import uvicorn
 from fastapi import FastAPI
 
+from . import cluster
 from .auth import TokenPolicy, sha256_hex
 from .config import ALL_GRANTS, HOST_ID_ENV, ConfigError, HostConfig, embedded_default, load_config, with_host_id
 from .driver import Driver
@@ -113,6 +115,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     check = config.add_parser("check", help="validate a host config; print every problem with its JSON path")
     check.add_argument("file")
+    cluster_commands = commands.add_parser("cluster", help="operator tooling for many host processes").add_subparsers(
+        dest="cluster_command", required=True
+    )
+    proxy = cluster_commands.add_parser(
+        "config", help="print a proxy configuration that routes each session's requests to its host"
+    )
+    proxy.add_argument("--host", action="append", required=True, metavar="ID=ADDR", help="a host id and HOST:PORT")
+    proxy.add_argument("--format", required=True, choices=cluster.FORMATS)
+    proxy.add_argument("--bind", default=cluster.DEFAULT_BIND, help="where the proxy listens (haproxy, nginx)")
+    proxy.add_argument("--no-check", action="store_true", help="skip haproxy -c / nginx -t even when installed")
     return parser
 
 
@@ -136,12 +148,27 @@ def _config_check(path: str) -> int:
     return 0
 
 
+def _cluster_config(hosts: list[str], fmt: str, bind: str, check: bool) -> int:
+    try:
+        text = cluster.render(fmt, cluster.parse_hosts(hosts), cluster.parse_bind(bind))
+        checked = cluster.check_config(fmt, text) if check else None
+    except cluster.ClusterConfigError as error:
+        print(f"agentic-driver: {error}", file=sys.stderr)
+        return 1
+    sys.stdout.write(text)
+    if checked is not None:
+        print(f"agentic-driver: {checked[0]} accepts the configuration", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     if options.command == "token":
         return _token_create(options.subject, options.providers, options.grants)
     if options.command == "config":
         return _config_check(options.file)
+    if options.command == "cluster":
+        return _cluster_config(options.host, options.format, options.bind, not options.no_check)
     logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         if options.config:
