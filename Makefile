@@ -42,6 +42,7 @@ LITELLM_STAMP := $(LITELLM_VENV)/.installed-litellm-1.106.12
 .PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
 .PHONY: validate-spec
+.PHONY: setup-cluster test-cluster cluster bench-proxy
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -97,8 +98,8 @@ check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree diffe
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
-	$(BIN)/ruff check server clients/python generator bench contract-tests contract
-	$(BIN)/ruff format --check server clients/python generator bench contract-tests contract
+	$(BIN)/ruff check server clients/python generator bench contract-tests contract cluster
+	$(BIN)/ruff format --check server clients/python generator bench contract-tests contract cluster
 
 typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its examples
 	cd server && ../$(BIN)/mypy
@@ -140,7 +141,21 @@ validate-spec: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) $(OPENAPI_
 	OPENAPI_GENERATOR_JAR=$(OPENAPI_GENERATOR_JAR) $(BIN)/pytest -c contract-tests/pytest.ini contract-tests/validators -q
 
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
-	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py
+	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py --ignore=tests/cluster
+
+# HAProxy and nginx for the cluster tests and `make cluster`: Debian packages, installed only when missing
+# (apt-get update first when apt knows no candidate yet). Root needs no sudo.
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+setup-cluster: ## Install HAProxy and nginx (Debian packages) if they are missing
+	@command -v haproxy >/dev/null && command -v nginx >/dev/null || { \
+		apt-cache policy haproxy 2>/dev/null | grep -q 'Candidate: [0-9]' || $(SUDO) apt-get update -qq; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy nginx; }
+
+test-cluster: $(CONTRACT_STAMP) setup-cluster ## Hosts behind the generated HAProxy (and nginx) config: routing, 421, drain, SIGKILL, scenarios, linearizability
+	cd server && ../$(BIN)/pytest -q tests/cluster
+
+cluster: $(VENV_STAMP) setup-cluster ## Two hosts and HAProxy on loopback (the proxy on $(HOST):$(PORT)) until Ctrl-C
+	$(BIN)/python cluster/run.py --bind $(HOST):$(PORT)
 
 test-bench: $(VENV_STAMP) ## Smoke test of the benchmark harness (seconds; runs no benchmark)
 	cd bench && ../$(BIN)/pytest -q
@@ -211,10 +226,13 @@ newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: clien
 	$(CURDIR)/$(BIN)/python $(CURDIR)/clients/newcomer/with_host.py --agentic-driver $(CURDIR)/$(BIN)/agentic-driver \
 		-- "$$CARGO_TARGET_DIR/debug/agentic-driver-newcomer"
 
-test: check-generated lint typecheck lint-spec check-breaking test-python test-docs-page test-python-client test-bench contract validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec check-breaking test-python test-cluster test-docs-page test-python-client test-bench contract validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
+
+bench-proxy: $(VENV_STAMP) setup-cluster ## The generated HAProxy config's added latency and CPU per turn vs direct, and two hosts behind it vs one -> bench/results/proxy.json
+	cd bench && ../$(BIN)/python -m harness.proxy
 
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick

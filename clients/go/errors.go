@@ -169,6 +169,10 @@ var (
 	ErrHeadersTooLarge           = &CodeError{ErrorCodeHEADERSTOOLARGE}
 	ErrRequestTimeout            = &CodeError{ErrorCodeREQUESTTIMEOUT}
 	ErrMalformedRequest          = &CodeError{ErrorCodeMALFORMEDREQUEST}
+	// ErrMisdirectedRequest: the request named another host's session or run (ownerHostId); nothing was done.
+	ErrMisdirectedRequest = &CodeError{ErrorCodeMISDIRECTEDREQUEST}
+	// ErrHostUnavailable: a proxy's answer; the host that owns the session or run is down or restarting.
+	ErrHostUnavailable = &CodeError{ErrorCodeHOSTUNAVAILABLE}
 )
 
 var sentinels = map[ErrorCode]*CodeError{}
@@ -183,6 +187,7 @@ func init() {
 		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
 		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout, ErrMalformedRequest,
+		ErrMisdirectedRequest, ErrHostUnavailable,
 	} {
 		sentinels[sentinel.Code] = sentinel
 	}

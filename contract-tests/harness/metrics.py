@@ -38,6 +38,10 @@ UNREACHABLE_WITH_REASON: dict[str, str] = {
         "needs the host to receive SIGTERM mid-suite; the shutdown tests in server/tests/reliability drain real host "
         "processes and observe it"
     ),
+    "HOST_UNAVAILABLE": (
+        "answered by a proxy in front of several hosts, never by a host; server/tests/cluster kills a host behind the "
+        "generated HAProxy and nginx configurations and observes it"
+    ),
 }
 
 # Documented statuses no request to the contract host can produce, with why (its only provider is the offline echo

@@ -26,7 +26,7 @@ import pkgutil
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,8 +153,15 @@ class Exchange:
         )
 
 
-def _client(base_url: str, auth: str, transport: dict[str, Any], captured: list[httpx.Response] | None) -> Any:
-    """A generated client; ``captured`` collects every raw response (read whole: not for streams)."""
+def _client(
+    base_url: str,
+    auth: str,
+    transport: dict[str, Any],
+    captured: list[httpx.Response] | None,
+    request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
+) -> Any:
+    """A generated client; ``captured`` collects every raw response (read whole: not for streams);
+    ``request_hooks`` see each request before it is sent (a cluster test adds the routing header with one)."""
     from agentic_driver_client import AuthenticatedClient, Client
 
     def on_request(request: httpx.Request) -> None:
@@ -166,7 +173,7 @@ def _client(base_url: str, auth: str, transport: dict[str, Any], captured: list[
         assert captured is not None
         captured.append(response)
 
-    hooks: dict[str, list[Callable[..., None]]] = {"request": [on_request]}
+    hooks: dict[str, list[Callable[..., None]]] = {"request": [on_request, *request_hooks]}
     if captured is not None:
         hooks["response"] = [on_response]
     httpx_args = {"trust_env": False, "event_hooks": hooks}
@@ -205,6 +212,7 @@ def call(
     body: Any,
     transport: dict[str, Any],
     ready: Callable[[], None] | None = None,
+    request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
 ) -> Exchange:
     """One request through the generated client. ``ready`` runs once the connection is open, just before sending.
 
@@ -224,7 +232,7 @@ def call(
         kwargs["body"] = model.from_dict(body)
     captured: list[httpx.Response] = []
     streaming = streams(operation_id)
-    with _client(base_url, auth, transport, None if streaming else captured) as client:
+    with _client(base_url, auth, transport, None if streaming else captured, request_hooks) as client:
         if ready is not None:
             client.get_httpx_client().get("/healthz")  # open the connection before the starting signal
             ready()
@@ -427,11 +435,24 @@ class Context:
 
 
 class Runner:
-    """Plays scenarios against hosts given by name (main, no-sessions)."""
+    """Plays scenarios against hosts given by name (main, no-sessions).
 
-    def __init__(self, base_urls: dict[str, str], isolated_host: Callable[[str], Any] | None = None) -> None:
+    A name may stand for several host processes behind a proxy: ``metrics_urls`` maps its base URL to the
+    hosts whose ``/metrics`` a metric step adds up, and ``request_hooks`` see every request before it is sent.
+    """
+
+    def __init__(
+        self,
+        base_urls: dict[str, str],
+        isolated_host: Callable[[str], Any] | None = None,
+        *,
+        metrics_urls: dict[str, list[str]] | None = None,
+        request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
+    ) -> None:
         self.base_urls = base_urls
         self.isolated_host = isolated_host
+        self.metrics_urls = metrics_urls or {}
+        self.request_hooks = tuple(request_hooks)
         self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="scenario")
 
     def close(self) -> None:
@@ -486,6 +507,7 @@ class Runner:
             body=body,
             transport=step.get("transport", {}),
             ready=ready,
+            request_hooks=self.request_hooks,
         )
         observations.record(
             "response",
@@ -548,9 +570,10 @@ class Runner:
         raise ScenarioFailure(f"the concurrent answers do not match the outcomes {json.dumps(outcomes)}:\n{shown}")
 
     def _metric(self, context: Context, step: dict[str, Any]) -> None:
+        value = 0.0
         with httpx.Client(trust_env=False, timeout=REQUEST_TIMEOUT_S) as http:
-            text = http.get(f"{context.base_url}/metrics").text
-        value = metric_value(text, step["metric"], step.get("labels", {}))
+            for url in self.metrics_urls.get(context.base_url, [context.base_url]):
+                value += metric_value(http.get(f"{url}/metrics").text, step["metric"], step.get("labels", {}))
         if "expect" in step:
             since = resolve(step["expect"]["since"], context.variables)
             if value - since != step["expect"]["increase"]:

@@ -349,6 +349,10 @@ pub enum ProblemKind {
     RequestTimeout,
     /// The bytes sent were not valid HTTP/1.1; the host closed the connection.
     MalformedRequest,
+    /// The request named another host's session or run (`ownerHostId`); nothing was done.
+    MisdirectedRequest,
+    /// A proxy's answer: the host that owns the session or run is down or restarting.
+    HostUnavailable,
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -424,6 +428,8 @@ impl ProblemKind {
             ErrorCode::HeadersTooLarge => ProblemKind::HeadersTooLarge,
             ErrorCode::RequestTimeout => ProblemKind::RequestTimeout,
             ErrorCode::MalformedRequest => ProblemKind::MalformedRequest,
+            ErrorCode::MisdirectedRequest => ProblemKind::MisdirectedRequest,
+            ErrorCode::HostUnavailable => ProblemKind::HostUnavailable,
         })
     }
 
@@ -470,6 +476,8 @@ impl ProblemKind {
             ProblemKind::HeadersTooLarge => ErrorCode::HeadersTooLarge,
             ProblemKind::RequestTimeout => ErrorCode::RequestTimeout,
             ProblemKind::MalformedRequest => ErrorCode::MalformedRequest,
+            ProblemKind::MisdirectedRequest => ErrorCode::MisdirectedRequest,
+            ProblemKind::HostUnavailable => ErrorCode::HostUnavailable,
             ProblemKind::Unknown(_) => return None,
         })
     }

@@ -1,8 +1,9 @@
 """The ``agentic-driver`` command.
 
-agentic-driver serve [--config FILE] [--host H] [--port P] [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
+agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID] [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
+agentic-driver cluster config --host ID=ADDR ... --format haproxy|nginx|gateway-api [--bind ADDR:PORT]
 """
 
 from __future__ import annotations
@@ -20,8 +21,18 @@ import uvicorn
 from fastapi import FastAPI
 from pydantic import ValidationError
 
+from . import cluster
 from .auth import TokenPolicy, sha256_hex
-from .config import ALL_GRANTS, ConfigError, HostConfig, TlsConfig, embedded_default, load_config
+from .config import (
+    ALL_GRANTS,
+    HOST_ID_ENV,
+    ConfigError,
+    HostConfig,
+    TlsConfig,
+    embedded_default,
+    load_config,
+    with_host_id,
+)
 from .driver import Driver
 from .http import create_app
 from .http.limits import Drain
@@ -139,6 +150,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="host JSON file (default: the embedded default with the echo provider)")
     run.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     run.add_argument("--port", type=int, default=8080, help="port to bind (default 8080; 0 picks a free one)")
+    run.add_argument(
+        "--host-id",
+        help=f"this process's name in session and run ids (a DNS label); overrides {HOST_ID_ENV} and hostId",
+    )
     run.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     run.add_argument("--tls-cert", metavar="FILE", help="serve HTTPS with this PEM certificate chain (tls.certFile)")
     run.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert (tls.keyFile)")
@@ -161,6 +176,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     check = config.add_parser("check", help="validate a host config; print every problem with its JSON path")
     check.add_argument("file")
+    cluster_commands = commands.add_parser("cluster", help="operator tooling for many host processes").add_subparsers(
+        dest="cluster_command", required=True
+    )
+    proxy = cluster_commands.add_parser(
+        "config", help="print a proxy configuration that routes each session's requests to its host"
+    )
+    proxy.add_argument("--host", action="append", required=True, metavar="ID=ADDR", help="a host id and HOST:PORT")
+    proxy.add_argument("--format", required=True, choices=cluster.FORMATS)
+    proxy.add_argument("--bind", default=cluster.DEFAULT_BIND, help="where the proxy listens (haproxy, nginx)")
+    proxy.add_argument("--no-check", action="store_true", help="skip haproxy -c / nginx -t even when installed")
     return parser
 
 
@@ -201,12 +226,27 @@ def with_tls_options(config: HostConfig, cert: str | None, key: str | None, behi
     return config.model_copy(update={"tls": tls})
 
 
+def _cluster_config(hosts: list[str], fmt: str, bind: str, check: bool) -> int:
+    try:
+        text = cluster.render(fmt, cluster.parse_hosts(hosts), cluster.parse_bind(bind))
+        checked = cluster.check_config(fmt, text) if check else None
+    except cluster.ClusterConfigError as error:
+        print(f"agentic-driver: {error}", file=sys.stderr)
+        return 1
+    sys.stdout.write(text)
+    if checked is not None:
+        print(f"agentic-driver: {checked[0]} accepts the configuration", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     if options.command == "token":
         return _token_create(options.subject, options.providers, options.grants)
     if options.command == "config":
         return _config_check(options.file)
+    if options.command == "cluster":
+        return _cluster_config(options.host, options.format, options.bind, not options.no_check)
     logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         config, token = (load_config(options.config), None) if options.config else embedded_default()
@@ -214,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         check_listen_address(options.host, config.tls)  # before a token is printed
         if token is not None:
             print(f"agentic-driver: embedded default host; bearer token: {token}", flush=True)
+        config = with_host_id(config, options.host_id)
         serve(config, options.host, options.port, options.log_level)
     except ConfigError as error:
         print(f"agentic-driver: {error}", file=sys.stderr)

@@ -11,16 +11,20 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .ids import HOST_ID_PATTERN, is_host_id
 
 __all__ = [
     "DEFAULT_MAX_ENTRIES",
     "DEFAULT_MAX_MESSAGES",
     "DEFAULT_MAX_NATIVE_MESSAGES",
     "DEFAULT_MAX_RECORD_BYTES",
+    "HOST_ID_ENV",
     "AnthropicProviderConfig",
     "CliProviderConfig",
     "ConfigError",
@@ -40,6 +44,7 @@ __all__ = [
     "embedded_default",
     "load_config",
     "parse_config",
+    "with_host_id",
 ]
 
 DEFAULT_MAX_ENTRIES = 1_000
@@ -345,7 +350,9 @@ class MetricsConfig(_Closed):
 
 
 class HostConfig(_Closed):
-    hostId: Annotated[str, Field(min_length=1)] = "local-host"
+    hostId: Annotated[str, Field(pattern=HOST_ID_PATTERN)] = "local-host"
+    """This process's name in session and run ids (``ses_{hostId}.…``): a DNS label, unique among the hosts
+    behind one proxy. ``serve --host-id`` or ``AGENTIC_DRIVER_HOST_ID`` override it."""
     providers: Annotated[list[ProviderConfig], Field(min_length=1)]
     sessions: SessionsConfig | None = None
     """Absent: sessions are disabled and no store is created."""
@@ -375,7 +382,12 @@ def _path(location: tuple[int | str, ...]) -> str:
     return text or "(root)"
 
 
+_HOST_ID_RULE = "1 to 63 lower-case letters, digits and inner hyphens (it names this host in session and run ids)"
+
+
 def _message(error: Any) -> str:
+    if error["type"] == "string_pattern_mismatch" and tuple(error["loc"]) == ("hostId",):
+        return f"{error['input']!r} is not a DNS label: {_HOST_ID_RULE}"
     message = str(error["msg"])
     return message.removeprefix("Value error, ")
 
@@ -469,6 +481,21 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _RepeatedMember(f"the key {name!r} appears twice in one object")
         members[name] = value
     return members
+
+
+HOST_ID_ENV = "AGENTIC_DRIVER_HOST_ID"
+"""The environment variable that overrides host JSON's ``hostId`` (so N processes share one file)."""
+
+
+def with_host_id(config: HostConfig, flag: str | None, environ: Mapping[str, str] = os.environ) -> HostConfig:
+    """``config`` with its ``hostId`` from ``--host-id`` (``flag``), else ``AGENTIC_DRIVER_HOST_ID``, else as is."""
+    for value, source in ((flag, "--host-id"), (environ.get(HOST_ID_ENV), HOST_ID_ENV)):
+        if value is None:
+            continue
+        if not is_host_id(value):
+            raise ConfigError([f"{source}: {value!r} is not a DNS label: {_HOST_ID_RULE}"])
+        return config.model_copy(update={"hostId": value})
+    return config
 
 
 def embedded_default(token: str | None = None) -> tuple[HostConfig, str]:

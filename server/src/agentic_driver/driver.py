@@ -55,6 +55,7 @@ from .errors import (
     UnsupportedContinuation,
     ValidationFailed,
 )
+from .ids import HostIds
 from .metrics import Metrics
 from .models import (
     CancelRunResponse,
@@ -102,11 +103,14 @@ class Driver:
         clock: Clock | None = None,
     ) -> None:
         self.host_id = host_id
+        self.ids = HostIds(host_id)
         self.metrics = Metrics()
         self._clock = clock or SystemClock()
         self._providers = {p.id: p for p in providers}
         self._store = (
-            SessionStore(sessions, self._clock, self.metrics.sessions_stored.set) if sessions is not None else None
+            SessionStore(sessions, self._clock, self.metrics.sessions_stored.set, ids=self.ids)
+            if sessions is not None
+            else None
         )
         keys = idempotency or IdempotencyConfig()
         self._idempotency = IdempotencyStore(keys.maxKeys, keys.ttlMs, self._clock)
@@ -362,6 +366,7 @@ class Driver:
         tools = self._tool_specs(request, provider)
         idle = None if request.idleTimeoutMs is MISSING else request.idleTimeoutMs
         run = ActiveRun(
+            id=self.ids.new_run_id(),
             subject=principal.subject,
             provider=provider.id,
             input=request.input,

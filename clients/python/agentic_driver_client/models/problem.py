@@ -41,6 +41,9 @@ class Problem:
             reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host
                 stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required
                 action unanswered).
+            host_id (str | Unset): `MISDIRECTED_REQUEST`: the host process that answered.
+            owner_host_id (str | Unset): `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session
+                or run the request names (send `Agentic-Host` with it).
             errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
     """
 
@@ -56,6 +59,8 @@ class Problem:
     limit: str | Unset = UNSET
     maximum: int | Unset = UNSET
     reason: str | Unset = UNSET
+    host_id: str | Unset = UNSET
+    owner_host_id: str | Unset = UNSET
     errors: list[ValidationIssue] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -87,6 +92,10 @@ class Problem:
         maximum = self.maximum
 
         reason = self.reason
+
+        host_id = self.host_id
+
+        owner_host_id = self.owner_host_id
 
         errors: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.errors, Unset):
@@ -120,6 +129,10 @@ class Problem:
             field_dict["maximum"] = maximum
         if reason is not UNSET:
             field_dict["reason"] = reason
+        if host_id is not UNSET:
+            field_dict["hostId"] = host_id
+        if owner_host_id is not UNSET:
+            field_dict["ownerHostId"] = owner_host_id
         if errors is not UNSET:
             field_dict["errors"] = errors
 
@@ -165,6 +178,10 @@ class Problem:
 
         reason = d.pop("reason", UNSET)
 
+        host_id = d.pop("hostId", UNSET)
+
+        owner_host_id = d.pop("ownerHostId", UNSET)
+
         _errors = d.pop("errors", UNSET)
         errors: list[ValidationIssue] | Unset = UNSET
         if _errors is not UNSET:
@@ -187,6 +204,8 @@ class Problem:
             limit=limit,
             maximum=maximum,
             reason=reason,
+            host_id=host_id,
+            owner_host_id=owner_host_id,
             errors=errors,
         )
 

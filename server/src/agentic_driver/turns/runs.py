@@ -8,14 +8,13 @@ until the ``Outcome``: the run paused for the application, finished, or failed.
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import DriverError, HostBusy
 from ..providers.base import ToolCall
-from ..sessions.records import RUN_ID_BYTES, RunFigures, SessionRecord, run_id_text
+from ..sessions.records import RunFigures, SessionRecord
 
 __all__ = [
     "ActiveRun",
@@ -25,15 +24,10 @@ __all__ = [
     "PendingAction",
     "RunRegistry",
     "RunSignal",
-    "new_run_id",
 ]
 
 UNREAD_DELTAS = 64
 """Deltas a slow reader may fall behind before the model's output waits for it (backpressure)."""
-
-
-def new_run_id() -> str:
-    return run_id_text(secrets.token_bytes(RUN_ID_BYTES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +62,12 @@ Describe = Callable[["ActiveRun", PendingAction | None, str, RunFigures], Any]
 
 @dataclass(slots=True, eq=False)
 class ActiveRun:
+    id: str
+    """``run_{hostId}.{random}`` (``ids.HostIds``)."""
     subject: str
     provider: str
     input: str
     session: SessionRecord | None = None
-    id: str = field(default_factory=new_run_id)
     model_work_started: bool = False
     """Set when the first provider call begins; decides interrupted versus ready on a stop."""
     cancel_reason: str | None = None
