@@ -1,6 +1,7 @@
 """The ``agentic-driver`` command.
 
-agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID] [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
+agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID]
+                     [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
 agentic-driver cluster config --host ID=ADDR ... --format haproxy|nginx|gateway-api [--bind ADDR:PORT]
