@@ -168,6 +168,10 @@ var (
 	ErrShuttingDown              = &CodeError{ErrorCodeSHUTTINGDOWN}
 	ErrHeadersTooLarge           = &CodeError{ErrorCodeHEADERSTOOLARGE}
 	ErrRequestTimeout            = &CodeError{ErrorCodeREQUESTTIMEOUT}
+	// ErrMisdirectedRequest: the request named another host's session or run (ownerHostId); nothing was done.
+	ErrMisdirectedRequest = &CodeError{ErrorCodeMISDIRECTEDREQUEST}
+	// ErrHostUnavailable: a proxy's answer; the host that owns the session or run is down or restarting.
+	ErrHostUnavailable = &CodeError{ErrorCodeHOSTUNAVAILABLE}
 )
 
 var sentinels = map[ErrorCode]*CodeError{}
@@ -182,6 +186,7 @@ func init() {
 		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
 		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout,
+		ErrMisdirectedRequest, ErrHostUnavailable,
 	} {
 		sentinels[sentinel.Code] = sentinel
 	}

@@ -153,6 +153,10 @@ type CancelRunForbidden Problem
 
 func (*CancelRunForbidden) cancelRunRes() {}
 
+type CancelRunMisdirectedRequest Problem
+
+func (*CancelRunMisdirectedRequest) cancelRunRes() {}
+
 type CancelRunNotFound Problem
 
 func (*CancelRunNotFound) cancelRunRes() {}
@@ -367,6 +371,10 @@ type DeleteSessionForbidden Problem
 
 func (*DeleteSessionForbidden) deleteSessionRes() {}
 
+type DeleteSessionMisdirectedRequest Problem
+
+func (*DeleteSessionMisdirectedRequest) deleteSessionRes() {}
+
 // DeleteSessionNoContent is response for DeleteSession operation.
 type DeleteSessionNoContent struct{}
 
@@ -382,7 +390,7 @@ func (*DeleteSessionNotImplemented) deleteSessionRes() {}
 
 // Ref: #/components/schemas/Discovery
 type Discovery struct {
-	// The host's configured id; sessions carry it as `hostId`.
+	// The host process's id (a DNS label); the session and run ids it makes name it.
 	HostID string `json:"hostId"`
 	// The host software version.
 	Version string `json:"version"`
@@ -467,12 +475,17 @@ func (*Discovery) getDiscoveryRes() {}
 // `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422;
 // `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501;
 // `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-// `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504. `ROUTE_NOT_FOUND`,
-// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
-// host defect) and appear in no operation. The connection-level guards answer before any operation is
-// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
-// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
-// connections; the new connection is answered and closed).
+// `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503; `PROVIDER_TIMEOUT` 504;
+// `MISDIRECTED_REQUEST` 421. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
+// requests outside the documented operations (or a host defect) and appear in no operation. The
+// connection-level guards answer before any operation is known, so they appear in no operation either:
+// `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY` with
+// `limit: maxConnections` (the host holds its maximum of open connections; the new connection is
+// answered and closed). `HOST_UNAVAILABLE` (with `ownerHostId` when the request named a session or
+// run, and `Retry-After`) is answered by the proxy in front of several hosts, never by a host, so it
+// appears in no operation either: the proxy cannot reach the host that owns the session or run (down
+// or restarting), or no host takes new work. A client retries it a bounded number of times; a host
+// that comes back has lost its sessions (`SESSION_NOT_FOUND`).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -516,6 +529,8 @@ const (
 	ErrorCodePROVIDEROVERLOADED        ErrorCode = "PROVIDER_OVERLOADED"
 	ErrorCodeSHUTTINGDOWN              ErrorCode = "SHUTTING_DOWN"
 	ErrorCodePROVIDERTIMEOUT           ErrorCode = "PROVIDER_TIMEOUT"
+	ErrorCodeMISDIRECTEDREQUEST        ErrorCode = "MISDIRECTED_REQUEST"
+	ErrorCodeHOSTUNAVAILABLE           ErrorCode = "HOST_UNAVAILABLE"
 )
 
 // AllValues returns all ErrorCode values.
@@ -560,6 +575,8 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodePROVIDEROVERLOADED,
 		ErrorCodeSHUTTINGDOWN,
 		ErrorCodePROVIDERTIMEOUT,
+		ErrorCodeMISDIRECTEDREQUEST,
+		ErrorCodeHOSTUNAVAILABLE,
 	}
 }
 
@@ -643,6 +660,10 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodeSHUTTINGDOWN:
 		return []byte(s), nil
 	case ErrorCodePROVIDERTIMEOUT:
+		return []byte(s), nil
+	case ErrorCodeMISDIRECTEDREQUEST:
+		return []byte(s), nil
+	case ErrorCodeHOSTUNAVAILABLE:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -768,6 +789,12 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 		return nil
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+		return nil
+	case ErrorCodeMISDIRECTEDREQUEST:
+		*s = ErrorCodeMISDIRECTEDREQUEST
+		return nil
+	case ErrorCodeHOSTUNAVAILABLE:
+		*s = ErrorCodeHOSTUNAVAILABLE
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -1331,6 +1358,34 @@ func (o NilString) Or(d string) string {
 	return d
 }
 
+// NotReadyHeaders wraps Problem with response headers.
+type NotReadyHeaders struct {
+	RetryAfter OptInt
+	Response   Problem
+}
+
+// GetRetryAfter returns the value of RetryAfter.
+func (s *NotReadyHeaders) GetRetryAfter() OptInt {
+	return s.RetryAfter
+}
+
+// GetResponse returns the value of Response.
+func (s *NotReadyHeaders) GetResponse() Problem {
+	return s.Response
+}
+
+// SetRetryAfter sets the value of RetryAfter.
+func (s *NotReadyHeaders) SetRetryAfter(val OptInt) {
+	s.RetryAfter = val
+}
+
+// SetResponse sets the value of Response.
+func (s *NotReadyHeaders) SetResponse(val Problem) {
+	s.Response = val
+}
+
+func (*NotReadyHeaders) getReadinessRes() {}
+
 // NewOptInt returns new OptInt with value set to v.
 func NewOptInt(v int) OptInt {
 	return OptInt{
@@ -1812,6 +1867,11 @@ type Problem struct {
 	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped
 	// before the turn finished).
 	Reason OptString `json:"reason"`
+	// `MISDIRECTED_REQUEST`: the host process that answered.
+	HostID OptString `json:"hostId"`
+	// `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request
+	// names (send `Agentic-Host` with it).
+	OwnerHostID OptString `json:"ownerHostId"`
 	// `VALIDATION_ERROR`: every problem found in the request.
 	Errors []ValidationIssue `json:"errors"`
 }
@@ -1874,6 +1934,16 @@ func (s *Problem) GetMaximum() OptInt {
 // GetReason returns the value of Reason.
 func (s *Problem) GetReason() OptString {
 	return s.Reason
+}
+
+// GetHostID returns the value of HostID.
+func (s *Problem) GetHostID() OptString {
+	return s.HostID
+}
+
+// GetOwnerHostID returns the value of OwnerHostID.
+func (s *Problem) GetOwnerHostID() OptString {
+	return s.OwnerHostID
 }
 
 // GetErrors returns the value of Errors.
@@ -1939,6 +2009,16 @@ func (s *Problem) SetMaximum(val OptInt) {
 // SetReason sets the value of Reason.
 func (s *Problem) SetReason(val OptString) {
 	s.Reason = val
+}
+
+// SetHostID sets the value of HostID.
+func (s *Problem) SetHostID(val OptString) {
+	s.HostID = val
+}
+
+// SetOwnerHostID sets the value of OwnerHostID.
+func (s *Problem) SetOwnerHostID(val OptString) {
+	s.OwnerHostID = val
 }
 
 // SetErrors sets the value of Errors.
@@ -2135,6 +2215,10 @@ type ReadSessionForbidden Problem
 
 func (*ReadSessionForbidden) readSessionRes() {}
 
+type ReadSessionMisdirectedRequest Problem
+
+func (*ReadSessionMisdirectedRequest) readSessionRes() {}
+
 type ReadSessionNotFound Problem
 
 func (*ReadSessionNotFound) readSessionRes() {}
@@ -2206,6 +2290,24 @@ func (s *ReadSessionResponse) SetInterruptedTurn(val OptInterruptedTurn) {
 }
 
 func (*ReadSessionResponse) readSessionRes() {}
+
+// Ref: #/components/schemas/Readiness
+type Readiness struct {
+	// Always `ready` while the host takes new work.
+	Status string `json:"status"`
+}
+
+// GetStatus returns the value of Status.
+func (s *Readiness) GetStatus() string {
+	return s.Status
+}
+
+// SetStatus sets the value of Status.
+func (s *Readiness) SetStatus(val string) {
+	s.Status = val
+}
+
+func (*Readiness) getReadinessRes() {}
 
 // What a `requires_action` run waits for.
 // Ref: #/components/schemas/RequiredAction
@@ -2636,6 +2738,10 @@ type RunGatewayTimeout Problem
 
 func (*RunGatewayTimeout) runRes() {}
 
+type RunMisdirectedRequest Problem
+
+func (*RunMisdirectedRequest) runRes() {}
+
 type RunNotFound Problem
 
 func (*RunNotFound) runRes() {}
@@ -2826,7 +2932,7 @@ func (s *RunRequiresActionEvent) SetRun(val RunResult) {
 
 // Ref: #/components/schemas/RunResult
 type RunResult struct {
-	// The run id.
+	// The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
 	ID             string            `json:"id"`
 	Status         RunStatus         `json:"status"`
 	Output         RunOutput         `json:"output"`
@@ -3113,7 +3219,7 @@ func (s *SessionGrant) UnmarshalText(data []byte) error {
 // Copy exactly these two fields from the last `SessionInfo` into the next run.
 // Ref: #/components/schemas/SessionHandle
 type SessionHandle struct {
-	// The session id.
+	// The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
 	ID string `json:"id"`
 	// The revision the caller believes is current (at most 2^53 - 1, which every JSON client represents
 	// exactly).
@@ -3142,7 +3248,11 @@ func (s *SessionHandle) SetRevision(val int) {
 
 // Ref: #/components/schemas/SessionInfo
 type SessionInfo struct {
-	// The session id.
+	// The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label of the host process that holds
+	// the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`) and `random` is URL-safe base64, so the first
+	// `.` ends the host part. Applications treat the id as opaque; clients and proxies read the host part
+	// to route (`Agentic-Host`). Ids of hosts older than this format (`ses_{random}`) name no host and
+	// stay valid.
 	ID string `json:"id"`
 	// Starts at 0 and advances by one with every completed turn.
 	Revision int           `json:"revision"`
@@ -3578,6 +3688,11 @@ type StreamRunActionsForbidden Problem
 func (*StreamRunActionsForbidden) initSSEStream(sseConnectFunc, sseClientConfig) {}
 func (*StreamRunActionsForbidden) streamRunActionsRes()                          {}
 
+type StreamRunActionsMisdirectedRequest Problem
+
+func (*StreamRunActionsMisdirectedRequest) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunActionsMisdirectedRequest) streamRunActionsRes()                          {}
+
 type StreamRunActionsNotFound Problem
 
 func (*StreamRunActionsNotFound) initSSEStream(sseConnectFunc, sseClientConfig) {}
@@ -3927,6 +4042,11 @@ type StreamRunForbidden Problem
 func (*StreamRunForbidden) initSSEStream(sseConnectFunc, sseClientConfig) {}
 func (*StreamRunForbidden) streamRunRes()                                 {}
 
+type StreamRunMisdirectedRequest Problem
+
+func (*StreamRunMisdirectedRequest) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunMisdirectedRequest) streamRunRes()                                 {}
+
 type StreamRunNotFound Problem
 
 func (*StreamRunNotFound) initSSEStream(sseConnectFunc, sseClientConfig) {}
@@ -4252,6 +4372,10 @@ type SubmitRunActionsGatewayTimeout Problem
 
 func (*SubmitRunActionsGatewayTimeout) submitRunActionsRes() {}
 
+type SubmitRunActionsMisdirectedRequest Problem
+
+func (*SubmitRunActionsMisdirectedRequest) submitRunActionsRes() {}
+
 type SubmitRunActionsNotFound Problem
 
 func (*SubmitRunActionsNotFound) submitRunActionsRes() {}
@@ -4394,6 +4518,10 @@ func (*TruncateConflictHeaders) truncateSessionRes() {}
 type TruncateSessionForbidden Problem
 
 func (*TruncateSessionForbidden) truncateSessionRes() {}
+
+type TruncateSessionMisdirectedRequest Problem
+
+func (*TruncateSessionMisdirectedRequest) truncateSessionRes() {}
 
 type TruncateSessionNotFound Problem
 

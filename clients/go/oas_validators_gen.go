@@ -48,6 +48,14 @@ func (s *CancelRunForbidden) Validate() error {
 	return nil
 }
 
+func (s *CancelRunMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *CancelRunNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -298,6 +306,14 @@ func (s *DeleteSessionForbidden) Validate() error {
 	return nil
 }
 
+func (s *DeleteSessionMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *DeleteSessionNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -473,6 +489,10 @@ func (s ErrorCode) Validate() error {
 		return nil
 	case "PROVIDER_TIMEOUT":
 		return nil
+	case "MISDIRECTED_REQUEST":
+		return nil
+	case "HOST_UNAVAILABLE":
+		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
@@ -598,6 +618,57 @@ func (s NativeHistoryFilter) Validate() error {
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
+}
+
+func (s *NotReadyHeaders) Validate() error {
+	if s == nil {
+		return validate.ErrNilPointer
+	}
+
+	var failures []validate.FieldError
+	if err := func() error {
+		if value, ok := s.RetryAfter.Get(); ok {
+			if err := func() error {
+				if err := (validate.Int{
+					MinSet:        true,
+					Min:           0,
+					MaxSet:        false,
+					Max:           0,
+					MinExclusive:  false,
+					MaxExclusive:  false,
+					MultipleOfSet: false,
+					MultipleOf:    0,
+					Pattern:       nil,
+				}).Validate(int64(value)); err != nil {
+					return errors.Wrap(err, "int")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "RetryAfter",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if err := s.Response.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "Response",
+			Error: err,
+		})
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+	return nil
 }
 
 func (s *Problem) Validate() error {
@@ -800,6 +871,14 @@ func (s *ProviderRateLimitedHeaders) Validate() error {
 }
 
 func (s *ReadSessionForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *ReadSessionMisdirectedRequest) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
 		return err
@@ -1224,6 +1303,14 @@ func (s *RunForbidden) Validate() error {
 }
 
 func (s *RunGatewayTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *RunMisdirectedRequest) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
 		return err
@@ -2053,6 +2140,14 @@ func (s *StreamRunActionsForbidden) Validate() error {
 	return nil
 }
 
+func (s *StreamRunActionsMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *StreamRunActionsNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -2193,6 +2288,14 @@ func (s *StreamRunForbidden) Validate() error {
 	return nil
 }
 
+func (s *StreamRunMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *StreamRunNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -2289,6 +2392,14 @@ func (s *SubmitRunActionsForbidden) Validate() error {
 }
 
 func (s *SubmitRunActionsGatewayTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsMisdirectedRequest) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
 		return err
@@ -2491,6 +2602,14 @@ func (s *TruncateConflictHeaders) Validate() error {
 }
 
 func (s *TruncateSessionForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *TruncateSessionMisdirectedRequest) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
 		return err

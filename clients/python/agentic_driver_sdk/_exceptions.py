@@ -36,6 +36,7 @@
         │   ├── ToolNameConflictError               TOOL_NAME_CONFLICT
         │   └── SessionPrefixChangedError           SESSION_PREFIX_CHANGED
         ├── RequestTimeoutError                 408 REQUEST_TIMEOUT
+        ├── MisdirectedRequestError             421 MISDIRECTED_REQUEST
         ├── HeadersTooLargeError                431 HEADERS_TOO_LARGE
         ├── RateLimitError                      429
         │   └── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)
@@ -49,6 +50,7 @@
             ├── ShuttingDownError                   SHUTTING_DOWN (.retry_after)
             ├── SessionStoreFullError               SESSION_STORE_FULL (.retry_after)
             ├── HostBusyError                       HOST_BUSY (.retry_after)
+            ├── HostUnavailableError                HOST_UNAVAILABLE (a proxy's answer)
             └── ProviderTimeoutError                PROVIDER_TIMEOUT
 
 A problem with a code this client does not know (from a newer host) raises
@@ -74,10 +76,12 @@ __all__ = [
     "ConflictError",
     "HeadersTooLargeError",
     "HostBusyError",
+    "HostUnavailableError",
     "IdempotencyKeyInUseError",
     "IdempotencyKeyReusedError",
     "InternalError",
     "InternalServerError",
+    "MisdirectedRequestError",
     "MethodNotAllowedError",
     "ModelNotFoundError",
     "NotFoundError",
@@ -382,6 +386,11 @@ class HeadersTooLargeError(APIStatusError):
     """``HEADERS_TOO_LARGE``: the request head exceeds the host's ``maxHeaderBytes``; send smaller headers."""
 
 
+class MisdirectedRequestError(APIStatusError):
+    """``MISDIRECTED_REQUEST``: the request named a session or run of another host process (``ownerHostId`` in
+    the problem); nothing was done. Send it again with ``Agentic-Host: <ownerHostId>``."""
+
+
 class RateLimitError(APIStatusError):
     """429: too many requests. Retried only as ``HOST_BUSY`` / ``SESSION_STORE_FULL`` / ``SHUTTING_DOWN`` (see
     ``clients/BEHAVIOUR.md``); a proxy's 429 and ``PROVIDER_RATE_LIMITED`` never are."""
@@ -418,6 +427,11 @@ class SessionStoreFullError(InternalServerError):
 
 class HostBusyError(InternalServerError):
     """``HOST_BUSY``: Every run slot is taken and the wait line is full; retry after ``Retry-After``."""
+
+
+class HostUnavailableError(InternalServerError):
+    """``HOST_UNAVAILABLE``: the proxy in front of the hosts cannot reach the host that owns the session or run
+    (``ownerHostId`` in the problem); retry after ``Retry-After``. A host that comes back has lost its sessions."""
 
 
 class ProviderAuthFailedError(InternalServerError):
@@ -484,6 +498,8 @@ CODE_ERRORS: dict[str, type[APIStatusError]] = {
     "SESSION_STORE_FULL": SessionStoreFullError,
     "HOST_BUSY": HostBusyError,
     "PROVIDER_TIMEOUT": ProviderTimeoutError,
+    "MISDIRECTED_REQUEST": MisdirectedRequestError,
+    "HOST_UNAVAILABLE": HostUnavailableError,
 }
 """Each catalogue code's class (a test keeps this in step with openapi.yaml's ErrorCode)."""
 

@@ -319,6 +319,8 @@ CANNED = [
     (415, "UNSUPPORTED_MEDIA_TYPE", sdk.UnsupportedMediaTypeError),
     (404, "ROUTE_NOT_FOUND", sdk.RouteNotFoundError),
     (500, "INTERNAL_ERROR", sdk.InternalError),
+    (421, "MISDIRECTED_REQUEST", sdk.MisdirectedRequestError),
+    (503, "HOST_UNAVAILABLE", sdk.HostUnavailableError),
     (429, None, sdk.RateLimitError),
     # codes newer than this client fall back to their status class, code kept
     (401, "SOMETHING_NEW", sdk.AuthenticationError),

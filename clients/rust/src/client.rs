@@ -308,7 +308,7 @@ impl Client {
         session_id: &str,
     ) -> Result<Response<types::ReadSessionResponse>, Error> {
         let path = format!("/v1/sessions/{session_id}");
-        self.json("GET", &path, || self.raw.read_session(session_id)).await
+        self.json("GET", &path, || self.raw.read_session(session_id, None)).await
     }
 
     /// `DELETE /v1/sessions/{sessionId}`: removes the session and aborts its active turn.
@@ -319,7 +319,7 @@ impl Client {
     /// [`Client::delete_session`] with the answer's status and headers.
     pub async fn delete_session_with_response(&self, session_id: &str) -> Result<Response<()>, Error> {
         let path = format!("/v1/sessions/{session_id}");
-        self.json("DELETE", &path, || self.raw.delete_session(session_id)).await
+        self.json("DELETE", &path, || self.raw.delete_session(session_id, None)).await
     }
 
     /// `POST /v1/sessions/{sessionId}/truncate`: keeps the first `keep_turns` turns, at the next
@@ -339,7 +339,7 @@ impl Client {
         body: &types::TruncateSessionRequest,
     ) -> Result<Response<types::CreateSessionResponse>, Error> {
         let path = format!("/v1/sessions/{session_id}/truncate");
-        self.json("POST", &path, || self.raw.truncate_session(session_id, body)).await
+        self.json("POST", &path, || self.raw.truncate_session(session_id, None, body)).await
     }
 
     /// `POST /v1/runs`: one turn, stateless or continuing a session (`session.run_request(input)`).
@@ -360,7 +360,7 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<Response<types::RunResult>, Error> {
         let key = key::<types::RunIdempotencyKey>(idempotency_key)?;
-        self.json("POST", "/v1/runs", || self.raw.run(Some(&key), body)).await
+        self.json("POST", "/v1/runs", || self.raw.run(None, Some(&key), body)).await
     }
 
     /// `POST /v1/runs/stream`: the same turn as `run`, as a stream of typed events. Returns once
@@ -372,7 +372,7 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<EventStream, Error> {
         let key = key::<types::StreamRunIdempotencyKey>(idempotency_key)?;
-        self.stream("/v1/runs/stream", || self.raw.stream_run(Some(&key), body)).await
+        self.stream("/v1/runs/stream", || self.raw.stream_run(None, Some(&key), body)).await
     }
 
     /// `POST /v1/runs/{runId}/actions`: answers a run waiting in `requires_action`.
@@ -394,7 +394,7 @@ impl Client {
     ) -> Result<Response<types::RunResult>, Error> {
         let key = key::<types::SubmitRunActionsIdempotencyKey>(idempotency_key)?;
         let path = format!("/v1/runs/{run_id}/actions");
-        self.json("POST", &path, || self.raw.submit_run_actions(run_id, Some(&key), body)).await
+        self.json("POST", &path, || self.raw.submit_run_actions(run_id, None, Some(&key), body)).await
     }
 
     /// `POST /v1/runs/{runId}/actions/stream`: answers a waiting run and streams the rest of it.
@@ -406,7 +406,7 @@ impl Client {
     ) -> Result<EventStream, Error> {
         let key = key::<types::StreamRunActionsIdempotencyKey>(idempotency_key)?;
         let path = format!("/v1/runs/{run_id}/actions/stream");
-        self.stream(&path, || self.raw.stream_run_actions(run_id, Some(&key), body)).await
+        self.stream(&path, || self.raw.stream_run_actions(run_id, None, Some(&key), body)).await
     }
 
     /// `POST /v1/runs/{runId}/cancel`: cancels an active run (no idempotency key: the operation
@@ -418,7 +418,7 @@ impl Client {
     /// [`Client::cancel_run`] with the answer's status and headers.
     pub async fn cancel_run_with_response(&self, run_id: &str) -> Result<Response<types::CancelRunResponse>, Error> {
         let path = format!("/v1/runs/{run_id}/cancel");
-        self.json("POST", &path, || self.raw.cancel_run(run_id)).await
+        self.json("POST", &path, || self.raw.cancel_run(run_id, None)).await
     }
 
     /// The busy helper: after a `SESSION_BUSY` (pass it as `busy`), reads the session until its

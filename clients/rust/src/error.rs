@@ -347,6 +347,10 @@ pub enum ProblemKind {
     HeadersTooLarge,
     /// The request body did not arrive in time.
     RequestTimeout,
+    /// The request named another host's session or run (`ownerHostId`); nothing was done.
+    MisdirectedRequest,
+    /// A proxy's answer: the host that owns the session or run is down or restarting.
+    HostUnavailable,
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -421,6 +425,8 @@ impl ProblemKind {
             ErrorCode::ShuttingDown => ProblemKind::ShuttingDown,
             ErrorCode::HeadersTooLarge => ProblemKind::HeadersTooLarge,
             ErrorCode::RequestTimeout => ProblemKind::RequestTimeout,
+            ErrorCode::MisdirectedRequest => ProblemKind::MisdirectedRequest,
+            ErrorCode::HostUnavailable => ProblemKind::HostUnavailable,
         })
     }
 
@@ -466,6 +472,8 @@ impl ProblemKind {
             ProblemKind::ShuttingDown => ErrorCode::ShuttingDown,
             ProblemKind::HeadersTooLarge => ErrorCode::HeadersTooLarge,
             ProblemKind::RequestTimeout => ErrorCode::RequestTimeout,
+            ProblemKind::MisdirectedRequest => ErrorCode::MisdirectedRequest,
+            ProblemKind::HostUnavailable => ErrorCode::HostUnavailable,
             ProblemKind::Unknown(_) => return None,
         })
     }

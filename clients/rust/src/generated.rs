@@ -365,7 +365,7 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct Discovery {
-        ///The host's configured id; sessions carry it as `hostId`.
+        ///The host process's id (a DNS label); the session and run ids it makes name it.
         #[serde(rename = "hostId")]
         pub host_id: ::std::string::String,
         ///The provider instances the caller's token may use.
@@ -393,7 +393,8 @@ pub mod types {
 `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
 `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
+`PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421.
 `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
 requests outside the documented operations (or a host defect) and
 appear in no operation. The connection-level guards answer before
@@ -401,6 +402,13 @@ any operation is known, so they appear in no operation either:
 `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
 `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
 of open connections; the new connection is answered and closed).
+`HOST_UNAVAILABLE` (with `ownerHostId` when the request named a
+session or run, and `Retry-After`) is answered by the proxy in front
+of several hosts, never by a host, so it appears in no operation
+either: the proxy cannot reach the host that owns the session or run
+(down or restarting), or no host takes new work. A client retries it
+a bounded number of times; a host that comes back has lost its
+sessions (`SESSION_NOT_FOUND`).
 */
     #[derive(
         ::serde::Deserialize,
@@ -493,6 +501,10 @@ of open connections; the new connection is answered and closed).
         ShuttingDown,
         #[serde(rename = "PROVIDER_TIMEOUT")]
         ProviderTimeout,
+        #[serde(rename = "MISDIRECTED_REQUEST")]
+        MisdirectedRequest,
+        #[serde(rename = "HOST_UNAVAILABLE")]
+        HostUnavailable,
     }
     impl ::std::fmt::Display for ErrorCode {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -538,6 +550,8 @@ of open connections; the new connection is answered and closed).
                 Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
                 Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
                 Self::ProviderTimeout => f.write_str("PROVIDER_TIMEOUT"),
+                Self::MisdirectedRequest => f.write_str("MISDIRECTED_REQUEST"),
+                Self::HostUnavailable => f.write_str("HOST_UNAVAILABLE"),
             }
         }
     }
@@ -586,6 +600,8 @@ of open connections; the new connection is answered and closed).
                 "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
                 "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
                 "PROVIDER_TIMEOUT" => Ok(Self::ProviderTimeout),
+                "MISDIRECTED_REQUEST" => Ok(Self::MisdirectedRequest),
+                "HOST_UNAVAILABLE" => Ok(Self::HostUnavailable),
                 _ => Err("invalid value".into()),
             }
         }
@@ -893,6 +909,26 @@ of open connections; the new connection is answered and closed).
             value.parse()
         }
     }
+    ///Always carries `hostId` and `ownerHostId`.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct MisdirectedProblem(pub Problem);
+    impl ::std::ops::Deref for MisdirectedProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<MisdirectedProblem> for Problem {
+        fn from(value: MisdirectedProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for MisdirectedProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
+        }
+    }
     /**What a native session keeps of each stored turn (applied when the turn
 is stored, so replay and bounds both see the filtered history).
 `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
@@ -961,6 +997,26 @@ content with a short placeholder, keeping calls and results paired;
             value: ::std::string::String,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
+        }
+    }
+    ///`NotReadyProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct NotReadyProblem(pub Problem);
+    impl ::std::ops::Deref for NotReadyProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<NotReadyProblem> for Problem {
+        fn from(value: NotReadyProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for NotReadyProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///The next piece of the assistant's visible text.
@@ -1092,6 +1148,12 @@ carries in `x-error-codes`.
         ///`VALIDATION_ERROR`: every problem found in the request.
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///`MISDIRECTED_REQUEST`: the host process that answered.
+        #[serde(
+            rename = "hostId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub host_id: ::std::option::Option<::std::string::String>,
         ///The request path.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub instance: ::std::option::Option<::std::string::String>,
@@ -1101,6 +1163,12 @@ carries in `x-error-codes`.
         ///The value of that bound.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub maximum: ::std::option::Option<i64>,
+        ///`MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request names (send `Agentic-Host` with it).
+        #[serde(
+            rename = "ownerHostId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub owner_host_id: ::std::option::Option<::std::string::String>,
         ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub reason: ::std::option::Option<::std::string::String>,
@@ -1249,6 +1317,64 @@ carries in `x-error-codes`.
         pub session: SessionInfo,
         ///The recorded turns still in the history, oldest first.
         pub turns: ::std::vec::Vec<Turn>,
+    }
+    ///`Readiness`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Readiness {
+        ///Always `ready` while the host takes new work.
+        pub status: ReadinessStatus,
+    }
+    ///Always `ready` while the host takes new work.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ReadinessStatus {
+        #[serde(rename = "ready")]
+        Ready,
+    }
+    impl ::std::fmt::Display for ReadinessStatus {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Ready => f.write_str("ready"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ReadinessStatus {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "ready" => Ok(Self::Ready),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ReadinessStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ReadinessStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
     }
     ///`RequestTimeoutProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1712,7 +1838,7 @@ Names must differ from each other and from the host's own tools.
         ///This run's cost when the host has prices for the model, else null (never a guess).
         #[serde(deserialize_with = "::std::option::Option::deserialize")]
         pub cost: ::std::option::Option<f64>,
-        ///The run id.
+        ///The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
         pub id: ::std::string::String,
         pub output: RunOutput,
         #[serde(
@@ -1979,7 +2105,7 @@ says for what); it is still the session's active turn.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct SessionHandle {
-        ///The session id.
+        ///The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
         pub id: ::std::string::String,
         ///The revision the caller believes is current (at most 2^53 - 1, which every JSON client represents exactly).
         pub revision: i64,
@@ -2003,7 +2129,13 @@ says for what); it is still the session's active turn.
         ///The id of the host that holds the session.
         #[serde(rename = "hostId")]
         pub host_id: ::std::string::String,
-        ///The session id.
+        /**The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label
+of the host process that holds the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+and `random` is URL-safe base64, so the first `.` ends the host part.
+Applications treat the id as opaque; clients and proxies read the
+host part to route (`Agentic-Host`). Ids of hosts older than this
+format (`ses_{random}`) name no host and stay valid.
+*/
         pub id: ::std::string::String,
         ///Visible messages held.
         #[serde(rename = "messageCount")]
@@ -2719,13 +2851,27 @@ Evolution): a later host may send a code this document does not name.
 
 Timestamps are UTC with millisecond precision (RFC 3339).
 
-A host that is stopping drains first: operations that would start new
-work (`createSession`, `run`, `streamRun`) answer `SHUTTING_DOWN` (503,
-`Retry-After`), while turns already admitted may finish (their function
-results and approvals are still accepted) until the host's drain timeout;
-turns still active then end with `RUN_CANCELLED` (reason `shutdown`) and
-their sessions are interrupted (reason `shutdown`), like any turn stopped
-after model work started.
+A host that is stopping drains first: `/readyz` and the operations that
+would start new work (`createSession`, `run`, `streamRun`) answer
+`SHUTTING_DOWN` (503, `Retry-After`), while reads, deletes, cancels and
+the turns already admitted go on (their function results and approvals
+are still accepted) until the host's drain timeout; turns still active
+then end with `RUN_CANCELLED` (reason `shutdown`) and their sessions are
+interrupted (reason `shutdown`), like any turn stopped after model work
+started. A session ends with its host: to carry on, read its history and
+create a new session on another host.
+
+Many host processes. Sessions live in the memory of one host process and
+never move. Session and run ids name that process,
+`ses_{hostId}.{random}` and `run_{hostId}.{random}` (`hostId` a DNS
+label), and clients send `Agentic-Host: <hostId>` on every request that
+names an existing session or run, so that a proxy in front of several
+hosts routes it to its owner. A host answers a request meant for another
+with `MISDIRECTED_REQUEST` (421, `ownerHostId`), with nothing done, and
+clients retry it once there. When the owner is down, the proxy answers
+`HOST_UNAVAILABLE` (503) itself. Requests that name nothing
+(`createSession`, stateless runs, discovery) may go to any host that is
+ready (`/readyz`).
 
 Streamed runs (`streamRun`, `streamRunActions`) answer `text/event-stream`.
 Their schema, `RunEventMessage`, describes one SSE message by its fields
@@ -2854,6 +3000,51 @@ Sends a `GET` request to `/healthz`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Report whether the host takes new work
+
+200 while the host takes new sessions and stateless runs; `SHUTTING_DOWN`
+(503) from the moment it starts draining until it exits. A proxy in
+front of several hosts sends new work only to ready hosts, and keeps
+sending a draining host the requests for its own sessions and runs
+(`/healthz` stays the liveness check). `HEAD` answers the same status.
+
+
+Sends a `GET` request to `/readyz`
+
+*/
+    pub async fn get_readiness<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<types::Readiness>, Error<ByteStream>> {
+        let url = format!("{}/readyz", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_readiness",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Describe the host, the provider instances the caller may use, and the sessions policy
 
 Lists only the provider instances the caller's token is granted. An
@@ -2978,21 +3169,39 @@ moved on.
 Sends a `GET` request to `/v1/sessions/{sessionId}`
 
 Arguments:
-- `session_id`: The session id returned by `createSession`.
+- `session_id`: The session id returned by `createSession`: `ses_{hostId}.{random}`,
+naming the host process that holds the session (see `SessionInfo.id`).
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 */
     pub async fn read_session<'a>(
         &'a self,
         session_id: &'a str,
+        agentic_host: Option<&'a str>,
     ) -> Result<ResponseValue<types::ReadSessionResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/sessions/{}", self.baseurl, encode_path(& session_id.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         #[allow(unused_mut)]
         let mut request = self
             .client
@@ -3015,6 +3224,7 @@ Arguments:
             401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
@@ -3030,21 +3240,39 @@ external tool effects.
 Sends a `DELETE` request to `/v1/sessions/{sessionId}`
 
 Arguments:
-- `session_id`: The session id returned by `createSession`.
+- `session_id`: The session id returned by `createSession`: `ses_{hostId}.{random}`,
+naming the host process that holds the session (see `SessionInfo.id`).
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 */
     pub async fn delete_session<'a>(
         &'a self,
         session_id: &'a str,
+        agentic_host: Option<&'a str>,
     ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/sessions/{}", self.baseurl, encode_path(& session_id.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         #[allow(unused_mut)]
         let mut request = self.client.delete(url).headers(header_map).build()?;
         let info = OperationInfo {
@@ -3059,6 +3287,7 @@ Arguments:
             401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
@@ -3079,24 +3308,42 @@ conversation without starting over. Needs the `continue` grant.
 Sends a `POST` request to `/v1/sessions/{sessionId}/truncate`
 
 Arguments:
-- `session_id`: The session id returned by `createSession`.
+- `session_id`: The session id returned by `createSession`: `ses_{hostId}.{random}`,
+naming the host process that holds the session (see `SessionInfo.id`).
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `body`
 */
     pub async fn truncate_session<'a>(
         &'a self,
         session_id: &'a str,
+        agentic_host: Option<&'a str>,
         body: &'a types::TruncateSessionRequest,
     ) -> Result<ResponseValue<types::CreateSessionResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/sessions/{}/truncate", self.baseurl, encode_path(& session_id
             .to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         #[allow(unused_mut)]
         let mut request = self
             .client
@@ -3124,6 +3371,7 @@ Arguments:
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
@@ -3144,6 +3392,18 @@ turn is `SESSION_BUSY`, and neither starts a model call.
 Sends a `POST` request to `/v1/runs`
 
 Arguments:
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
 caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
@@ -3156,16 +3416,20 @@ kept for a bounded time and number (host `idempotency` settings).
 */
     pub async fn run<'a>(
         &'a self,
+        agentic_host: Option<&'a str>,
         idempotency_key: Option<&'a types::RunIdempotencyKey>,
         body: &'a types::RunRequest,
     ) -> Result<ResponseValue<types::RunResult>, Error<ByteStream>> {
         let url = format!("{}/v1/runs", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         if let Some(value) = idempotency_key {
             header_map.append("Idempotency-Key", value.to_string().try_into()?);
         }
@@ -3196,6 +3460,7 @@ kept for a bounded time and number (host `idempotency` settings).
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
@@ -3208,7 +3473,7 @@ kept for a bounded time and number (host `idempotency` settings).
     /**Run one model turn and stream its events (Server-Sent Events)
 
 The same request and the same session rules as `run`. Refusals known
-before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
+before the stream starts (401, 403, 404, 408, 409, 413, 415, 421, 422, 501, 503)
 are ordinary problem responses. Once the run is admitted the answer is
 `text/event-stream`: each SSE message has an `id`, an `event` equal to
 the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -3226,6 +3491,18 @@ session stays `ready`.
 Sends a `POST` request to `/v1/runs/stream`
 
 Arguments:
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
 caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
@@ -3238,16 +3515,20 @@ kept for a bounded time and number (host `idempotency` settings).
 */
     pub async fn stream_run<'a>(
         &'a self,
+        agentic_host: Option<&'a str>,
         idempotency_key: Option<&'a types::StreamRunIdempotencyKey>,
         body: &'a types::RunRequest,
     ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
         let url = format!("{}/v1/runs/stream", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         if let Some(value) = idempotency_key {
             header_map.append("Idempotency-Key", value.to_string().try_into()?);
         }
@@ -3269,6 +3550,7 @@ kept for a bounded time and number (host `idempotency` settings).
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
@@ -3299,7 +3581,22 @@ interrupted (reason `disconnected`).
 Sends a `POST` request to `/v1/runs/{runId}/actions`
 
 Arguments:
-- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+- `run_id`: The run id, known from the run's result, its stream's `run.started` or
+`SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+process that runs it.
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
 caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
@@ -3313,18 +3610,22 @@ kept for a bounded time and number (host `idempotency` settings).
     pub async fn submit_run_actions<'a>(
         &'a self,
         run_id: &'a str,
+        agentic_host: Option<&'a str>,
         idempotency_key: Option<&'a types::SubmitRunActionsIdempotencyKey>,
         body: &'a types::SubmitRunActionsRequest,
     ) -> Result<ResponseValue<types::RunResult>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/runs/{}/actions", self.baseurl, encode_path(& run_id.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         if let Some(value) = idempotency_key {
             header_map.append("Idempotency-Key", value.to_string().try_into()?);
         }
@@ -3355,6 +3656,7 @@ kept for a bounded time and number (host `idempotency` settings).
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
@@ -3372,7 +3674,22 @@ streams: refusals before the stream starts are problem responses.
 Sends a `POST` request to `/v1/runs/{runId}/actions/stream`
 
 Arguments:
-- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+- `run_id`: The run id, known from the run's result, its stream's `run.started` or
+`SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+process that runs it.
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
 caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
@@ -3386,6 +3703,7 @@ kept for a bounded time and number (host `idempotency` settings).
     pub async fn stream_run_actions<'a>(
         &'a self,
         run_id: &'a str,
+        agentic_host: Option<&'a str>,
         idempotency_key: Option<&'a types::StreamRunActionsIdempotencyKey>,
         body: &'a types::SubmitRunActionsRequest,
     ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
@@ -3393,12 +3711,15 @@ kept for a bounded time and number (host `idempotency` settings).
             "{}/v1/runs/{}/actions/stream", self.baseurl, encode_path(& run_id
             .to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         if let Some(value) = idempotency_key {
             header_map.append("Idempotency-Key", value.to_string().try_into()?);
         }
@@ -3420,6 +3741,7 @@ kept for a bounded time and number (host `idempotency` settings).
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
@@ -3439,21 +3761,40 @@ active, is `RUN_NOT_FOUND`.
 Sends a `POST` request to `/v1/runs/{runId}/cancel`
 
 Arguments:
-- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+- `run_id`: The run id, known from the run's result, its stream's `run.started` or
+`SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+process that runs it.
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 */
     pub async fn cancel_run<'a>(
         &'a self,
         run_id: &'a str,
+        agentic_host: Option<&'a str>,
     ) -> Result<ResponseValue<types::CancelRunResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/runs/{}/cancel", self.baseurl, encode_path(& run_id.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         #[allow(unused_mut)]
         let mut request = self
             .client
@@ -3476,6 +3817,7 @@ Arguments:
             401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

@@ -182,6 +182,10 @@ export class SessionPrefixChangedError extends ProblemError<'SESSION_PREFIX_CHAN
 export class ShuttingDownError extends ProblemError<'SHUTTING_DOWN'> {}
 export class HeadersTooLargeError extends ProblemError<'HEADERS_TOO_LARGE'> {}
 export class RequestTimeoutError extends ProblemError<'REQUEST_TIMEOUT'> {}
+/** The request named a session or run of another host (`ownerHostId`); nothing was done. */
+export class MisdirectedRequestError extends ProblemError<'MISDIRECTED_REQUEST'> {}
+/** A proxy's answer: the host that owns the session or run (`ownerHostId`) is down or restarting. */
+export class HostUnavailableError extends ProblemError<'HOST_UNAVAILABLE'> {}
 
 /** A problem whose code this client does not know (a newer host): branch on `code` or `status`. */
 export class UnknownProblemError extends ProblemError<string> {}
@@ -234,6 +238,8 @@ export const PROBLEM_ERRORS = {
   SHUTTING_DOWN: ShuttingDownError,
   HEADERS_TOO_LARGE: HeadersTooLargeError,
   REQUEST_TIMEOUT: RequestTimeoutError,
+  MISDIRECTED_REQUEST: MisdirectedRequestError,
+  HOST_UNAVAILABLE: HostUnavailableError,
 } as const satisfies { [C in ErrorCode]: ProblemErrorClass<C> };
 
 /** Any catalogue error, discriminated by `code`: `switch (error.code)` narrows to one class. */

@@ -24,6 +24,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── RunNotWaiting                    409 RUN_NOT_WAITING
     ├── IdempotencyKeyInUse              409 IDEMPOTENCY_KEY_IN_USE
     ├── RequestTimeout                   408 REQUEST_TIMEOUT
+    ├── MisdirectedRequest               421 MISDIRECTED_REQUEST
     ├── PayloadTooLarge                  413 PAYLOAD_TOO_LARGE
     ├── UnsupportedMediaType             415 UNSUPPORTED_MEDIA_TYPE
     ├── ValidationFailed                 422 VALIDATION_ERROR
@@ -46,6 +47,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── HostBusy                         503 HOST_BUSY
     ├── ProviderOverloaded               503 PROVIDER_OVERLOADED
     ├── ShuttingDown                     503 SHUTTING_DOWN
+    ├── HostUnavailable                  503 HOST_UNAVAILABLE (answered by the proxy, never by a host)
     └── ProviderTimeout                  504 PROVIDER_TIMEOUT
 """
 
@@ -63,10 +65,12 @@ __all__ = [
     "ErrorCode",
     "HeadersTooLarge",
     "HostBusy",
+    "HostUnavailable",
     "IdempotencyKeyInUse",
     "IdempotencyKeyReused",
     "InternalError",
     "MethodNotAllowed",
+    "MisdirectedRequest",
     "ModelNotFound",
     "PayloadTooLarge",
     "PermissionDenied",
@@ -142,6 +146,8 @@ class ErrorCode(StrEnum):
     PROVIDER_OVERLOADED = "PROVIDER_OVERLOADED"
     SHUTTING_DOWN = "SHUTTING_DOWN"
     PROVIDER_TIMEOUT = "PROVIDER_TIMEOUT"
+    MISDIRECTED_REQUEST = "MISDIRECTED_REQUEST"
+    HOST_UNAVAILABLE = "HOST_UNAVAILABLE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +198,8 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.PROVIDER_OVERLOADED: CodeSpec(503, "Provider overloaded"),
     ErrorCode.SHUTTING_DOWN: CodeSpec(503, "Shutting down"),
     ErrorCode.PROVIDER_TIMEOUT: CodeSpec(504, "Provider timeout"),
+    ErrorCode.MISDIRECTED_REQUEST: CodeSpec(421, "Misdirected request"),
+    ErrorCode.HOST_UNAVAILABLE: CodeSpec(503, "Host unavailable"),
 }
 
 
@@ -415,12 +423,37 @@ class HostBusy(DriverError):
 
 
 class ShuttingDown(DriverError):
-    """The host is draining before it stops: it starts no new work (retry elsewhere)."""
+    """The host is draining before it stops: it starts no new work. A stateless run or a new session can be
+    retried on another host; a session ends with its host (read its history, create a new session elsewhere)."""
 
     code = ErrorCode.SHUTTING_DOWN
 
     def __init__(self, detail: str, *, retry_after_seconds: int = 1) -> None:
         super().__init__(detail, retry_after_seconds=retry_after_seconds)
+
+
+class MisdirectedRequest(DriverError):
+    """The request names a session or run of another host process (by its id or its ``Agentic-Host`` header);
+    nothing was done. ``ownerHostId`` is where it belongs; a client retries it there once."""
+
+    code = ErrorCode.MISDIRECTED_REQUEST
+
+    def __init__(self, detail: str, *, host_id: str, owner_host_id: str) -> None:
+        super().__init__(detail, hostId=host_id, ownerHostId=owner_host_id)
+        self.host_id = host_id
+        self.owner_host_id = owner_host_id
+
+
+class HostUnavailable(DriverError):
+    """The proxy in front of the hosts could not reach the host that owns the session or run (it is down, or
+    restarting: a restarted host has lost its sessions). Hosts never answer it; it is here so that the
+    catalogue, the spec and the clients agree, and so the proxy configuration can spell its body."""
+
+    code = ErrorCode.HOST_UNAVAILABLE
+
+    def __init__(self, detail: str, *, owner_host_id: str | None = None, retry_after_seconds: int = 1) -> None:
+        fields = {} if owner_host_id is None else {"ownerHostId": owner_host_id}
+        super().__init__(detail, retry_after_seconds=retry_after_seconds, **fields)
 
 
 class RequestTimeout(DriverError):

@@ -6,6 +6,16 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, MISSING, RootModel
 
 
+class Readiness(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    status: Literal["ready"]
+    """
+    Always `ready` while the host takes new work.
+    """
+
+
 class Health(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -70,7 +80,7 @@ class SessionHandle(BaseModel):
     )
     id: str
     """
-    The session id.
+    The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
     """
     revision: Annotated[int, Field(ge=0, le=9007199254740991)]
     """
@@ -517,6 +527,8 @@ class Problem(BaseModel):
             "PROVIDER_OVERLOADED",
             "SHUTTING_DOWN",
             "PROVIDER_TIMEOUT",
+            "MISDIRECTED_REQUEST",
+            "HOST_UNAVAILABLE",
         ]
     )
     """
@@ -558,10 +570,28 @@ class Problem(BaseModel):
     """
     `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
     """
+    hostId: str | MISSING = MISSING
+    """
+    `MISDIRECTED_REQUEST`: the host process that answered.
+    """
+    ownerHostId: str | MISSING = MISSING
+    """
+    `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request names (send `Agentic-Host` with it).
+    """
     errors: list[ValidationIssue] | MISSING = MISSING
     """
     `VALIDATION_ERROR`: every problem found in the request.
     """
+
+
+class MisdirectedProblem(Problem):
+    """
+    Always carries `hostId` and `ownerHostId`.
+    """
+
+
+class NotReadyProblem(Problem):
+    pass
 
 
 class UnauthenticatedProblem(Problem):
@@ -708,9 +738,15 @@ class SessionInfo(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    id: str
+    id: Annotated[str, Field(examples=["ses_local-host.4Jd9sQpXk2mN7vB1cR8tYw"])]
     """
-    The session id.
+    The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label
+    of the host process that holds the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+    and `random` is URL-safe base64, so the first `.` ends the host part.
+    Applications treat the id as opaque; clients and proxies read the
+    host part to route (`Agentic-Host`). Ids of hosts older than this
+    format (`ses_{random}`) name no host and stay valid.
+
     """
     revision: Annotated[int, Field(ge=0)]
     """
@@ -934,7 +970,7 @@ class RunResult(BaseModel):
     )
     id: str
     """
-    The run id.
+    The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
     """
     status: Literal["completed", "requires_action"]
     """
@@ -1092,7 +1128,7 @@ class Discovery(BaseModel):
     )
     hostId: str
     """
-    The host's configured id; sessions carry it as `hostId`.
+    The host process's id (a DNS label); the session and run ids it makes name it.
     """
     version: str
     """

@@ -40,6 +40,9 @@ class Problem:
             maximum (int | Unset): The value of that bound.
             reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host
                 stopped before the turn finished).
+            host_id (str | Unset): `MISDIRECTED_REQUEST`: the host process that answered.
+            owner_host_id (str | Unset): `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session
+                or run the request names (send `Agentic-Host` with it).
             errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
     """
 
@@ -55,6 +58,8 @@ class Problem:
     limit: str | Unset = UNSET
     maximum: int | Unset = UNSET
     reason: str | Unset = UNSET
+    host_id: str | Unset = UNSET
+    owner_host_id: str | Unset = UNSET
     errors: list[ValidationIssue] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -86,6 +91,10 @@ class Problem:
         maximum = self.maximum
 
         reason = self.reason
+
+        host_id = self.host_id
+
+        owner_host_id = self.owner_host_id
 
         errors: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.errors, Unset):
@@ -119,6 +128,10 @@ class Problem:
             field_dict["maximum"] = maximum
         if reason is not UNSET:
             field_dict["reason"] = reason
+        if host_id is not UNSET:
+            field_dict["hostId"] = host_id
+        if owner_host_id is not UNSET:
+            field_dict["ownerHostId"] = owner_host_id
         if errors is not UNSET:
             field_dict["errors"] = errors
 
@@ -164,6 +177,10 @@ class Problem:
 
         reason = d.pop("reason", UNSET)
 
+        host_id = d.pop("hostId", UNSET)
+
+        owner_host_id = d.pop("ownerHostId", UNSET)
+
         _errors = d.pop("errors", UNSET)
         errors: list[ValidationIssue] | Unset = UNSET
         if _errors is not UNSET:
@@ -186,6 +203,8 @@ class Problem:
             limit=limit,
             maximum=maximum,
             reason=reason,
+            host_id=host_id,
+            owner_host_id=owner_host_id,
             errors=errors,
         )
 

@@ -4,6 +4,13 @@ export type ClientOptions = {
     baseUrl: 'http://127.0.0.1:8080' | (string & {});
 };
 
+export type Readiness = {
+    /**
+     * Always `ready` while the host takes new work.
+     */
+    status: 'ready';
+};
+
 export type Health = {
     /**
      * Always `ok` while the process serves requests.
@@ -13,7 +20,7 @@ export type Health = {
 
 export type Discovery = {
     /**
-     * The host's configured id; sessions carry it as `hostId`.
+     * The host process's id (a DNS label); the session and run ids it makes name it.
      */
     hostId: string;
     /**
@@ -170,7 +177,7 @@ export type Message = {
  */
 export type SessionHandle = {
     /**
-     * The session id.
+     * The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
      */
     id: string;
     /**
@@ -181,7 +188,13 @@ export type SessionHandle = {
 
 export type SessionInfo = {
     /**
-     * The session id.
+     * The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label
+     * of the host process that holds the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+     * and `random` is URL-safe base64, so the first `.` ends the host part.
+     * Applications treat the id as opaque; clients and proxies read the
+     * host part to route (`Agentic-Host`). Ids of hosts older than this
+     * format (`ses_{random}`) name no host and stay valid.
+     *
      */
     id: string;
     /**
@@ -528,7 +541,7 @@ export type NativeHistoryFilter = typeof NativeHistoryFilter[keyof typeof Native
 
 export type RunResult = {
     /**
-     * The run id.
+     * The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
      */
     id: string;
     status: RunStatus;
@@ -752,7 +765,8 @@ export type CancelRunResponse = {
  * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
- * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
+ * `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
@@ -760,6 +774,13 @@ export type CancelRunResponse = {
  * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
  * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
  * of open connections; the new connection is answered and closed).
+ * `HOST_UNAVAILABLE` (with `ownerHostId` when the request named a
+ * session or run, and `Retry-After`) is answered by the proxy in front
+ * of several hosts, never by a host, so it appears in no operation
+ * either: the proxy cannot reach the host that owns the session or run
+ * (down or restarting), or no host takes new work. A client retries it
+ * a bounded number of times; a host that comes back has lost its
+ * sessions (`SESSION_NOT_FOUND`).
  *
  */
 export const ErrorCode = {
@@ -801,7 +822,9 @@ export const ErrorCode = {
     HOST_BUSY: 'HOST_BUSY',
     PROVIDER_OVERLOADED: 'PROVIDER_OVERLOADED',
     SHUTTING_DOWN: 'SHUTTING_DOWN',
-    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT'
+    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT',
+    MISDIRECTED_REQUEST: 'MISDIRECTED_REQUEST',
+    HOST_UNAVAILABLE: 'HOST_UNAVAILABLE'
 } as const;
 
 /**
@@ -819,7 +842,8 @@ export const ErrorCode = {
  * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
- * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
+ * `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
@@ -827,6 +851,13 @@ export const ErrorCode = {
  * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
  * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
  * of open connections; the new connection is answered and closed).
+ * `HOST_UNAVAILABLE` (with `ownerHostId` when the request named a
+ * session or run, and `Retry-After`) is answered by the proxy in front
+ * of several hosts, never by a host, so it appears in no operation
+ * either: the proxy cannot reach the host that owns the session or run
+ * (down or restarting), or no host takes new work. A client retries it
+ * a bounded number of times; a host that comes back has lost its
+ * sessions (`SESSION_NOT_FOUND`).
  *
  */
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
@@ -901,10 +932,25 @@ export type Problem = {
      */
     reason?: string;
     /**
+     * `MISDIRECTED_REQUEST`: the host process that answered.
+     */
+    hostId?: string;
+    /**
+     * `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request names (send `Agentic-Host` with it).
+     */
+    ownerHostId?: string;
+    /**
      * `VALIDATION_ERROR`: every problem found in the request.
      */
     errors?: Array<ValidationIssue>;
 };
+
+/**
+ * Always carries `hostId` and `ownerHostId`.
+ */
+export type MisdirectedProblem = Problem;
+
+export type NotReadyProblem = Problem;
 
 export type UnauthenticatedProblem = Problem;
 
@@ -975,12 +1021,33 @@ export type TruncateInvalidProblem = Problem;
 export type IdempotencyKey = string;
 
 /**
- * The session id returned by `createSession`.
+ * The host process the request is meant for: the `hostId` in the id of
+ * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+ * Clients send it on every request that names an existing session or
+ * run, and a proxy in front of several hosts routes on it. A host that
+ * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+ * reading the body, with nothing done. Where the id in the path names a
+ * host, the id wins over the header. `run` and `streamRun` name their
+ * session in the body: the host checks the header before reading the
+ * body, then the body's `session.id` before admitting the run. Ids
+ * without a host part (older hosts) name no host; then the header alone
+ * decides.
+ *
+ */
+export type AgenticHost = string;
+
+/**
+ * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+ * naming the host process that holds the session (see `SessionInfo.id`).
+ *
  */
 export type SessionId = string;
 
 /**
- * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+ * The run id, known from the run's result, its stream's `run.started` or
+ * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+ * process that runs it.
+ *
  */
 export type RunId = string;
 
@@ -999,6 +1066,31 @@ export type GetHealthResponses = {
 };
 
 export type GetHealthResponse = GetHealthResponses[keyof GetHealthResponses];
+
+export type GetReadinessData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/readyz';
+};
+
+export type GetReadinessErrors = {
+    /**
+     * `SHUTTING_DOWN`: the host drains before it stops and takes no new work.
+     */
+    503: NotReadyProblem;
+};
+
+export type GetReadinessError = GetReadinessErrors[keyof GetReadinessErrors];
+
+export type GetReadinessResponses = {
+    /**
+     * The host takes new work.
+     */
+    200: Readiness;
+};
+
+export type GetReadinessResponse = GetReadinessResponses[keyof GetReadinessResponses];
 
 export type GetDiscoveryData = {
     body?: never;
@@ -1111,9 +1203,28 @@ export type CreateSessionResponse2 = CreateSessionResponses[keyof CreateSessionR
 
 export type DeleteSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
     path: {
         /**
-         * The session id returned by `createSession`.
+         * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+         * naming the host process that holds the session (see `SessionInfo.id`).
+         *
          */
         sessionId: string;
     };
@@ -1135,6 +1246,14 @@ export type DeleteSessionErrors = {
      */
     404: SessionNotFoundProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
      */
     501: SessionsDisabledProblem;
@@ -1153,9 +1272,28 @@ export type DeleteSessionResponse = DeleteSessionResponses[keyof DeleteSessionRe
 
 export type ReadSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
     path: {
         /**
-         * The session id returned by `createSession`.
+         * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+         * naming the host process that holds the session (see `SessionInfo.id`).
+         *
          */
         sessionId: string;
     };
@@ -1177,6 +1315,14 @@ export type ReadSessionErrors = {
      */
     404: SessionNotFoundProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
      */
     501: SessionsDisabledProblem;
@@ -1195,9 +1341,28 @@ export type ReadSessionResponse2 = ReadSessionResponses[keyof ReadSessionRespons
 
 export type TruncateSessionData = {
     body: TruncateSessionRequest;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
     path: {
         /**
-         * The session id returned by `createSession`.
+         * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+         * naming the host process that holds the session (see `SessionInfo.id`).
+         *
          */
         sessionId: string;
     };
@@ -1235,6 +1400,14 @@ export type TruncateSessionErrors = {
      */
     415: UnsupportedMediaTypeProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `VALIDATION_ERROR`, for example `keepTurns` beyond the session's recorded turns.
      */
     422: TruncateInvalidProblem;
@@ -1269,6 +1442,21 @@ export type RunData = {
          *
          */
         'Idempotency-Key'?: string;
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
     };
     path?: never;
     query?: never;
@@ -1313,6 +1501,14 @@ export type RunErrors = {
      * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
      */
     415: UnsupportedMediaTypeProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
     /**
      * `VALIDATION_ERROR` (also: `tools` sent to a provider that takes no
      * application functions), `SESSION_OVERRIDE_REJECTED` (a session run also sent
@@ -1392,6 +1588,21 @@ export type StreamRunData = {
          *
          */
         'Idempotency-Key'?: string;
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
     };
     path?: never;
     query?: never;
@@ -1429,6 +1640,14 @@ export type StreamRunErrors = {
      * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
      */
     415: UnsupportedMediaTypeProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
     /**
      * `VALIDATION_ERROR` (also: `tools` sent to a provider that takes no
      * application functions), `SESSION_OVERRIDE_REJECTED` (a session run also sent
@@ -1471,11 +1690,11 @@ export type StreamRunResponses = {
      * ```text
      * id: 1
      * event: run.started
-     * data: {"type":"run.started","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa"}
+     * data: {"type":"run.started","runId":"run_local-host.Vb3kQ9sLm2Xc8Rt4Ny7Pwa"}
      *
      * id: 2
      * event: output.delta
-     * data: {"type":"output.delta","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
+     * data: {"type":"output.delta","runId":"run_local-host.Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
      * ```
      *
      */
@@ -1487,6 +1706,21 @@ export type StreamRunResponse = StreamRunResponses[keyof StreamRunResponses];
 export type SubmitRunActionsData = {
     body: SubmitRunActionsRequest;
     headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
         /**
          * Makes a retry safe. The first accepted request with this key (per
          * caller) records its outcome; a repeat with the same body replays it,
@@ -1501,7 +1735,10 @@ export type SubmitRunActionsData = {
     };
     path: {
         /**
-         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         * The run id, known from the run's result, its stream's `run.started` or
+         * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+         * process that runs it.
+         *
          */
         runId: string;
     };
@@ -1543,6 +1780,14 @@ export type SubmitRunActionsErrors = {
      * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
      */
     415: UnsupportedMediaTypeProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
     /**
      * `VALIDATION_ERROR`, `ACTION_MISMATCH` (wrong kind of answer, or call ids
      * missing or not asked for), `IDEMPOTENCY_KEY_REUSED`, or
@@ -1597,6 +1842,21 @@ export type StreamRunActionsData = {
     body: SubmitRunActionsRequest;
     headers?: {
         /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+        /**
          * Makes a retry safe. The first accepted request with this key (per
          * caller) records its outcome; a repeat with the same body replays it,
          * never advancing a revision or calling the model again, after checking
@@ -1610,7 +1870,10 @@ export type StreamRunActionsData = {
     };
     path: {
         /**
-         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         * The run id, known from the run's result, its stream's `run.started` or
+         * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+         * process that runs it.
+         *
          */
         runId: string;
     };
@@ -1650,6 +1913,14 @@ export type StreamRunActionsErrors = {
      */
     415: UnsupportedMediaTypeProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `VALIDATION_ERROR`, `ACTION_MISMATCH` or `IDEMPOTENCY_KEY_REUSED`.
      */
     422: StreamActionsInvalidProblem;
@@ -1665,7 +1936,7 @@ export type StreamRunActionsResponses = {
      * ```text
      * id: 1
      * event: output.delta
-     * data: {"type":"output.delta","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
+     * data: {"type":"output.delta","runId":"run_local-host.Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
      * ```
      *
      */
@@ -1676,9 +1947,29 @@ export type StreamRunActionsResponse = StreamRunActionsResponses[keyof StreamRun
 
 export type CancelRunData = {
     body?: never;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
     path: {
         /**
-         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         * The run id, known from the run's result, its stream's `run.started` or
+         * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+         * process that runs it.
+         *
          */
         runId: string;
     };
@@ -1699,6 +1990,14 @@ export type CancelRunErrors = {
      * `RUN_NOT_FOUND`: no active run with this id for this caller.
      */
     404: RunNotFoundProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
 };
 
 export type CancelRunError = CancelRunErrors[keyof CancelRunErrors];
