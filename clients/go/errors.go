@@ -8,7 +8,9 @@ package agenticdriver
 //	├── APIError                   an answer with an error status: StatusCode(), ResponseHeader()
 //	│   ├── *ProblemError          a problem document: Status, Code, Detail, Header, Body, ...
 //	│   │   ├── *SessionRevisionConflictError   .CurrentRevision (int)
-//	│   │   └── *SessionBusyError               .ActiveRunID (string)
+//	│   │   ├── *SessionBusyError               .ActiveRunID (string)
+//	│   │   ├── *MisdirectedRequestError        .HostID, .OwnerHostID (string)
+//	│   │   └── *HostUnavailableError           .OwnerHostID (string)
 //	│   │     every code also matches its sentinel: errors.Is(err, ErrSessionBusy), ...
 //	│   └── *UnexpectedStatusError  an error status whose body is not a problem document (a proxy's page)
 //	├── *StreamProtocolError       a malformed Server-Sent Event
@@ -168,10 +170,8 @@ var (
 	ErrShuttingDown              = &CodeError{ErrorCodeSHUTTINGDOWN}
 	ErrHeadersTooLarge           = &CodeError{ErrorCodeHEADERSTOOLARGE}
 	ErrRequestTimeout            = &CodeError{ErrorCodeREQUESTTIMEOUT}
-	// ErrMisdirectedRequest: the request named another host's session or run (ownerHostId); nothing was done.
-	ErrMisdirectedRequest = &CodeError{ErrorCodeMISDIRECTEDREQUEST}
-	// ErrHostUnavailable: a proxy's answer; the host that owns the session or run is down or restarting.
-	ErrHostUnavailable = &CodeError{ErrorCodeHOSTUNAVAILABLE}
+	ErrMisdirectedRequest        = &CodeError{ErrorCodeMISDIRECTEDREQUEST}
+	ErrHostUnavailable           = &CodeError{ErrorCodeHOSTUNAVAILABLE}
 )
 
 var sentinels = map[ErrorCode]*CodeError{}
@@ -268,6 +268,31 @@ type SessionBusyError struct {
 
 func (e *SessionBusyError) Unwrap() error { return e.ProblemError }
 
+// MisdirectedRequestError is MISDIRECTED_REQUEST (421): host HostID answered for a session or
+// run that host OwnerHostID owns, and did nothing. The client already sent the request once
+// more to the owner (Agentic-Host); this is the second 421 of the call: check that the proxy
+// routes on Agentic-Host.
+type MisdirectedRequestError struct {
+	*ProblemError
+	// HostID is the host that answered (always sent with this code).
+	HostID string
+	// OwnerHostID is the host that owns the session or run (always sent with this code).
+	OwnerHostID string
+}
+
+func (e *MisdirectedRequestError) Unwrap() error { return e.ProblemError }
+
+// HostUnavailableError is HOST_UNAVAILABLE (503, from the proxy): host OwnerHostID, which owns
+// the session or run, is down. Retried after Retry-After like HOST_BUSY; sessions never move,
+// and once back that host answers SESSION_NOT_FOUND for the sessions it lost.
+type HostUnavailableError struct {
+	*ProblemError
+	// OwnerHostID is the host the request was for (always sent with this code).
+	OwnerHostID string
+}
+
+func (e *HostUnavailableError) Unwrap() error { return e.ProblemError }
+
 func (e *ProblemError) Error() string {
 	return fmt.Sprintf("%s (%d): %s", e.Code, e.Status, e.Detail)
 }
@@ -342,6 +367,8 @@ type wireProblem struct {
 	Maximum           *int              `json:"maximum"`
 	Reason            string            `json:"reason"`
 	Errors            []ValidationIssue `json:"errors"`
+	HostID            string            `json:"hostId"`
+	OwnerHostID       string            `json:"ownerHostId"`
 }
 
 func optInt(value *int) OptInt {
@@ -406,6 +433,14 @@ func typed(problem *ProblemError) Error {
 	case ErrorCodeSESSIONBUSY:
 		if wire.ActiveRunID != "" {
 			return &SessionBusyError{ProblemError: problem, ActiveRunID: wire.ActiveRunID}
+		}
+	case ErrorCodeMISDIRECTEDREQUEST:
+		if wire.HostID != "" && wire.OwnerHostID != "" {
+			return &MisdirectedRequestError{ProblemError: problem, HostID: wire.HostID, OwnerHostID: wire.OwnerHostID}
+		}
+	case ErrorCodeHOSTUNAVAILABLE:
+		if wire.OwnerHostID != "" {
+			return &HostUnavailableError{ProblemError: problem, OwnerHostID: wire.OwnerHostID}
 		}
 	}
 	return problem
