@@ -9,7 +9,9 @@
 //! ├── Timeout(TimeoutError)        connect, read, stream-idle or wait-until-idle (is_connection, is_timeout)
 //! ├── Problem(Problem)             an error answer with a problem document: status, code, detail,
 //! │     kind: ProblemKind::SessionRevisionConflict { current_revision }       headers, retry_after
-//! │           ProblemKind::SessionBusy { active_run_id }, ...
+//! │           ProblemKind::SessionBusy { active_run_id },
+//! │           ProblemKind::MisdirectedRequest { host_id, owner_host_id },
+//! │           ProblemKind::HostUnavailable { owner_host_id }, ...
 //! │           ProblemKind::Unknown(code)   a code newer than this client
 //! ├── UnexpectedStatus             an error status without a problem document (a proxy's page)
 //! ├── InvalidRequest               the request was refused before it was sent
@@ -347,10 +349,20 @@ pub enum ProblemKind {
     HeadersTooLarge,
     /// The request body did not arrive in time.
     RequestTimeout,
-    /// The request named another host's session or run (`ownerHostId`); nothing was done.
-    MisdirectedRequest,
-    /// A proxy's answer: the host that owns the session or run is down or restarting.
-    HostUnavailable,
+    /// Host `host_id` answered for a session or run that host `owner_host_id` owns, and did
+    /// nothing. The client already sent the request once more to the owner (`Agentic-Host`);
+    /// this is the second 421 of the call: check that the proxy routes on `Agentic-Host`. Both
+    /// fields are guaranteed by the contract for this code.
+    MisdirectedRequest {
+        host_id: String,
+        owner_host_id: String,
+    },
+    /// A proxy's answer: host `owner_host_id`, which owns the session or run, is down (retried
+    /// after `Retry-After`, like `HostBusy`). Sessions never move: once back, that host answers
+    /// `SESSION_NOT_FOUND` for the sessions it lost. `owner_host_id` is guaranteed for this code.
+    HostUnavailable {
+        owner_host_id: String,
+    },
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -374,6 +386,8 @@ struct Fields {
     reason: Option<String>,
     #[serde(default)]
     errors: Vec<ValidationIssue>,
+    host_id: Option<String>,
+    owner_host_id: Option<String>,
 }
 
 impl ProblemKind {
@@ -425,8 +439,11 @@ impl ProblemKind {
             ErrorCode::ShuttingDown => ProblemKind::ShuttingDown,
             ErrorCode::HeadersTooLarge => ProblemKind::HeadersTooLarge,
             ErrorCode::RequestTimeout => ProblemKind::RequestTimeout,
-            ErrorCode::MisdirectedRequest => ProblemKind::MisdirectedRequest,
-            ErrorCode::HostUnavailable => ProblemKind::HostUnavailable,
+            ErrorCode::MisdirectedRequest => ProblemKind::MisdirectedRequest {
+                host_id: fields.host_id.clone()?,
+                owner_host_id: fields.owner_host_id.clone()?,
+            },
+            ErrorCode::HostUnavailable => ProblemKind::HostUnavailable { owner_host_id: fields.owner_host_id.clone()? },
         })
     }
 
@@ -472,8 +489,8 @@ impl ProblemKind {
             ProblemKind::ShuttingDown => ErrorCode::ShuttingDown,
             ProblemKind::HeadersTooLarge => ErrorCode::HeadersTooLarge,
             ProblemKind::RequestTimeout => ErrorCode::RequestTimeout,
-            ProblemKind::MisdirectedRequest => ErrorCode::MisdirectedRequest,
-            ProblemKind::HostUnavailable => ErrorCode::HostUnavailable,
+            ProblemKind::MisdirectedRequest { .. } => ErrorCode::MisdirectedRequest,
+            ProblemKind::HostUnavailable { .. } => ErrorCode::HostUnavailable,
             ProblemKind::Unknown(_) => return None,
         })
     }
@@ -548,16 +565,23 @@ mod tests {
         .into_bytes()
     }
 
-    /// The fields the contract guarantees for SESSION_REVISION_CONFLICT and SESSION_BUSY.
-    const GUARANTEED: &str = r#","currentRevision":1,"activeRunId":"run_1""#;
+    /// The fields the contract guarantees for SESSION_REVISION_CONFLICT, SESSION_BUSY,
+    /// MISDIRECTED_REQUEST and HOST_UNAVAILABLE.
+    const GUARANTEED: &str = r#","currentRevision":1,"activeRunId":"run_1","hostId":"a","ownerHostId":"b""#;
 
     #[test]
     fn the_guaranteed_fields_are_required() {
-        for code in ["SESSION_REVISION_CONFLICT", "SESSION_BUSY"] {
+        for code in ["SESSION_REVISION_CONFLICT", "SESSION_BUSY", "MISDIRECTED_REQUEST", "HOST_UNAVAILABLE"] {
             assert!(Problem::parse(409, None, &problem(code, "")).is_none(), "{code} without its field");
             let error = error_from_answer(409, &HeaderMap::new(), &problem(code, ""));
             assert!(matches!(&error, Error::UnexpectedStatus(answer) if answer.status == 409), "{error}");
         }
+        let only_the_answering_host = problem("MISDIRECTED_REQUEST", r#","hostId":"a""#);
+        assert!(Problem::parse(421, None, &only_the_answering_host).is_none(), "MISDIRECTED_REQUEST needs both hosts");
+        let kind = Problem::parse(421, None, &problem("MISDIRECTED_REQUEST", GUARANTEED)).unwrap().kind;
+        assert_eq!(kind, ProblemKind::MisdirectedRequest { host_id: "a".into(), owner_host_id: "b".into() });
+        let kind = Problem::parse(503, None, &problem("HOST_UNAVAILABLE", GUARANTEED)).unwrap().kind;
+        assert_eq!(kind, ProblemKind::HostUnavailable { owner_host_id: "b".into() });
     }
 
     #[test]
@@ -604,6 +628,8 @@ mod tests {
             "SESSION_STORE_FULL",
             "HOST_BUSY",
             "PROVIDER_TIMEOUT",
+            "MISDIRECTED_REQUEST",
+            "HOST_UNAVAILABLE",
         ];
         let mut kinds = Vec::new();
         for code in codes {
