@@ -297,7 +297,7 @@ async function attemptOnce(settings: TransportSettings, call: Call): Promise<Out
     const dispatcher = await settings.dispatcher();
     attempt.arm('read', timeouts.read);
     const init = { method: call.method, headers: call.headers, body: call.body, signal: attempt.controller.signal };
-    response = await settings.fetch(call.url, dispatcher === undefined ? init : ({ ...init, dispatcher } as RequestInit));
+    response = restored421(await settings.fetch(call.url, dispatcher === undefined ? init : ({ ...init, dispatcher } as RequestInit)));
   } catch (error) {
     const typed = attempt.error(error, timeouts);
     attempt.finish();
@@ -421,6 +421,59 @@ interface AgentClass {
 
 const dispatchers = new Map<number, Promise<unknown>>();
 
+interface DispatchHandler {
+  onHeaders?: (status: number, rawHeaders: Uint8Array[], ...rest: unknown[]) => unknown;
+}
+
+interface Dispatcher {
+  dispatch(options: unknown, handler: DispatchHandler): unknown;
+}
+
+/** The dispatcher fetch is given: `agent` (undici's) behind the 421 keeper. */
+interface Keeping421 extends Dispatcher {
+  readonly agent: Dispatcher;
+}
+
+/** Marks a 421 that `keeping421` passed to fetch under another status. */
+const MARK_421 = 'x-agentic-driver-status-421';
+
+/**
+ * The Fetch standard has fetch send a request answered 421 again by itself, once, on a new
+ * connection, with the same headers: the client would never see the first 421 and could not
+ * follow it to its owner (../BEHAVIOUR.md, Routing). This dispatcher hands fetch a 421 as a 400
+ * carrying a marker header, and `restored421` turns it back into the 421 it was.
+ */
+function keeping421(inner: Dispatcher): Keeping421 {
+  // Node's own Buffer (undici reads header bytes with buffer.toString('latin1')); this runs under Node only.
+  const { Buffer } = globalThis as unknown as { Buffer: { from(text: string): Uint8Array } };
+  return {
+    agent: inner,
+    dispatch(options, handler) {
+      const wrapped = new Proxy(handler, {
+        get(target, name) {
+          const value = Reflect.get(target, name) as unknown;
+          if (name === 'onHeaders' && typeof value === 'function') {
+            return (status: number, rawHeaders: Uint8Array[], ...rest: unknown[]) =>
+              status === 421
+                ? value.call(target, 400, [...rawHeaders, Buffer.from(MARK_421), Buffer.from('1')], ...rest)
+                : value.call(target, status, rawHeaders, ...rest);
+          }
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      return inner.dispatch(options, wrapped);
+    },
+  };
+}
+
+/** The 421 behind a response that `keeping421` marked (the response itself otherwise). */
+function restored421(response: Response): Response {
+  if (response.headers.get(MARK_421) === null) return response;
+  const headers = new Headers(response.headers);
+  headers.delete(MARK_421);
+  return new Response(response.body, { status: 421, statusText: 'Misdirected Request', headers });
+}
+
 /**
  * Node's fetch (undici) has no connect timeout option, and its default dispatcher gives up on a
  * head after 300 s (shorter than the 600 s read timeout). So under Node, with the platform's own
@@ -449,7 +502,7 @@ async function createNodeDispatcher(connectMs: number): Promise<unknown> {
     const current = slot[key] as { constructor?: AgentClass & { name?: string } } | undefined;
     const Agent = current?.constructor;
     if (Agent === undefined || Agent.name !== 'Agent') return undefined;
-    return new Agent({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+    return keeping421(new Agent({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 }) as Dispatcher);
   } catch {
     return undefined;
   }

@@ -348,10 +348,11 @@ describe('timeouts', () => {
     } finally {
       globalThis.fetch = platform;
     }
-    assert.equal((dispatcher as { constructor: { name: string } }).constructor.name, 'Agent');
-    const options = Object.getOwnPropertySymbols(dispatcher)
+    const agent = (dispatcher as { agent: object }).agent; // behind the 421 keeper (transport.ts, keeping421)
+    assert.equal((agent as { constructor: { name: string } }).constructor.name, 'Agent');
+    const options = Object.getOwnPropertySymbols(agent)
       .filter((symbol) => symbol.description === 'options')
-      .map((symbol) => (dispatcher as Record<symbol, unknown>)[symbol])[0] as Record<string, unknown>;
+      .map((symbol) => (agent as Record<symbol, unknown>)[symbol])[0] as Record<string, unknown>;
     assert.deepEqual(options.connect, { timeout: 1234 });
     assert.equal(options.headersTimeout, 0);
     assert.equal(options.bodyTimeout, 0);
