@@ -14,6 +14,9 @@ never run a turn twice; connection failures, connect timeouts, ``HOST_BUSY``,
 proxy's 502/503/504 are retried (``max_retries``, default 2, exponential
 backoff with jitter, honouring ``Retry-After`` up to 60 s); nothing else is.
 ``SESSION_BUSY`` is never retried: ``sessions.wait_until_idle`` is its helper.
+A request about a session or run sends ``Agentic-Host`` (the owner named in its
+id); a ``421 MISDIRECTED_REQUEST`` is sent again once, at once, to its
+``ownerHostId``, and ``HOST_UNAVAILABLE`` is retried like ``HOST_BUSY``.
 """
 
 from __future__ import annotations
@@ -29,18 +32,22 @@ from ._base import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_STREAM_IDLE_TIMEOUT,
     DEFAULT_TIMEOUT,
+    ROUTING_HEADER,
     Call,
     Options,
     configure_logging,
     connection_error,
+    host_of,
     idle_timeout_error,
     idle_waits,
     log_attempt,
+    misdirected_owner,
     new_key,
     parse_run_result,
     parse_session_run_result,
     plans,
     retry_delay,
+    session_host,
 )
 from ._exceptions import AgenticDriverError, NotFoundError, SessionBusyError, error_from_response
 from ._raw import araw, capture, raw
@@ -98,8 +105,11 @@ def _parse(call: Call[T], response: httpx.Response) -> T:
     return call.parse(response.json() if response.content else None)
 
 
-def _stream_headers(key: str) -> dict[str, str]:
-    return {"Accept": "text/event-stream", "Idempotency-Key": key}
+def _stream_headers(key: str, host: str | None) -> dict[str, str]:
+    headers = {"Accept": "text/event-stream", "Idempotency-Key": key}
+    if host is not None:
+        headers[ROUTING_HEADER] = host
+    return headers
 
 
 class AgenticDriver:
@@ -327,11 +337,12 @@ class AgenticDriver:
         self.close()
 
     def _call(self, call: Call[T]) -> T:
-        attempt = 0
+        attempt, host, followed = 0, call.host, False
         while True:
             failure: AgenticDriverError
+            headers = call.headers(host)
             try:
-                response = self._http.request(call.method, call.path, json=call.body, headers=call.headers())
+                response = self._http.request(call.method, call.path, json=call.body, headers=headers)
             except httpx.TransportError as error:
                 failure = connection_error(error)
             else:
@@ -344,6 +355,11 @@ class AgenticDriver:
                     log_attempt(call.method, call.path, attempt, response, None)
                     capture(response)
                     return call.parse(None)
+            owner = misdirected_owner(failure, followed)
+            if owner is not None:  # once, at once, and not one of the retries
+                log_attempt(call.method, call.path, attempt, failure, 0.0)
+                host, followed = owner, True
+                continue
             delay = retry_delay(failure, attempt, self._options, call.method)
             log_attempt(call.method, call.path, attempt, failure, delay)
             if delay is None:
@@ -351,12 +367,12 @@ class AgenticDriver:
             _sleep(delay)
             attempt += 1
 
-    def _open_stream(self, path: str, body: dict[str, Any], key: str) -> httpx.Response:
+    def _open_stream(self, path: str, body: dict[str, Any], key: str, host: str | None) -> httpx.Response:
         """The stream's ``200`` answer (not yet read), after the retries of a plain POST."""
-        attempt = 0
+        attempt, followed = 0, False
         while True:
             failure: AgenticDriverError
-            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key))
+            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key, host))
             try:
                 response = self._http.send(request, stream=True)
             except httpx.TransportError as error:
@@ -371,6 +387,11 @@ class AgenticDriver:
                     failure = connection_error(error)
                 finally:
                     response.close()
+            owner = misdirected_owner(failure, followed)
+            if owner is not None:  # once, at once, and not one of the retries
+                log_attempt("POST", path, attempt, failure, 0.0)
+                host, followed = owner, True
+                continue
             delay = retry_delay(failure, attempt, self._options)
             log_attempt("POST", path, attempt, failure, delay)
             if delay is None:
@@ -378,8 +399,10 @@ class AgenticDriver:
             _sleep(delay)
             attempt += 1
 
-    def _stream(self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R]) -> RunStream[R]:
-        return RunStream(lambda: self._open_stream(path, body, key), parse, self._options.stream_idle_timeout)
+    def _stream(
+        self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R], host: str | None
+    ) -> RunStream[R]:
+        return RunStream(lambda: self._open_stream(path, body, key, host), parse, self._options.stream_idle_timeout)
 
 
 class Sessions:
@@ -638,8 +661,9 @@ class Runs:
         )
         key = idempotency_key or new_key()
         if session is None:
-            return self._client._stream("/v1/runs/stream", body, key, parse_run_result)
-        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result)
+            return self._client._stream("/v1/runs/stream", body, key, parse_run_result, None)
+        host = session_host(body)
+        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result, host)
 
     def submit_actions(
         self,
@@ -677,7 +701,8 @@ class Runs:
         """
         body = plans.actions_body(function_results, approvals)
         path = plans.actions_stream_path(run_id)
-        return self._client._stream(path, body, idempotency_key or new_key(), parse_run_result)
+        key = idempotency_key or new_key()
+        return self._client._stream(path, body, key, parse_run_result, host_of(run_id))
 
     def cancel(self, run_id: str) -> CancelRunResponse:
         """Cancel an active run of yours (``cancelRun``; sends no Idempotency-Key).
@@ -936,11 +961,12 @@ class AsyncAgenticDriver:
         await self.close()
 
     async def _call(self, call: Call[T]) -> T:
-        attempt = 0
+        attempt, host, followed = 0, call.host, False
         while True:
             failure: AgenticDriverError
+            headers = call.headers(host)
             try:
-                response = await self._http.request(call.method, call.path, json=call.body, headers=call.headers())
+                response = await self._http.request(call.method, call.path, json=call.body, headers=headers)
             except httpx.TransportError as error:
                 failure = connection_error(error)
             else:
@@ -953,6 +979,11 @@ class AsyncAgenticDriver:
                     log_attempt(call.method, call.path, attempt, response, None)
                     capture(response)
                     return call.parse(None)
+            owner = misdirected_owner(failure, followed)
+            if owner is not None:  # once, at once, and not one of the retries
+                log_attempt(call.method, call.path, attempt, failure, 0.0)
+                host, followed = owner, True
+                continue
             delay = retry_delay(failure, attempt, self._options, call.method)
             log_attempt(call.method, call.path, attempt, failure, delay)
             if delay is None:
@@ -960,12 +991,12 @@ class AsyncAgenticDriver:
             await _asleep(delay)
             attempt += 1
 
-    async def _open_stream(self, path: str, body: dict[str, Any], key: str) -> httpx.Response:
+    async def _open_stream(self, path: str, body: dict[str, Any], key: str, host: str | None) -> httpx.Response:
         """The stream's ``200`` answer (not yet read), after the retries of a plain POST."""
-        attempt = 0
+        attempt, followed = 0, False
         while True:
             failure: AgenticDriverError
-            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key))
+            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key, host))
             try:
                 response = await self._http.send(request, stream=True)
             except httpx.TransportError as error:
@@ -980,6 +1011,11 @@ class AsyncAgenticDriver:
                     failure = connection_error(error)
                 finally:
                     await response.aclose()
+            owner = misdirected_owner(failure, followed)
+            if owner is not None:  # once, at once, and not one of the retries
+                log_attempt("POST", path, attempt, failure, 0.0)
+                host, followed = owner, True
+                continue
             delay = retry_delay(failure, attempt, self._options)
             log_attempt("POST", path, attempt, failure, delay)
             if delay is None:
@@ -987,8 +1023,11 @@ class AsyncAgenticDriver:
             await _asleep(delay)
             attempt += 1
 
-    def _stream(self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R]) -> AsyncRunStream[R]:
-        return AsyncRunStream(lambda: self._open_stream(path, body, key), parse, self._options.stream_idle_timeout)
+    def _stream(
+        self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R], host: str | None
+    ) -> AsyncRunStream[R]:
+        idle = self._options.stream_idle_timeout
+        return AsyncRunStream(lambda: self._open_stream(path, body, key, host), parse, idle)
 
 
 class AsyncSessions:
@@ -1251,8 +1290,9 @@ class AsyncRuns:
         )
         key = idempotency_key or new_key()
         if session is None:
-            return self._client._stream("/v1/runs/stream", body, key, parse_run_result)
-        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result)
+            return self._client._stream("/v1/runs/stream", body, key, parse_run_result, None)
+        host = session_host(body)
+        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result, host)
 
     async def submit_actions(
         self,
@@ -1290,7 +1330,8 @@ class AsyncRuns:
         """
         body = plans.actions_body(function_results, approvals)
         path = plans.actions_stream_path(run_id)
-        return self._client._stream(path, body, idempotency_key or new_key(), parse_run_result)
+        key = idempotency_key or new_key()
+        return self._client._stream(path, body, key, parse_run_result, host_of(run_id))
 
     async def cancel(self, run_id: str) -> CancelRunResponse:
         """Cancel an active run of yours (``cancelRun``; sends no Idempotency-Key).

@@ -36,7 +36,7 @@
         │   ├── ToolNameConflictError               TOOL_NAME_CONFLICT
         │   └── SessionPrefixChangedError           SESSION_PREFIX_CHANGED
         ├── RequestTimeoutError                 408 REQUEST_TIMEOUT
-        ├── MisdirectedRequestError             421 MISDIRECTED_REQUEST
+        ├── MisdirectedRequestError             421 MISDIRECTED_REQUEST (.host_id, .owner_host_id: str)
         ├── HeadersTooLargeError                431 HEADERS_TOO_LARGE
         ├── MalformedRequestError               400 MALFORMED_REQUEST
         ├── RateLimitError                      429
@@ -51,7 +51,7 @@
             ├── ShuttingDownError                   SHUTTING_DOWN (.retry_after)
             ├── SessionStoreFullError               SESSION_STORE_FULL (.retry_after)
             ├── HostBusyError                       HOST_BUSY (.retry_after)
-            ├── HostUnavailableError                HOST_UNAVAILABLE (a proxy's answer)
+            ├── HostUnavailableError                HOST_UNAVAILABLE (.owner_host_id: str | None, .retry_after)
             └── ProviderTimeoutError                PROVIDER_TIMEOUT
 
 A problem with a code this client does not know (from a newer host) raises
@@ -394,8 +394,20 @@ class MalformedRequestError(APIStatusError):
 
 
 class MisdirectedRequestError(APIStatusError):
-    """``MISDIRECTED_REQUEST``: the request named a session or run of another host process (``ownerHostId`` in
-    the problem); nothing was done. Send it again with ``Agentic-Host: <ownerHostId>``."""
+    """``MISDIRECTED_REQUEST``: the host ``host_id`` answered for a session or run that host ``owner_host_id``
+    owns; nothing was done. The client already sent the request once more to the owner (``Agentic-Host``); this
+    is the second 421 of the call: check that the proxy routes on ``Agentic-Host``.
+    """
+
+    host_id: str
+    """The host that answered (the contract guarantees it on this code)."""
+    owner_host_id: str
+    """The host that owns the session or run (the contract guarantees it on this code)."""
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
+        super().__init__(response, problem)
+        self.host_id = problem["hostId"]
+        self.owner_host_id = problem["ownerHostId"]
 
 
 class RateLimitError(APIStatusError):
@@ -437,8 +449,19 @@ class HostBusyError(InternalServerError):
 
 
 class HostUnavailableError(InternalServerError):
-    """``HOST_UNAVAILABLE``: the proxy in front of the hosts cannot reach the host that owns the session or run
-    (``ownerHostId`` in the problem); retry after ``Retry-After``. A host that comes back has lost its sessions."""
+    """``HOST_UNAVAILABLE``: the proxy in front of the hosts cannot reach host ``owner_host_id``, which owns this
+    session or run, or (``owner_host_id`` None) no host takes new work (retried after ``Retry-After`` like
+    ``HOST_BUSY``). Sessions never move: once that host is back it answers ``SESSION_NOT_FOUND`` for sessions it
+    lost; read what you need elsewhere or create a new session.
+    """
+
+    owner_host_id: str | None
+    """The host the request was for; None when the request named no session or run (no host took new work)."""
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
+        super().__init__(response, problem)
+        owner = problem.get("ownerHostId")
+        self.owner_host_id = owner if isinstance(owner, str) else None
 
 
 class ProviderAuthFailedError(InternalServerError):
@@ -524,9 +547,11 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
 }
 
 
-_REQUIRED_FIELDS: dict[type[APIStatusError], tuple[str, type]] = {
-    SessionRevisionConflictError: ("currentRevision", int),
-    SessionBusyError: ("activeRunId", str),
+_REQUIRED_FIELDS: dict[type[APIStatusError], tuple[tuple[str, type], ...]] = {
+    SessionRevisionConflictError: (("currentRevision", int),),
+    SessionBusyError: (("activeRunId", str),),
+    MisdirectedRequestError: (("hostId", str), ("ownerHostId", str)),
+    HostUnavailableError: (("ownerHostId", str),),
 }
 """Fields a code's class exposes as non-optional; a problem without them gets its status class instead."""
 
@@ -536,9 +561,8 @@ def error_from_response(response: httpx.Response, body: bytes) -> APIStatusError
     problem = _problem_of(body)
     code = problem.get("code")
     cls = CODE_ERRORS.get(code) if isinstance(code, str) else None
-    required = _REQUIRED_FIELDS.get(cls) if cls is not None else None
-    if required is not None:
-        name, kind = required
+    required = _REQUIRED_FIELDS.get(cls, ()) if cls is not None else ()
+    for name, kind in required:
         value = problem.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
             cls = None

@@ -9,7 +9,9 @@
 //! ├── Timeout(TimeoutError)        connect, read, stream-idle or wait-until-idle (is_connection, is_timeout)
 //! ├── Problem(Problem)             an error answer with a problem document: status, code, detail,
 //! │     kind: ProblemKind::SessionRevisionConflict { current_revision }       headers, retry_after
-//! │           ProblemKind::SessionBusy { active_run_id }, ...
+//! │           ProblemKind::SessionBusy { active_run_id },
+//! │           ProblemKind::MisdirectedRequest { host_id, owner_host_id },
+//! │           ProblemKind::HostUnavailable { owner_host_id }, ...
 //! │           ProblemKind::Unknown(code)   a code newer than this client
 //! ├── UnexpectedStatus             an error status without a problem document (a proxy's page)
 //! ├── InvalidRequest               the request was refused before it was sent
@@ -349,10 +351,21 @@ pub enum ProblemKind {
     RequestTimeout,
     /// The bytes sent were not valid HTTP/1.1; the host closed the connection.
     MalformedRequest,
-    /// The request named another host's session or run (`ownerHostId`); nothing was done.
-    MisdirectedRequest,
-    /// A proxy's answer: the host that owns the session or run is down or restarting.
-    HostUnavailable,
+    /// Host `host_id` answered for a session or run that host `owner_host_id` owns, and did
+    /// nothing. The client already sent the request once more to the owner (`Agentic-Host`);
+    /// this is the second 421 of the call: check that the proxy routes on `Agentic-Host`. Both
+    /// fields are guaranteed by the contract for this code.
+    MisdirectedRequest {
+        host_id: String,
+        owner_host_id: String,
+    },
+    /// A proxy's answer: host `owner_host_id`, which owns the session or run, is down (retried
+    /// after `Retry-After`, like `HostBusy`); `None` when the request named no session or run and
+    /// no host behind the proxy takes new work. Sessions never move: once back, that host answers
+    /// `SESSION_NOT_FOUND` for the sessions it lost.
+    HostUnavailable {
+        owner_host_id: Option<String>,
+    },
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -376,6 +389,8 @@ struct Fields {
     reason: Option<String>,
     #[serde(default)]
     errors: Vec<ValidationIssue>,
+    host_id: Option<String>,
+    owner_host_id: Option<String>,
 }
 
 impl ProblemKind {
@@ -428,8 +443,11 @@ impl ProblemKind {
             ErrorCode::HeadersTooLarge => ProblemKind::HeadersTooLarge,
             ErrorCode::RequestTimeout => ProblemKind::RequestTimeout,
             ErrorCode::MalformedRequest => ProblemKind::MalformedRequest,
-            ErrorCode::MisdirectedRequest => ProblemKind::MisdirectedRequest,
-            ErrorCode::HostUnavailable => ProblemKind::HostUnavailable,
+            ErrorCode::MisdirectedRequest => ProblemKind::MisdirectedRequest {
+                host_id: fields.host_id.clone()?,
+                owner_host_id: fields.owner_host_id.clone()?,
+            },
+            ErrorCode::HostUnavailable => ProblemKind::HostUnavailable { owner_host_id: fields.owner_host_id.clone() },
         })
     }
 
@@ -476,8 +494,8 @@ impl ProblemKind {
             ProblemKind::HeadersTooLarge => ErrorCode::HeadersTooLarge,
             ProblemKind::RequestTimeout => ErrorCode::RequestTimeout,
             ProblemKind::MalformedRequest => ErrorCode::MalformedRequest,
-            ProblemKind::MisdirectedRequest => ErrorCode::MisdirectedRequest,
-            ProblemKind::HostUnavailable => ErrorCode::HostUnavailable,
+            ProblemKind::MisdirectedRequest { .. } => ErrorCode::MisdirectedRequest,
+            ProblemKind::HostUnavailable { .. } => ErrorCode::HostUnavailable,
             ProblemKind::Unknown(_) => return None,
         })
     }
@@ -552,16 +570,26 @@ mod tests {
         .into_bytes()
     }
 
-    /// The fields the contract guarantees for SESSION_REVISION_CONFLICT and SESSION_BUSY.
-    const GUARANTEED: &str = r#","currentRevision":1,"activeRunId":"run_1""#;
+    /// The fields the contract guarantees for SESSION_REVISION_CONFLICT, SESSION_BUSY,
+    /// MISDIRECTED_REQUEST and HOST_UNAVAILABLE.
+    const GUARANTEED: &str = r#","currentRevision":1,"activeRunId":"run_1","hostId":"a","ownerHostId":"b""#;
 
     #[test]
     fn the_guaranteed_fields_are_required() {
-        for code in ["SESSION_REVISION_CONFLICT", "SESSION_BUSY"] {
+        for code in ["SESSION_REVISION_CONFLICT", "SESSION_BUSY", "MISDIRECTED_REQUEST", "HOST_UNAVAILABLE"] {
             assert!(Problem::parse(409, None, &problem(code, "")).is_none(), "{code} without its field");
             let error = error_from_answer(409, &HeaderMap::new(), &problem(code, ""));
             assert!(matches!(&error, Error::UnexpectedStatus(answer) if answer.status == 409), "{error}");
         }
+        let only_the_answering_host = problem("MISDIRECTED_REQUEST", r#","hostId":"a""#);
+        assert!(Problem::parse(421, None, &only_the_answering_host).is_none(), "MISDIRECTED_REQUEST needs both hosts");
+        let kind = Problem::parse(421, None, &problem("MISDIRECTED_REQUEST", GUARANTEED)).unwrap().kind;
+        assert_eq!(kind, ProblemKind::MisdirectedRequest { host_id: "a".into(), owner_host_id: "b".into() });
+        let kind = Problem::parse(503, None, &problem("HOST_UNAVAILABLE", GUARANTEED)).unwrap().kind;
+        assert_eq!(kind, ProblemKind::HostUnavailable { owner_host_id: Some("b".into()) });
+        // The proxy's pool has no host for new work: no owner to name.
+        let kind = Problem::parse(503, None, &problem("HOST_UNAVAILABLE", "")).unwrap().kind;
+        assert_eq!(kind, ProblemKind::HostUnavailable { owner_host_id: None });
     }
 
     #[test]
@@ -609,6 +637,8 @@ mod tests {
             "HOST_BUSY",
             "PROVIDER_TIMEOUT",
             "MALFORMED_REQUEST",
+            "MISDIRECTED_REQUEST",
+            "HOST_UNAVAILABLE",
         ];
         let mut kinds = Vec::new();
         for code in codes {

@@ -40,6 +40,8 @@ import {
   type CACertificates,
   type Logger,
   nodeDispatcher,
+  ROUTING_HEADER,
+  routingHost,
   sleep,
   type Timeouts,
   type TransportSettings,
@@ -302,6 +304,8 @@ export class AgenticDriverClient {
     if (body !== undefined) headers.set('Content-Type', 'application/json');
     for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
     if (options.idempotencyKey !== undefined) headers.set('Idempotency-Key', options.idempotencyKey);
+    const host = routingHost(path.split('?')[0] ?? '', body);
+    if (host !== undefined) headers.set(ROUTING_HEADER, host);
     const settings =
       options.maxRetries === undefined && options.timeouts === undefined
         ? this.#settings

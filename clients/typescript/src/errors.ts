@@ -114,6 +114,10 @@ export class ProblemError<C extends string = ErrorCode> extends APIError {
   readonly reason?: string;
   /** `VALIDATION_ERROR`: every problem found in the request. */
   readonly errors?: ValidationIssue[];
+  /** `MISDIRECTED_REQUEST`: the host that answered. */
+  readonly hostId?: string;
+  /** `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host that owns the session or run. */
+  readonly ownerHostId?: string;
   /** The problem document as sent. */
   readonly problem: ProblemDocument;
 
@@ -131,6 +135,8 @@ export class ProblemError<C extends string = ErrorCode> extends APIError {
     this.maximum = problem.maximum;
     this.reason = problem.reason;
     this.errors = problem.errors;
+    this.hostId = typeof problem.hostId === 'string' ? problem.hostId : undefined;
+    this.ownerHostId = typeof problem.ownerHostId === 'string' ? problem.ownerHostId : undefined;
   }
 }
 
@@ -180,14 +186,26 @@ export class ProviderAuthFailedError extends ProblemError<'PROVIDER_AUTH_FAILED'
 export class ProviderRejectedError extends ProblemError<'PROVIDER_REJECTED'> {}
 export class SessionPrefixChangedError extends ProblemError<'SESSION_PREFIX_CHANGED'> {}
 export class ShuttingDownError extends ProblemError<'SHUTTING_DOWN'> {}
+/**
+ * Host `hostId` answered for a session or run that host `ownerHostId` owns, and nothing was done.
+ * The client already sent the request once more to the owner (`Agentic-Host`); this is the second
+ * 421 of the call: check that the proxy routes on `Agentic-Host`.
+ */
+export class MisdirectedRequestError extends ProblemError<'MISDIRECTED_REQUEST'> {
+  declare readonly hostId: string;
+  declare readonly ownerHostId: string;
+}
+/**
+ * The proxy has no live host `ownerHostId`, which owns this session or run, or (no
+ * `ownerHostId`: the request named none) no host takes new work; retried after `Retry-After`,
+ * like `HOST_BUSY`. Sessions never move: once back, that host answers `SESSION_NOT_FOUND` for
+ * the sessions it lost.
+ */
+export class HostUnavailableError extends ProblemError<'HOST_UNAVAILABLE'> {}
 export class HeadersTooLargeError extends ProblemError<'HEADERS_TOO_LARGE'> {}
 export class RequestTimeoutError extends ProblemError<'REQUEST_TIMEOUT'> {}
 /** The bytes sent were not valid HTTP/1.1; the host closed the connection. */
 export class MalformedRequestError extends ProblemError<'MALFORMED_REQUEST'> {}
-/** The request named a session or run of another host (`ownerHostId`); nothing was done. */
-export class MisdirectedRequestError extends ProblemError<'MISDIRECTED_REQUEST'> {}
-/** A proxy's answer: the host that owns the session or run (`ownerHostId`) is down or restarting. */
-export class HostUnavailableError extends ProblemError<'HOST_UNAVAILABLE'> {}
 
 /** A problem whose code this client does not know (a newer host): branch on `code` or `status`. */
 export class UnknownProblemError extends ProblemError<string> {}
