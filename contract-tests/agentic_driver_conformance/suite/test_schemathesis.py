@@ -1,0 +1,53 @@
+"""The schemathesis CLI on the host: every phase and check (full mode), or the GET operations only (read-only)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from agentic_driver_conformance import spec
+from agentic_driver_conformance.profile import Plan
+from agentic_driver_conformance.resources import reports_dir
+from agentic_driver_conformance.schemathesis_run import run_schemathesis
+from agentic_driver_conformance.suite.conftest import planned_checks, require
+
+STALE_LINK = "POST /v1/runs -> [200] replayStaleRevision -> POST /v1/runs"
+READ_ONLY_ARGS = ["--include-method", "GET", "--phases", "examples,coverage,fuzzing"]
+
+
+def _extra_args() -> list[str]:
+    """The CLI's --budget, as schemathesis arguments (empty: the configuration's full budget)."""
+    return [arg for arg in os.environ.get("CONFORMANCE_SCHEMATHESIS_ARGS", "").split("\n") if arg]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Only the schemathesis checks of this run's mode: ``phases`` (full) or ``read-only-operations``."""
+    if "name" in metafunc.fixturenames:
+        names = [check.split(" ", 1)[1] for check in planned_checks() if check.startswith("schemathesis ")]
+        metafunc.parametrize("name", names, ids=names)
+
+
+def test_schemathesis(plan: Plan, name: str) -> None:
+    require(plan, f"schemathesis {name}")
+    extra = READ_ONLY_ARGS if name == "read-only-operations" else _extra_args()
+    run = run_schemathesis(
+        plan.base_url,
+        plan.token("full"),
+        reports_dir() / "schemathesis-observations.json",
+        output_path=reports_dir() / "schemathesis.txt",
+        extra_args=extra,
+    )
+    observed = run.observations
+    assert observed, f"the run left no observations:\n{run.output[-4000:]}"
+    assert run.returncode == 0, f"schemathesis found failures (schemathesis.txt):\n{run.failure_section}"
+    assert not observed["errors"], observed["errors"]
+    if name == "read-only-operations":
+        return
+    assert set(observed["statuses"]) == set(spec.operations()), "every operation of the spec is tested"
+    assert {"examples", "coverage", "fuzzing", "stateful"} <= set(observed["casesByPhase"])
+    # The test-only link reached the revision check, and every stale replay was refused with the conflict.
+    assert STALE_LINK in observed["links"]["covered"]
+    replays = observed["links"]["staleReplays"]
+    assert replays.get("409 SESSION_REVISION_CONFLICT", 0) >= 1, replays
+    assert not any(outcome.startswith("2") for outcome in replays), replays
