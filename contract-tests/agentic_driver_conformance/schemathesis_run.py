@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -57,6 +58,21 @@ class Background:
         return self._result
 
 
+def budget_config(divisor: int, directory: Path) -> Path:
+    """The shipped configuration with every ``max-examples`` divided by ``divisor`` (``--budget``); 1: as shipped."""
+    if divisor == 1:
+        return SCHEMATHESIS_CONFIG
+    text = re.sub(
+        r"^((?:generation\.)?max-examples = )(\d+)$",
+        lambda match: f"{match.group(1)}{max(1, int(match.group(2)) // divisor)}",
+        SCHEMATHESIS_CONFIG.read_text(encoding="utf-8"),
+        flags=re.MULTILINE,
+    )
+    path = directory / f"schemathesis-budget-1-{divisor}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def start_schemathesis(
     base_url: str,
     token: str,
@@ -64,6 +80,7 @@ def start_schemathesis(
     *,
     output_path: Path | None = None,
     extra_args: list[str] | None = None,
+    config: Path = SCHEMATHESIS_CONFIG,
 ) -> Background:
     """Start the CLI run; ``token`` is the ``full`` token's secret (schemathesis.toml reads CONTRACT_TOKEN_FULL)."""
     env = {
@@ -80,7 +97,7 @@ def start_schemathesis(
         "-m",
         "schemathesis.cli",
         "--config-file",
-        str(SCHEMATHESIS_CONFIG),
+        str(config),
         "--no-color",
         "run",
         str(SPEC_PATH),
@@ -101,5 +118,8 @@ def run_schemathesis(
     *,
     output_path: Path | None = None,
     extra_args: list[str] | None = None,
+    config: Path = SCHEMATHESIS_CONFIG,
 ) -> SchemathesisRun:
-    return start_schemathesis(base_url, token, observations_path, output_path=output_path, extra_args=extra_args).wait()
+    return start_schemathesis(
+        base_url, token, observations_path, output_path=output_path, extra_args=extra_args, config=config
+    ).wait()

@@ -51,7 +51,7 @@ MUTANT_CHECKS: dict[str, tuple[list[str], str]] = {
     "busy-as-400": (["scenario session-busy"], "scenario session-busy"),
     "busy-without-retry-after": (["scenario session-busy"], "scenario session-busy"),
     "weakened-served-spec": (["spec"], "spec served-document"),
-    "defect": (["spec", "discovery"], "discovery"),
+    "defect": (["spec", "discovery"], "discovery answer"),
 }
 
 
@@ -128,7 +128,18 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     base = tmp_path_factory.mktemp("kit")
     dist = base / "dist"
     _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), "clients/python", "contract-tests"],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(dist),
+            "./clients/python",
+            "./contract-tests",
+        ],
         cwd=ROOT,
         timeout=INSTALL_TIMEOUT_S,
     )

@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import httpx
 import pytest
 
-from agentic_driver_conformance import profile, validation
+from agentic_driver_conformance import observations, profile, validation
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -29,6 +30,12 @@ def planned_checks() -> list[str]:
 @pytest.fixture(scope="session")
 def plan() -> profile.Plan:
     return read_plan()
+
+
+def record(response: httpx.Response, operation: str, source: str) -> None:
+    """Count an answer a probe received towards the report's statuses and codes."""
+    code = validation.problem_code(response)
+    observations.record("response", operation=operation, status=response.status_code, code=code, source=source)
 
 
 def require(plan: profile.Plan, check_id: str) -> None:

@@ -12,9 +12,9 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from agentic_driver_conformance import observations, spec, validation
+from agentic_driver_conformance import spec, validation
 from agentic_driver_conformance.profile import Plan
-from agentic_driver_conformance.suite.conftest import require
+from agentic_driver_conformance.suite.conftest import record, require
 
 TIMEOUT_S = 10.0
 UNKNOWN_TOKEN = "conformance-token-no-host-knows"
@@ -58,24 +58,12 @@ def _send(plan: Plan, operation: spec.Operation, token: str | None, body: Any = 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     with httpx.Client(base_url=plan.base_url, trust_env=False, timeout=TIMEOUT_S) as http:
         response = http.request(operation.method.upper(), url, headers=headers, json=body)
-    observations.record(
-        "response",
-        operation=operation.operation_id,
-        status=response.status_code,
-        code=validation.problem_code(response),
-        source="probes",
-    )
+    record(response, operation.operation_id, "probes")
     return response
 
 
 def _outside(response: httpx.Response, status: int, code: str) -> list[str]:
-    observations.record(
-        "response",
-        operation="(outside operations)",
-        status=response.status_code,
-        code=validation.problem_code(response),
-        source="outside-operations",
-    )
+    record(response, "(outside operations)", "outside-operations")
     problems = []
     if response.status_code != status:
         problems.append(f"status {response.status_code}, expected {status}")

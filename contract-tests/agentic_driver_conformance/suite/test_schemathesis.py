@@ -9,16 +9,16 @@ import pytest
 from agentic_driver_conformance import spec
 from agentic_driver_conformance.profile import Plan
 from agentic_driver_conformance.resources import reports_dir
-from agentic_driver_conformance.schemathesis_run import run_schemathesis
+from agentic_driver_conformance.schemathesis_run import budget_config, run_schemathesis
 from agentic_driver_conformance.suite.conftest import planned_checks, require
 
 STALE_LINK = "POST /v1/runs -> [200] replayStaleRevision -> POST /v1/runs"
 READ_ONLY_ARGS = ["--include-method", "GET", "--phases", "examples,coverage,fuzzing"]
 
 
-def _extra_args() -> list[str]:
-    """The CLI's --budget, as schemathesis arguments (empty: the configuration's full budget)."""
-    return [arg for arg in os.environ.get("CONFORMANCE_SCHEMATHESIS_ARGS", "").split("\n") if arg]
+def _budget_divisor() -> int:
+    """The CLI's --budget: 1 runs the shipped configuration, N divides its examples per phase by N."""
+    return int(os.environ.get("CONFORMANCE_BUDGET_DIVISOR", "1"))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -30,13 +30,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def test_schemathesis(plan: Plan, name: str) -> None:
     require(plan, f"schemathesis {name}")
-    extra = READ_ONLY_ARGS if name == "read-only-operations" else _extra_args()
+    extra = READ_ONLY_ARGS if name == "read-only-operations" else []
     run = run_schemathesis(
         plan.base_url,
         plan.token("full"),
         reports_dir() / "schemathesis-observations.json",
         output_path=reports_dir() / "schemathesis.txt",
         extra_args=extra,
+        config=budget_config(_budget_divisor(), reports_dir()),
     )
     observed = run.observations
     assert observed, f"the run left no observations:\n{run.output[-4000:]}"
@@ -46,8 +47,10 @@ def test_schemathesis(plan: Plan, name: str) -> None:
         return
     assert set(observed["statuses"]) == set(spec.operations()), "every operation of the spec is tested"
     assert {"examples", "coverage", "fuzzing", "stateful"} <= set(observed["casesByPhase"])
-    # The test-only link reached the revision check, and every stale replay was refused with the conflict.
-    assert STALE_LINK in observed["links"]["covered"]
+    # Every stale replay was refused with the conflict; with the full budget the test-only link is reached for sure
+    # (a smaller budget may stop the stateful phase before it: its figures then say so).
     replays = observed["links"]["staleReplays"]
-    assert replays.get("409 SESSION_REVISION_CONFLICT", 0) >= 1, replays
     assert not any(outcome.startswith("2") for outcome in replays), replays
+    if _budget_divisor() == 1:
+        assert STALE_LINK in observed["links"]["covered"]
+        assert replays.get("409 SESSION_REVISION_CONFLICT", 0) >= 1, replays
