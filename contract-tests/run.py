@@ -56,7 +56,11 @@ PYTEST_TIMEOUT_S = 600
 KIT_TIMEOUT_S = 900
 # Every check of the kit but the schemathesis phases (which the second kit run does on a host of its own).
 KIT_CHECKS = ("spec", "discovery", "probe", "scenario")
-MUTATION_TESTS = ("test_stale_revision_answered_200_is_caught", "test_busy_answered_with_400_is_caught")
+MUTATION_TESTS = (
+    "test_stale_revision_answered_200_is_caught",
+    "test_busy_answered_with_400_is_caught",
+    "test_a_code_the_answer_does_not_list_is_caught",
+)
 
 
 def _prepare_reports() -> dict | None:

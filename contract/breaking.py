@@ -65,6 +65,8 @@ def changes(baseline: Path, spec: Path, oasdiff: Path = OASDIFF, levels: Path | 
     command = [str(oasdiff), "breaking", str(baseline), str(spec), "--format", "json", "--allow-external-refs=false"]
     if levels is not None:
         command += ["--severity-levels", str(levels)]
+    if not oasdiff.is_file():
+        raise RuntimeError(f"{oasdiff} is missing: `make setup-oasdiff` builds the pinned oasdiff")
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"oasdiff failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")

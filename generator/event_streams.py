@@ -12,6 +12,12 @@ schema that is such a message envelope is replaced by its ``data``'s ``contentSc
 component is dropped once nothing refers to it. Their output is then what it was before the spec spelled
 the envelope out, and the hand-written stream layers keep their generated ``RunEvent`` union.
 
+The ``contentSchema`` is open: ``anyOf: [RunEvent, LaterRunEvent]``, the union of the event types this
+version defines, or an event of a type added later. The generators get the first option only: a typed
+union of the known events is what their stream methods can yield, and each hand-written stream layer
+keeps an event of another type itself (``UnknownEvent``, tested in every client). A component that
+nothing refers to any more (the envelope, ``LaterRunEvent``) is dropped.
+
 Anything else about an event stream (a schema that is not such an envelope) makes this fail, so a new
 shape is noticed here rather than passed on misread. openapi-python-client and datamodel-code-generator
 read openapi.yaml itself: neither streams, and the envelope is an accurate type for one message.
@@ -49,7 +55,13 @@ def _data_schema(document: dict[str, Any], schema: Any, where: str) -> Any:
         and "contentSchema" in data
     ):
         raise SystemExit(f"event_streams.py: {where}: the schema is not an SSE message with JSON `data`")
-    return data["contentSchema"]
+    content = data["contentSchema"]
+    options = content.get("anyOf") if isinstance(content, dict) else None
+    if options is None:
+        return content
+    if not (options and all(isinstance(option, dict) and set(option) == {"$ref"} for option in options)):
+        raise SystemExit(f"event_streams.py: {where}: an open `contentSchema` must be an anyOf of references")
+    return options[0]
 
 
 def _references(node: Any) -> set[str]:
@@ -64,7 +76,7 @@ def _references(node: Any) -> set[str]:
 def events_as_data(document: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``document`` whose event-stream schemas are their messages' ``data`` schemas."""
     out: dict[str, Any] = json.loads(json.dumps(document))
-    envelopes: set[str] = set()
+    dropped: set[str] = set()
     for path, item in out.get("paths", {}).items():
         for method, operation in item.items():
             responses = operation.get("responses", {}) if isinstance(operation, dict) else {}
@@ -75,17 +87,16 @@ def events_as_data(document: dict[str, Any]) -> dict[str, Any]:
                 where = f"{method.upper()} {path} {status}"
                 schema = media["schema"]
                 if isinstance(schema, dict) and "$ref" in schema:
-                    envelopes.add(schema["$ref"])
+                    dropped.add(schema["$ref"])
                 media["schema"] = _data_schema(out, schema, where)
+                dropped |= _references(_resolve(out, schema)) - _references(media["schema"])
                 # The examples show whole messages; the data schema would not match them.
                 media.pop("example", None)
                 media.pop("examples", None)
     schemas = out.get("components", {}).get("schemas", {})
-    for reference in sorted(envelopes):
-        name = reference.removeprefix(_COMPONENT)
-        rest = {key: value for key, value in schemas.items() if key != name}
-        if reference not in _references({**out, "components": {**out["components"], "schemas": rest}}):
-            del schemas[name]
+    while unused := {ref for ref in dropped if ref.removeprefix(_COMPONENT) in schemas} - _references(out):
+        for reference in unused:
+            del schemas[reference.removeprefix(_COMPONENT)]
     return out
 
 

@@ -177,6 +177,21 @@ func TestStreamFinalReturnsRunFailedAsItsProblem(t *testing.T) {
 	}
 }
 
+func TestStreamFinalKeepsALaterCodeOfRunFailed(t *testing.T) {
+	// Problem.code is open in the spec: a run.failed event may carry a code newer than this client.
+	failed := `{"type":"run.failed","runId":"run_1","problem":{"type":"t","title":"t","status":503,"code":"PROVIDER_ON_FIRE","detail":"d"}}`
+	client, _ := fakeHost(t, sseHandler("data: "+failed+"\n\n"))
+	stream, err := client.StreamRun(context.Background(), &agenticdriver.RunRequest{Provider: "echo", Model: "echo-1", Input: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = stream.Final()
+	var problem *agenticdriver.ProblemError
+	if !errors.As(err, &problem) || problem.Code != "PROVIDER_ON_FIRE" || problem.Known() || problem.Status != 503 {
+		t.Fatalf("%v", err)
+	}
+}
+
 func TestStreamReportsDataThatIsNotJSON(t *testing.T) {
 	client, _ := fakeHost(t, sseHandler("event: output.delta\ndata: not json\n\n"))
 	stream, err := client.StreamRun(context.Background(), &agenticdriver.RunRequest{Provider: "echo", Model: "echo-1", Input: "x"})

@@ -75,7 +75,7 @@ func decodeCancelRunResponse(resp *http.Response) (res CancelRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -159,7 +159,7 @@ func decodeCancelRunResponse(resp *http.Response) (res CancelRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response CancelRunForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -203,7 +203,7 @@ func decodeCancelRunResponse(resp *http.Response) (res CancelRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RunNotFoundProblem
+			var response CancelRunNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -297,7 +297,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -381,7 +381,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response CreateSessionForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -425,7 +425,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response CreateSessionNotFoundProblem
+			var response CreateSessionNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -469,7 +469,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RequestTimeoutProblem
+			var response CreateSessionRequestTimeout
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -513,7 +513,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionAccountRequiredProblem
+			var response CreateSessionConflict
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -557,7 +557,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PayloadTooLargeProblem
+			var response CreateSessionRequestEntityTooLarge
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -601,7 +601,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnsupportedMediaTypeProblem
+			var response CreateSessionUnsupportedMediaType
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -645,7 +645,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response CreateSessionInvalidProblem
+			var response CreateSessionUnprocessableEntity
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -689,7 +689,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionsDisabledProblem
+			var response CreateSessionNotImplemented
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -733,7 +733,7 @@ func decodeCreateSessionResponse(resp *http.Response) (res CreateSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response CreateSessionUnavailableProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -851,7 +851,7 @@ func decodeDeleteSessionResponse(resp *http.Response) (res DeleteSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -935,7 +935,7 @@ func decodeDeleteSessionResponse(resp *http.Response) (res DeleteSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response DeleteSessionForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -979,7 +979,7 @@ func decodeDeleteSessionResponse(resp *http.Response) (res DeleteSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionNotFoundProblem
+			var response DeleteSessionNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1023,7 +1023,7 @@ func decodeDeleteSessionResponse(resp *http.Response) (res DeleteSessionRes, _ e
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionsDisabledProblem
+			var response DeleteSessionNotImplemented
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1117,7 +1117,7 @@ func decodeGetDiscoveryResponse(resp *http.Response) (res GetDiscoveryRes, _ err
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1292,7 +1292,7 @@ func decodeReadSessionResponse(resp *http.Response) (res ReadSessionRes, _ error
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1376,7 +1376,7 @@ func decodeReadSessionResponse(resp *http.Response) (res ReadSessionRes, _ error
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response ReadSessionForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1420,7 +1420,7 @@ func decodeReadSessionResponse(resp *http.Response) (res ReadSessionRes, _ error
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionNotFoundProblem
+			var response ReadSessionNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1464,7 +1464,7 @@ func decodeReadSessionResponse(resp *http.Response) (res ReadSessionRes, _ error
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionsDisabledProblem
+			var response ReadSessionNotImplemented
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1558,7 +1558,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1642,7 +1642,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response RunForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1686,7 +1686,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RunTargetNotFoundProblem
+			var response RunNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1730,7 +1730,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RequestTimeoutProblem
+			var response RunRequestTimeout
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1774,7 +1774,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RunConflictProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1935,7 +1935,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PayloadTooLargeProblem
+			var response RunRequestEntityTooLarge
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -1979,7 +1979,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnsupportedMediaTypeProblem
+			var response RunUnsupportedMediaType
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2023,7 +2023,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RunInvalidProblem
+			var response RunUnprocessableEntity
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2067,7 +2067,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ProviderRateLimitedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2176,7 +2176,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionsDisabledProblem
+			var response RunNotImplemented
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2220,7 +2220,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ProviderErrorProblem
+			var response RunBadGateway
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2264,7 +2264,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RunUnavailableProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2373,7 +2373,7 @@ func decodeRunResponse(resp *http.Response) (res RunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ProviderTimeoutProblem
+			var response RunGatewayTimeout
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2436,7 +2436,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2520,7 +2520,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response StreamRunForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2564,7 +2564,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RunTargetNotFoundProblem
+			var response StreamRunNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2608,7 +2608,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RequestTimeoutProblem
+			var response StreamRunRequestTimeout
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2652,7 +2652,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response StreamRunConflictProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2813,7 +2813,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PayloadTooLargeProblem
+			var response StreamRunRequestEntityTooLarge
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2857,7 +2857,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnsupportedMediaTypeProblem
+			var response StreamRunUnsupportedMediaType
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2901,7 +2901,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RunInvalidProblem
+			var response StreamRunUnprocessableEntity
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2945,7 +2945,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionsDisabledProblem
+			var response StreamRunNotImplemented
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -2989,7 +2989,7 @@ func decodeStreamRunResponse(resp *http.Response) (res StreamRunRes, _ error) {
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RunUnavailableProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3117,7 +3117,7 @@ func decodeStreamRunActionsResponse(resp *http.Response) (res StreamRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3201,7 +3201,7 @@ func decodeStreamRunActionsResponse(resp *http.Response) (res StreamRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response StreamRunActionsForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3245,7 +3245,7 @@ func decodeStreamRunActionsResponse(resp *http.Response) (res StreamRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ActionsNotFoundProblem
+			var response StreamRunActionsNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3289,7 +3289,7 @@ func decodeStreamRunActionsResponse(resp *http.Response) (res StreamRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RequestTimeoutProblem
+			var response StreamRunActionsRequestTimeout
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3333,7 +3333,7 @@ func decodeStreamRunActionsResponse(resp *http.Response) (res StreamRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response StreamActionsConflictProblem
+			var response StreamRunActionsConflict
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3377,7 +3377,7 @@ func decodeStreamRunActionsResponse(resp *http.Response) (res StreamRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PayloadTooLargeProblem
+			var response StreamRunActionsRequestEntityTooLarge
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3421,7 +3421,7 @@ func decodeStreamRunActionsResponse(resp *http.Response) (res StreamRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnsupportedMediaTypeProblem
+			var response StreamRunActionsUnsupportedMediaType
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3465,7 +3465,7 @@ func decodeStreamRunActionsResponse(resp *http.Response) (res StreamRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response StreamActionsInvalidProblem
+			var response StreamRunActionsUnprocessableEntity
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3559,7 +3559,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3643,7 +3643,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response SubmitRunActionsForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3687,7 +3687,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ActionsNotFoundProblem
+			var response SubmitRunActionsNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3731,7 +3731,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RequestTimeoutProblem
+			var response SubmitRunActionsRequestTimeout
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3775,7 +3775,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ActionsConflictProblem
+			var response SubmitRunActionsConflict
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3819,7 +3819,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PayloadTooLargeProblem
+			var response SubmitRunActionsRequestEntityTooLarge
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3863,7 +3863,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnsupportedMediaTypeProblem
+			var response SubmitRunActionsUnsupportedMediaType
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3907,7 +3907,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ActionsInvalidProblem
+			var response SubmitRunActionsUnprocessableEntity
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -3951,7 +3951,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ProviderRateLimitedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4060,7 +4060,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ProviderErrorProblem
+			var response SubmitRunActionsBadGateway
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4104,7 +4104,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ProviderOverloadedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4213,7 +4213,7 @@ func decodeSubmitRunActionsResponse(resp *http.Response) (res SubmitRunActionsRe
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response ProviderTimeoutProblem
+			var response SubmitRunActionsGatewayTimeout
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4307,7 +4307,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnauthenticatedProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4391,7 +4391,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PermissionDeniedProblem
+			var response TruncateSessionForbidden
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4435,7 +4435,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionNotFoundProblem
+			var response TruncateSessionNotFound
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4479,7 +4479,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response RequestTimeoutProblem
+			var response TruncateSessionRequestTimeout
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4523,7 +4523,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response TruncateConflictProblem
+			var response Problem
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4684,7 +4684,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response PayloadTooLargeProblem
+			var response TruncateSessionRequestEntityTooLarge
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4728,7 +4728,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response UnsupportedMediaTypeProblem
+			var response TruncateSessionUnsupportedMediaType
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4772,7 +4772,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response TruncateInvalidProblem
+			var response TruncateSessionUnprocessableEntity
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err
@@ -4816,7 +4816,7 @@ func decodeTruncateSessionResponse(resp *http.Response) (res TruncateSessionRes,
 			}
 			d := jx.DecodeBytes(buf)
 
-			var response SessionsDisabledProblem
+			var response TruncateSessionNotImplemented
 			if err := func() error {
 				if err := response.Decode(d); err != nil {
 					return err

@@ -9,114 +9,6 @@ import (
 	"github.com/ogen-go/ogen/validate"
 )
 
-func (s *ActionsConflictProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s ActionsConflictProblemCode) Validate() error {
-	switch s {
-	case "RUN_NOT_WAITING":
-		return nil
-	case "RUN_CANCELLED":
-		return nil
-	case "IDEMPOTENCY_KEY_IN_USE":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *ActionsInvalidProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s ActionsInvalidProblemCode) Validate() error {
-	switch s {
-	case "VALIDATION_ERROR":
-		return nil
-	case "ACTION_MISMATCH":
-		return nil
-	case "IDEMPOTENCY_KEY_REUSED":
-		return nil
-	case "SESSION_LIMIT_EXCEEDED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *ActionsNotFoundProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s ActionsNotFoundProblemCode) Validate() error {
-	switch s {
-	case "RUN_NOT_FOUND":
-		return nil
-	case "SESSION_NOT_FOUND":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
 func (s *ApprovalsAction) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer
@@ -144,6 +36,22 @@ func (s *ApprovalsAction) Validate() error {
 	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
+func (s *CancelRunForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *CancelRunNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
@@ -178,78 +86,36 @@ func (s *CancelRunResponse) Validate() error {
 	return nil
 }
 
-func (s *CreateSessionInvalidProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *CreateSessionConflict) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s CreateSessionInvalidProblemCode) Validate() error {
-	switch s {
-	case "VALIDATION_ERROR":
-		return nil
-	case "UNSUPPORTED_CONTINUATION":
-		return nil
-	case "SESSION_LIMIT_EXCEEDED":
-		return nil
-	case "IDEMPOTENCY_KEY_REUSED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *CreateSessionNotFoundProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *CreateSessionForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s CreateSessionNotFoundProblemCode) Validate() error {
-	switch s {
-	case "PROVIDER_NOT_FOUND":
-		return nil
-	case "MODEL_NOT_FOUND":
-		return nil
-	case "SESSION_NOT_FOUND":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
+func (s *CreateSessionNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
+	return nil
+}
+
+func (s *CreateSessionNotImplemented) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
 }
 
 func (s *CreateSessionRequest) Validate() error {
@@ -314,6 +180,22 @@ func (s *CreateSessionRequest) Validate() error {
 	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
+func (s *CreateSessionRequestEntityTooLarge) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *CreateSessionRequestTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
@@ -392,38 +274,44 @@ func (s *CreateSessionUnavailableHeaders) Validate() error {
 	return nil
 }
 
-func (s *CreateSessionUnavailableProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *CreateSessionUnprocessableEntity) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s CreateSessionUnavailableProblemCode) Validate() error {
-	switch s {
-	case "SESSION_STORE_FULL":
-		return nil
-	case "SHUTTING_DOWN":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
+func (s *CreateSessionUnsupportedMediaType) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
+	return nil
+}
+
+func (s *DeleteSessionForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *DeleteSessionNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *DeleteSessionNotImplemented) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
 }
 
 func (s *Discovery) Validate() error {
@@ -712,70 +600,6 @@ func (s NativeHistoryFilter) Validate() error {
 	}
 }
 
-func (s *PayloadTooLargeProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s PayloadTooLargeProblemCode) Validate() error {
-	switch s {
-	case "PAYLOAD_TOO_LARGE":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *PermissionDeniedProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s PermissionDeniedProblemCode) Validate() error {
-	switch s {
-	case "PERMISSION_DENIED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
 func (s *Problem) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer
@@ -837,42 +661,6 @@ func (s *ProviderCapabilities) Validate() error {
 		return &validate.Error{Fields: failures}
 	}
 	return nil
-}
-
-func (s *ProviderErrorProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s ProviderErrorProblemCode) Validate() error {
-	switch s {
-	case "PROVIDER_ERROR":
-		return nil
-	case "PROVIDER_AUTH_FAILED":
-		return nil
-	case "PROVIDER_REJECTED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
 }
 
 func (s *ProviderInfo) Validate() error {
@@ -960,38 +748,6 @@ func (s *ProviderOverloadedHeaders) Validate() error {
 	return nil
 }
 
-func (s *ProviderOverloadedProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s ProviderOverloadedProblemCode) Validate() error {
-	switch s {
-	case "PROVIDER_OVERLOADED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
 func (s *ProviderRateLimitedHeaders) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer
@@ -1043,68 +799,28 @@ func (s *ProviderRateLimitedHeaders) Validate() error {
 	return nil
 }
 
-func (s *ProviderRateLimitedProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *ReadSessionForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s ProviderRateLimitedProblemCode) Validate() error {
-	switch s {
-	case "PROVIDER_RATE_LIMITED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *ProviderTimeoutProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *ReadSessionNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s ProviderTimeoutProblemCode) Validate() error {
-	switch s {
-	case "PROVIDER_TIMEOUT":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
+func (s *ReadSessionNotImplemented) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
+	return nil
 }
 
 func (s *ReadSessionResponse) Validate() error {
@@ -1202,38 +918,6 @@ func (s *ReadSessionResponse) Validate() error {
 		return &validate.Error{Fields: failures}
 	}
 	return nil
-}
-
-func (s *RequestTimeoutProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s RequestTimeoutProblemCode) Validate() error {
-	switch s {
-	case "REQUEST_TIMEOUT":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
 }
 
 func (s RequiredAction) Validate() error {
@@ -1379,6 +1063,14 @@ func (s *RetryAccounting) Validate() error {
 	return nil
 }
 
+func (s *RunBadGateway) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *RunCompletedEvent) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer
@@ -1471,46 +1163,6 @@ func (s *RunConflictHeaders) Validate() error {
 	return nil
 }
 
-func (s *RunConflictProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s RunConflictProblemCode) Validate() error {
-	switch s {
-	case "SESSION_REVISION_CONFLICT":
-		return nil
-	case "SESSION_BUSY":
-		return nil
-	case "SESSION_INTERRUPTED":
-		return nil
-	case "RUN_CANCELLED":
-		return nil
-	case "IDEMPOTENCY_KEY_IN_USE":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
 func (s RunEvent) Validate() error {
 	switch s.Type {
 	case RunStartedEventRunEvent:
@@ -1563,80 +1215,36 @@ func (s *RunFailedEvent) Validate() error {
 	return nil
 }
 
-func (s *RunInvalidProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *RunForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s RunInvalidProblemCode) Validate() error {
-	switch s {
-	case "VALIDATION_ERROR":
-		return nil
-	case "SESSION_OVERRIDE_REJECTED":
-		return nil
-	case "SESSION_CONTEXT_UNSUPPORTED":
-		return nil
-	case "SESSION_LIMIT_EXCEEDED":
-		return nil
-	case "SESSION_PREFIX_CHANGED":
-		return nil
-	case "IDEMPOTENCY_KEY_REUSED":
-		return nil
-	case "TOOL_NAME_CONFLICT":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *RunNotFoundProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *RunGatewayTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s RunNotFoundProblemCode) Validate() error {
-	switch s {
-	case "RUN_NOT_FOUND":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
+func (s *RunNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
+	return nil
+}
+
+func (s *RunNotImplemented) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
 }
 
 func (s *RunRequest) Validate() error {
@@ -1772,6 +1380,22 @@ func (s *RunRequest) Validate() error {
 	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
+func (s *RunRequestEntityTooLarge) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *RunRequestTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
@@ -1949,42 +1573,6 @@ func (s RunStatus) Validate() error {
 	}
 }
 
-func (s *RunTargetNotFoundProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s RunTargetNotFoundProblemCode) Validate() error {
-	switch s {
-	case "PROVIDER_NOT_FOUND":
-		return nil
-	case "MODEL_NOT_FOUND":
-		return nil
-	case "SESSION_NOT_FOUND":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
 func (s *RunUnavailableHeaders) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer
@@ -2036,72 +1624,20 @@ func (s *RunUnavailableHeaders) Validate() error {
 	return nil
 }
 
-func (s *RunUnavailableProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *RunUnprocessableEntity) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s RunUnavailableProblemCode) Validate() error {
-	switch s {
-	case "HOST_BUSY":
-		return nil
-	case "PROVIDER_OVERLOADED":
-		return nil
-	case "SHUTTING_DOWN":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *SessionAccountRequiredProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *RunUnsupportedMediaType) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
-}
-
-func (s SessionAccountRequiredProblemCode) Validate() error {
-	switch s {
-	case "SESSION_ACCOUNT_REQUIRED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
 }
 
 func (s SessionGrant) Validate() error {
@@ -2353,38 +1889,6 @@ func (s SessionMode) Validate() error {
 	}
 }
 
-func (s *SessionNotFoundProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s SessionNotFoundProblemCode) Validate() error {
-	switch s {
-	case "SESSION_NOT_FOUND":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
 func (s SessionStatus) Validate() error {
 	switch s {
 	case "ready":
@@ -2392,38 +1896,6 @@ func (s SessionStatus) Validate() error {
 	case "running":
 		return nil
 	case "interrupted":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *SessionsDisabledProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s SessionsDisabledProblemCode) Validate() error {
-	switch s {
-	case "SESSIONS_DISABLED":
 		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
@@ -2565,74 +2037,28 @@ func (s ShouldRetry) Validate() error {
 	}
 }
 
-func (s *StreamActionsConflictProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *StreamRunActionsConflict) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s StreamActionsConflictProblemCode) Validate() error {
-	switch s {
-	case "RUN_NOT_WAITING":
-		return nil
-	case "IDEMPOTENCY_KEY_IN_USE":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *StreamActionsInvalidProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *StreamRunActionsForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s StreamActionsInvalidProblemCode) Validate() error {
-	switch s {
-	case "VALIDATION_ERROR":
-		return nil
-	case "ACTION_MISMATCH":
-		return nil
-	case "IDEMPOTENCY_KEY_REUSED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
+func (s *StreamRunActionsNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
+	return nil
 }
 
 func (s *StreamRunActionsOKEvent) Validate() error {
@@ -2654,6 +2080,38 @@ func (s *StreamRunActionsOKEvent) Validate() error {
 	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
+func (s *StreamRunActionsRequestEntityTooLarge) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *StreamRunActionsRequestTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *StreamRunActionsUnprocessableEntity) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *StreamRunActionsUnsupportedMediaType) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
@@ -2727,42 +2185,28 @@ func (s *StreamRunConflictHeaders) Validate() error {
 	return nil
 }
 
-func (s *StreamRunConflictProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *StreamRunForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s StreamRunConflictProblemCode) Validate() error {
-	switch s {
-	case "SESSION_REVISION_CONFLICT":
-		return nil
-	case "SESSION_BUSY":
-		return nil
-	case "SESSION_INTERRUPTED":
-		return nil
-	case "IDEMPOTENCY_KEY_IN_USE":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
+func (s *StreamRunNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
+	return nil
+}
+
+func (s *StreamRunNotImplemented) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
 }
 
 func (s *StreamRunOKEvent) Validate() error {
@@ -2784,6 +2228,78 @@ func (s *StreamRunOKEvent) Validate() error {
 	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
+func (s *StreamRunRequestEntityTooLarge) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *StreamRunRequestTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *StreamRunUnprocessableEntity) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *StreamRunUnsupportedMediaType) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsBadGateway) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsConflict) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsGatewayTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
@@ -2834,6 +2350,38 @@ func (s *SubmitRunActionsRequest) Validate() error {
 	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsRequestEntityTooLarge) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsRequestTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsUnprocessableEntity) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsUnsupportedMediaType) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
@@ -2942,70 +2490,28 @@ func (s *TruncateConflictHeaders) Validate() error {
 	return nil
 }
 
-func (s *TruncateConflictProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *TruncateSessionForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s TruncateConflictProblemCode) Validate() error {
-	switch s {
-	case "SESSION_REVISION_CONFLICT":
-		return nil
-	case "SESSION_BUSY":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *TruncateInvalidProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
+func (s *TruncateSessionNotFound) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
 
-func (s TruncateInvalidProblemCode) Validate() error {
-	switch s {
-	case "VALIDATION_ERROR":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
+func (s *TruncateSessionNotImplemented) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
+	return nil
 }
 
 func (s *TruncateSessionRequest) Validate() error {
@@ -3058,6 +2564,38 @@ func (s *TruncateSessionRequest) Validate() error {
 	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
+func (s *TruncateSessionRequestEntityTooLarge) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *TruncateSessionRequestTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *TruncateSessionUnprocessableEntity) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *TruncateSessionUnsupportedMediaType) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
 	}
 	return nil
 }
@@ -3158,70 +2696,6 @@ func (s *UnauthenticatedHeaders) Validate() error {
 		return &validate.Error{Fields: failures}
 	}
 	return nil
-}
-
-func (s *UnauthenticatedProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s UnauthenticatedProblemCode) Validate() error {
-	switch s {
-	case "UNAUTHENTICATED":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
-}
-
-func (s *UnsupportedMediaTypeProblem) Validate() error {
-	if s == nil {
-		return validate.ErrNilPointer
-	}
-
-	var failures []validate.FieldError
-	if err := func() error {
-		if err := s.Code.Validate(); err != nil {
-			return err
-		}
-		return nil
-	}(); err != nil {
-		failures = append(failures, validate.FieldError{
-			Name:  "code",
-			Error: err,
-		})
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
-	}
-	return nil
-}
-
-func (s UnsupportedMediaTypeProblemCode) Validate() error {
-	switch s {
-	case "UNSUPPORTED_MEDIA_TYPE":
-		return nil
-	default:
-		return errors.Errorf("invalid value: %v", s)
-	}
 }
 
 func (s *Usage) Validate() error {

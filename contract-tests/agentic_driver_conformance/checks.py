@@ -26,13 +26,16 @@ imports it) and for every scenario answer (``validation.py`` imports it):
 - ``timestamps_utc_milliseconds``: the spec says timestamps are UTC with
   millisecond precision (``2026-11-29T18:50:42.123Z``); ``format: date-time``
   alone accepts any offset and precision.
+- ``problem_codes_documented``: a problem's ``code`` is one of the codes its
+  operation's answer lists for that status (``x-error-codes``). The schema
+  keeps ``code`` open to codes added after this version, so it no longer
+  says which known code belongs to which answer; this check does.
 - ``valid_requests_refused_only_as_documented``: schemathesis'
   ``positive_data_acceptance`` judges a schema-valid request by status only
   (``schemathesis.toml`` lists the statuses per operation); this check narrows
   each refusal to the codes with which the contract refuses a valid request.
 
-The schema's per-status ``code`` enums are already enforced by
-``response_schema_conformance``; these rules cover what a schema cannot say.
+These rules cover what the schema cannot (or, being open to later codes, does not) say.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ __all__ = [
     "event_streams_well_formed",
     "idempotent_replays_honoured",
     "parse_event_stream",
+    "problem_codes_documented",
     "problem_details_consistent",
     "session_revisions_honoured",
     "timestamps_utc_milliseconds",
@@ -317,6 +321,22 @@ def problem_details_consistent(ctx: CheckContext, response: Response, case: Case
             problems.append(f"`instance` is {instance!r} but the request path is {raw!r} ({unquote(raw)!r})")
     if problems:
         raise AssertionError("Inconsistent problem details: " + "; ".join(problems) + ".")
+    return None
+
+
+@schemathesis.check
+def problem_codes_documented(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+    """A problem's code is one its answer documents for that status (``x-error-codes``)."""
+    operation = spec.operations().get(_operation_id(case) or "")
+    body = _json_body(response) if response.status_code >= 400 else None
+    if operation is None or not isinstance(body, dict) or "code" not in body:
+        return None
+    documented = operation.codes_by_status.get(str(response.status_code))
+    if documented is not None and body["code"] not in documented:
+        raise AssertionError(
+            f"{operation.operation_id} answered {response.status_code} with code {body['code']!r}; "
+            f"that answer documents {', '.join(documented)}."
+        )
     return None
 
 

@@ -62,16 +62,10 @@ def resolve(node: Any, doc: dict[str, Any] | None = None) -> Any:
 
 
 def problem_codes(schema: Any, doc: dict[str, Any] | None = None) -> tuple[str, ...] | None:
-    """The ``code`` enum of a per-status problem schema (allOf of Problem plus a ``code`` enum), or None."""
+    """The codes a per-status problem schema lists in ``x-error-codes`` (the known codes of that answer), or None."""
     schema = resolve(schema, doc)
-    if not isinstance(schema, dict):
-        return None
-    for part in schema.get("allOf", []):
-        part = resolve(part, doc)
-        code = part.get("properties", {}).get("code") if isinstance(part, dict) else None
-        if isinstance(code, dict) and "enum" in code:
-            return tuple(code["enum"])
-    return None
+    codes = schema.get("x-error-codes") if isinstance(schema, dict) else None
+    return tuple(codes) if isinstance(codes, list) else None
 
 
 @functools.cache

@@ -1,4 +1,4 @@
-"""A fault-injecting HTTP/1.1 proxy on loopback, for the client scenarios (a test fixture).
+"""A fault-injecting HTTP/1.1 proxy on loopback, for the client scenarios and the adapters' tests (a test fixture).
 
     python contract-tests/harness/faultproxy.py --upstream http://127.0.0.1:HOSTPORT [--port 0]
 
@@ -7,7 +7,9 @@ request is forwarded to the upstream host unchanged unless an armed fault
 matches it; each answer goes back with ``Connection: close`` (one request per
 connection keeps the framing trivially right, streams included). The control
 API lives under ``/__faults`` on the same port and is described, with the fault
-actions, in ``contract-tests/scenarios/clients/README.md``.
+actions, in ``contract-tests/scenarios/clients/README.md``. The client scenarios
+put it in front of a host; the server's adapter tests put it in front of a fake
+model provider (``abort`` and ``cut`` are the network faults those need).
 
 Only the standard library, so that any player can start it with any Python 3.11.
 """
@@ -18,6 +20,8 @@ import argparse
 import asyncio
 import contextlib
 import json
+import socket
+import struct
 import sys
 import time
 from dataclasses import dataclass, field
@@ -29,7 +33,10 @@ __all__ = ["Fault", "FaultProxy", "main"]
 
 MAX_HEAD_BYTES = 64 * 1024
 RELAY_CHUNK = 64 * 1024
-ACTIONS = frozenset({"drop-response", "reset", "respond"})
+ACTIONS = frozenset({"abort", "cut", "drop-response", "reset", "respond"})
+CUT_ENDS = frozenset({"close", "finish", "reset", "stall"})
+STALL_LIMIT_S = 60.0
+"""A stalled answer is held until the client gives up, but never longer than this."""
 
 
 @dataclass
@@ -43,6 +50,15 @@ class Fault:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     body: Any = None
+    after: str | None = None
+    """``cut``: the answer is relayed up to the end of the event (blank line) after this text, or to the text's
+    end when no event boundary follows it; without it, only the head is relayed."""
+    plus: int = 0
+    """``cut``: further bytes relayed past that point (into the next event: a line cut in the middle)."""
+    end: str = "reset"
+    """``cut``: how the answer then ends: ``reset`` (TCP reset), ``close`` (the connection closes inside a
+    chunk: a chunked body cut short), ``finish`` (the body ends cleanly right there), ``stall`` (nothing more
+    is sent and the connection stays open until the client closes it)."""
 
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> Fault:
@@ -52,6 +68,10 @@ class Fault:
         times = int(value.get("times", 1))
         if times < 1:
             raise ValueError("times must be at least 1")
+        end = str(value.get("end", "reset"))
+        if end not in CUT_ENDS:
+            raise ValueError(f"unknown cut end {end!r}; known: {', '.join(sorted(CUT_ENDS))}")
+        after = value.get("after")
         return cls(
             method=str(value["method"]).upper(),
             path=str(value["path"]),
@@ -60,6 +80,9 @@ class Fault:
             status=int(value.get("status", 200)),
             headers={str(k): str(v) for k, v in dict(value.get("headers", {})).items()},
             body=value.get("body"),
+            after=None if after is None else str(after),
+            plus=max(0, int(value.get("plus", 0))),
+            end=end,
         )
 
     def matches(self, method: str, path: str) -> bool:
@@ -176,7 +199,7 @@ class FaultProxy:
         try:
             request = await read_request(reader)
             if request is not None:
-                await self.answer(request, writer)
+                await self.answer(request, reader, writer)
         except BadRequest as error:
             writer.write(encode_response(400, {"Content-Type": "text/plain"}, str(error).encode()))
         except (ConnectionError, asyncio.IncompleteReadError):
@@ -188,7 +211,7 @@ class FaultProxy:
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()
 
-    async def answer(self, request: Request, writer: asyncio.StreamWriter) -> None:
+    async def answer(self, request: Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if request.path == "/__faults" or request.path.startswith("/__faults/"):
             writer.write(self.control(request))
             return
@@ -204,6 +227,10 @@ class FaultProxy:
             entry["status"] = fault.status
         elif fault.action == "drop-response":
             await self.forward(request, None)
+        elif fault.action == "abort":  # nothing is forwarded; the client's connection is reset
+            abort(writer)
+        elif fault.action == "cut":
+            entry["status"] = await self.cut(request, reader, writer, fault)
         # "reset": nothing is forwarded and nothing is sent; the connection just closes.
 
     def record(self, request: Request, fault: Fault | None) -> dict[str, Any]:
@@ -234,18 +261,32 @@ class FaultProxy:
             return encode_response(200, {"Content-Type": "application/json"}, body)
         return encode_response(404, {"Content-Type": "text/plain"}, b"no such control endpoint")
 
-    async def forward(self, request: Request, writer: asyncio.StreamWriter | None) -> int | None:
-        """Send the request upstream and relay the answer (or, with no writer, read it whole and drop it)."""
+    async def exchange(
+        self, request: Request, writer: asyncio.StreamWriter | None
+    ) -> tuple[bytes, asyncio.StreamReader, asyncio.StreamWriter] | None:
+        """Send ``request`` upstream and read its answer's head; None, with a 502 sent to ``writer``, when the
+        upstream is down. The caller closes the upstream connection (``close_quietly``)."""
         try:
             up_reader, up_writer = await asyncio.open_connection(self.upstream_host, self.upstream_port)
         except OSError as error:  # what any proxy does when its upstream is down
             if writer is not None:
                 writer.write(encode_response(502, {"Content-Type": "text/plain"}, f"upstream: {error}".encode()))
-            return 502
+            return None
         try:
             up_writer.write(self.upstream_head(request) + request.body)
             await up_writer.drain()
-            head = await up_reader.readuntil(b"\r\n\r\n")
+            return await up_reader.readuntil(b"\r\n\r\n"), up_reader, up_writer
+        except BaseException:
+            await close_quietly(up_writer)
+            raise
+
+    async def forward(self, request: Request, writer: asyncio.StreamWriter | None) -> int | None:
+        """Send the request upstream and relay the answer (or, with no writer, read it whole and drop it)."""
+        opened = await self.exchange(request, writer)
+        if opened is None:
+            return 502
+        head, up_reader, up_writer = opened
+        try:
             status = int(head.split(b" ", 2)[1])
             if writer is None:
                 await up_reader.read()  # the host finishes its answer; the client never sees it
@@ -256,9 +297,38 @@ class FaultProxy:
                 await writer.drain()
             return status
         finally:
-            up_writer.close()
-            with contextlib.suppress(ConnectionError):
-                await up_writer.wait_closed()
+            await close_quietly(up_writer)
+
+    async def cut(
+        self, request: Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, fault: Fault
+    ) -> int | None:
+        """Forward the request, relay the answer's head and the start of its body, then end it as ``fault.end``.
+
+        The upstream's answer is read whole first, so the cut lands at the same place every time; the body
+        is relayed chunked whatever its own framing was.
+        """
+        opened = await self.exchange(request, writer)
+        if opened is None:
+            return 502
+        head, up_reader, up_writer = opened
+        try:
+            body = await read_answer_body(up_reader, head)
+        finally:
+            await close_quietly(up_writer)
+        offset = cut_offset(body, fault.after, fault.plus)
+        writer.write(chunked_head(head) + (chunk(body[:offset]) if offset else b""))
+        await writer.drain()
+        if fault.end == "reset":
+            abort(writer)
+        elif fault.end == "close":  # a chunk announced and never finished, then the connection closes
+            rest = body[offset:] or b"x" * 64
+            writer.write(f"{len(rest):x}\r\n".encode() + rest[: len(rest) // 2])
+        elif fault.end == "finish":
+            writer.write(b"0\r\n\r\n")
+        else:  # stall: wait for the client to give up (it closes its side), bounded
+            with contextlib.suppress(TimeoutError, ConnectionError):
+                await asyncio.wait_for(reader.read(), STALL_LIMIT_S)
+        return int(head.split(b" ", 2)[1])
 
     def upstream_head(self, request: Request) -> bytes:
         skip = {"connection", "keep-alive", "transfer-encoding", "content-length", "host"}
@@ -268,6 +338,59 @@ class FaultProxy:
             lines.append(f"Content-Length: {len(request.body)}")
         lines += ["Connection: close", "", ""]
         return "\r\n".join(lines).encode("latin-1")
+
+
+async def read_answer_body(reader: asyncio.StreamReader, head: bytes) -> bytes:
+    """An answer's whole body, decoded from its framing (chunked, Content-Length, or until the close)."""
+    fields = {}
+    for line in head.decode("latin-1").split("\r\n")[1:]:
+        name, sep, value = line.partition(":")
+        if sep:
+            fields[name.strip().lower()] = value.strip()
+    if fields.get("transfer-encoding", "").lower() == "chunked":
+        return await read_chunked(reader)
+    if "content-length" in fields:
+        return await reader.readexactly(int(fields["content-length"]))
+    return await reader.read()
+
+
+def cut_offset(body: bytes, after: str | None, plus: int) -> int:
+    """Where a ``cut`` fault stops relaying ``body`` (see ``Fault.after`` and ``Fault.plus``)."""
+    if after is None:
+        return min(plus, len(body))
+    found = body.find(after.encode())
+    if found < 0:
+        raise BadRequest(f"cut: {after!r} is not in the answer")
+    offset = found + len(after)
+    boundaries = [i + len(b) for b in (b"\n\n", b"\r\n\r\n") if (i := body.find(b, offset)) >= 0]
+    return min(min(boundaries, default=offset) + plus, len(body))
+
+
+def chunk(data: bytes) -> bytes:
+    return f"{len(data):x}\r\n".encode() + data + b"\r\n"
+
+
+def chunked_head(head: bytes) -> bytes:
+    """An answer's head re-framed as chunked (its own length or framing no longer applies)."""
+    lines = head.decode("latin-1").split("\r\n")
+    skip = ("connection:", "keep-alive:", "content-length:", "transfer-encoding:")
+    kept = [line for line in lines[1:] if line and not line.lower().startswith(skip)]
+    return "\r\n".join([lines[0], *kept, "Transfer-Encoding: chunked", "Connection: close", "", ""]).encode("latin-1")
+
+
+async def close_quietly(writer: asyncio.StreamWriter) -> None:
+    writer.close()
+    with contextlib.suppress(ConnectionError):
+        await writer.wait_closed()
+
+
+def abort(writer: asyncio.StreamWriter) -> None:
+    """Close with a TCP reset (RST, not FIN): what a crashed peer or a dropped NAT entry looks like."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
 
 
 def with_connection_close(head: bytes) -> bytes:

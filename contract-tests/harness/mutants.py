@@ -19,7 +19,7 @@ from typing import Any
 from agentic_driver.cli import serve
 from agentic_driver.config import load_config
 from agentic_driver.driver import Driver
-from agentic_driver.errors import CATALOGUE, CodeSpec, DriverError, ErrorCode, SessionBusy
+from agentic_driver.errors import CATALOGUE, CodeSpec, DriverError, ErrorCode, RunNotFound, SessionBusy
 from agentic_driver.turns.lifecycle import TurnLifecycle
 
 
@@ -64,6 +64,11 @@ def weakened_served_spec() -> None:
     app.openapi_document = weakened
 
 
+def run_not_found_as_session_not_found() -> None:
+    """An unknown run is answered with SESSION_NOT_FOUND: the right status, a code the answer does not list."""
+    RunNotFound.code = ErrorCode.SESSION_NOT_FOUND
+
+
 def defect() -> None:
     """Discovery fails with an unexpected exception (a host defect)."""
 
@@ -78,6 +83,7 @@ MUTATIONS: dict[str, Callable[[], None]] = {
     "busy-as-400": busy_as_400,
     "busy-without-retry-after": busy_without_retry_after,
     "weakened-served-spec": weakened_served_spec,
+    "run-not-found-as-session-not-found": run_not_found_as_session_not_found,
     "defect": defect,
 }
 

@@ -52,6 +52,7 @@ MUTANT_CHECKS: dict[str, tuple[list[str], str]] = {
     "busy-as-400": (["scenario session-busy"], "scenario session-busy"),
     "busy-without-retry-after": (["scenario session-busy"], "scenario session-busy"),
     "weakened-served-spec": (["spec"], "spec served-document"),
+    "run-not-found-as-session-not-found": (["scenario not-found"], "scenario not-found"),
     "defect": (["spec", "discovery"], "discovery answer"),
 }
 

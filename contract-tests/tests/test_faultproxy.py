@@ -123,12 +123,53 @@ def test_respond_answers_in_the_hosts_place(proxy: str) -> None:
     assert log(proxy)[0]["status"] == 503
 
 
+def test_abort_resets_the_connection_and_forwards_nothing(proxy: str) -> None:
+    arm(proxy, {"method": "POST", "path": "/v1/runs", "action": "abort"})
+    with pytest.raises(httpx.ReadError):
+        httpx.post(f"{proxy}/v1/runs", content=b"{}")
+    assert Upstream.seen == []
+    assert log(proxy)[0]["fault"] == "abort"
+
+
+def cut(end: str, after: str = '"path"', plus: int = 0) -> dict[str, object]:
+    return {"method": "POST", "path": "/v1/runs", "action": "cut", "after": after, "plus": plus, "end": end}
+
+
+def test_cut_finish_ends_the_body_cleanly_where_it_was_cut(proxy: str) -> None:
+    arm(proxy, cut("finish", plus=3))
+    answer = httpx.post(f"{proxy}/v1/runs", content=b"cut me")
+    # the upstream's Content-Length answer, re-framed chunked and cut 3 bytes after the marker
+    assert (answer.status_code, answer.text) == (200, '{"method": "POST", "path": "')
+    assert answer.headers["transfer-encoding"] == "chunked" and "content-length" not in answer.headers
+    assert Upstream.seen == [("POST", "/v1/runs", b"cut me")]
+    assert log(proxy)[0]["status"] == 200
+
+
+@pytest.mark.parametrize(("end", "error"), [("close", httpx.RemoteProtocolError), ("reset", httpx.ReadError)])
+def test_cut_close_and_reset_break_the_body_after_its_start(proxy: str, end: str, error: type[Exception]) -> None:
+    arm(proxy, cut(end))
+    with httpx.stream("POST", f"{proxy}/v1/runs", content=b"{}") as answer:
+        assert answer.status_code == 200  # the head arrived: the failure is in the body
+        with pytest.raises(error):
+            answer.read()
+    assert len(Upstream.seen) == 1
+
+
+def test_cut_stall_holds_the_answer_until_the_client_gives_up(proxy: str) -> None:
+    arm(proxy, cut("stall"))
+    with pytest.raises(httpx.ReadTimeout):
+        httpx.post(f"{proxy}/v1/runs", content=b"{}", timeout=httpx.Timeout(5.0, read=0.2))
+    assert httpx.post(f"{proxy}/v1/runs", content=b"{}").status_code == 200  # the proxy still serves
+
+
 def test_arming_clears_the_log_and_bad_faults_are_refused(proxy: str) -> None:
     httpx.get(f"{proxy}/healthz")
     arm(proxy)
     assert log(proxy) == []
     refused = httpx.post(f"{proxy}/__faults", json={"faults": [{"method": "GET", "path": "/", "action": "explode"}]})
     assert refused.status_code == 400 and "explode" in refused.text
+    refused = httpx.post(f"{proxy}/__faults", json={"faults": [cut("explode")]})
+    assert refused.status_code == 400 and "unknown cut end 'explode'" in refused.text
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,13 @@ def test_stale_revision_answered_200_is_caught(quiet_observations: Path) -> None
     assert "session_revisions_honoured" in caught, run.failure_section
 
 
+def test_a_code_the_answer_does_not_list_is_caught(quiet_observations: Path) -> None:
+    # The schema's `code` is open to later codes, so only the answer's x-error-codes list can tell.
+    with hosts.running([("mutant-code", HOST_CONFIG, "run-not-found-as-session-not-found")]) as (host,):
+        failure = _failure_of("not-found", host.base_url)
+    assert "cancelRun answered 404 with code 'SESSION_NOT_FOUND'" in failure, failure
+
+
 def test_busy_answered_with_400_is_caught(quiet_observations: Path) -> None:
     with hosts.running([("mutant-busy", HOST_CONFIG, "busy-as-400")]) as (host,):
         for name in ("session-busy", "session-race"):

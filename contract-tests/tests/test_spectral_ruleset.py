@@ -42,13 +42,11 @@ def _unused_code(doc: dict[str, Any]) -> None:
 
 
 def _outside_code_in_enum(doc: dict[str, Any]) -> None:
-    doc["components"]["schemas"]["RunNotFoundProblem"]["allOf"][1]["properties"]["code"]["enum"].append(
-        "ROUTE_NOT_FOUND"
-    )
+    doc["components"]["schemas"]["RunNotFoundProblem"]["x-error-codes"].append("ROUTE_NOT_FOUND")
 
 
 def _code_with_two_statuses(doc: dict[str, Any]) -> None:
-    doc["components"]["schemas"]["RunNotFoundProblem"]["allOf"][1]["properties"]["code"]["enum"].append("SESSION_BUSY")
+    doc["components"]["schemas"]["RunNotFoundProblem"]["x-error-codes"].append("SESSION_BUSY")
 
 
 def _no_example(doc: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""Prepare the spec for ogen: one JSON Schema no-op that ogen needs spelled out.
+"""Prepare the spec for ogen: two rewrites that ogen needs and that keep the contract's meaning for Go.
 
     python generator/go/prepare.py openapi.yaml OUT.json
 
@@ -7,8 +7,15 @@ ogen reads an object schema with neither ``properties`` nor ``additionalProperti
 empty struct and drops every member on decoding. In JSON Schema an absent
 ``additionalProperties`` already allows any member, so stating
 ``additionalProperties: true`` changes nothing about the contract, and ogen then
-generates ``map[string]jx.Raw``, which keeps the members. Everything else passes
-through unchanged; the published openapi.yaml is not edited.
+generates ``map[string]jx.Raw``, which keeps the members.
+
+An open enum, ``anyOf: [{$ref: <a string enum>}, {type: string}]`` (``Problem.code``: a catalogue
+code, or a code added after this version), is a "complex anyOf" that ogen does not implement. It
+becomes the ``$ref`` alone: ogen generates a string enum as ``type ErrorCode string`` with one
+constant per known value, and its decoder keeps any other string, so the Go type is as open as the
+contract (the hand-written problem parser never validates it against the known values).
+
+Everything else passes through unchanged; the published openapi.yaml is not edited.
 """
 
 from __future__ import annotations
@@ -23,12 +30,26 @@ import yaml
 _SHAPING_KEYWORDS = ("properties", "additionalProperties", "patternProperties", "allOf", "anyOf", "oneOf", "$ref")
 
 
+def _open_enum_reference(node: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``$ref`` of an open enum (``anyOf`` of a reference and a plain string), else None."""
+    options = node.get("anyOf")
+    if not (isinstance(options, list) and len(options) == 2):
+        return None
+    reference, other = options
+    if set(reference) == {"$ref"} and other.get("type") == "string" and "enum" not in other:
+        return {"$ref": reference["$ref"]}
+    return None
+
+
 def prepare(node: Any) -> Any:
     if isinstance(node, list):
         return [prepare(item) for item in node]
     if not isinstance(node, dict):
         return node
     out = {key: prepare(value) for key, value in node.items()}
+    reference = _open_enum_reference(out)
+    if reference is not None:
+        return reference
     if out.get("type") == "object" and not any(key in out for key in _SHAPING_KEYWORDS):
         out["additionalProperties"] = True
     return out

@@ -20,6 +20,11 @@ published openapi.yaml stays 3.1 and is not edited.
   ``native``: ``VALIDATION_ERROR``).
 - ``contentEncoding: base64`` is dropped: the value stays a string (as in the other
   clients); its description says it is base64.
+- An open enum, ``anyOf: [{$ref: <a string enum>}, {type: string}]`` (``Problem.code``: a
+  catalogue code or one added later), becomes a plain ``type: string``: typify would make
+  the anyOf a struct of two optional members, and the enum alone a closed Rust enum that
+  fails on a later code. The referenced enum (``ErrorCode``) is still generated, and the
+  hand-written ``ProblemKind`` maps a known string onto it.
 
 Anything else 3.1-only makes the script fail, so a new spec feature is noticed here
 rather than silently mistranslated.
@@ -88,7 +93,17 @@ def convert(node: Any, where: str = "#") -> Any:
             out["example"] = examples[0]
     out.pop("dependentSchemas", None)
     out.pop("contentEncoding", None)
+    if _is_open_enum(out):
+        return {"type": "string", **({"description": out["description"]} if "description" in out else {})}
     return out
+
+
+def _is_open_enum(node: dict[str, Any]) -> bool:
+    options = node.get("anyOf")
+    if not (isinstance(options, list) and len(options) == 2):
+        return False
+    reference, other = options
+    return set(reference) == {"$ref"} and other.get("type") == "string" and "enum" not in other
 
 
 def downconvert(document: dict[str, Any]) -> dict[str, Any]:

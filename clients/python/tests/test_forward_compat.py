@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 
 import agentic_driver_sdk as sdk
-from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent
+from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent, RunFailedEvent
+from agentic_driver_sdk._events import parse_event_data
 
 from .conftest import Driver, d, mock_client
 
@@ -112,3 +113,11 @@ async def test_an_unknown_error_code_keeps_its_code(kind: str) -> None:
         raise AssertionError("expected ConflictError")
     finally:
         await d(client.close())
+
+
+def test_a_run_failed_event_keeps_a_later_code() -> None:
+    # Problem.code is open in the spec: an event may carry a code this client does not know.
+    problem = {"type": "urn:x", "title": "t", "status": 503, "code": "PROVIDER_ON_FIRE", "detail": "d"}
+    event = parse_event_data("run.failed", {"type": "run.failed", "runId": "run_1", "problem": problem})
+    assert isinstance(event, RunFailedEvent)
+    assert event.problem.code == "PROVIDER_ON_FIRE" and event.problem.status == 503

@@ -10,320 +10,62 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 pub mod types {
     ///`ActionsConflictProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct ActionsConflictProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: ActionsConflictProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`ActionsConflictProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum ActionsConflictProblemCode {
-        #[serde(rename = "RUN_CANCELLED")]
-        RunCancelled,
-        #[serde(rename = "RUN_NOT_WAITING")]
-        RunNotWaiting,
-        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
-        IdempotencyKeyInUse,
-    }
-    impl ::std::fmt::Display for ActionsConflictProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::RunCancelled => f.write_str("RUN_CANCELLED"),
-                Self::RunNotWaiting => f.write_str("RUN_NOT_WAITING"),
-                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
-            }
+    #[serde(transparent)]
+    pub struct ActionsConflictProblem(pub Problem);
+    impl ::std::ops::Deref for ActionsConflictProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for ActionsConflictProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "RUN_CANCELLED" => Ok(Self::RunCancelled),
-                "RUN_NOT_WAITING" => Ok(Self::RunNotWaiting),
-                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<ActionsConflictProblem> for Problem {
+        fn from(value: ActionsConflictProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for ActionsConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for ActionsConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for ActionsConflictProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`ActionsInvalidProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct ActionsInvalidProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: ActionsInvalidProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`ActionsInvalidProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum ActionsInvalidProblemCode {
-        #[serde(rename = "VALIDATION_ERROR")]
-        ValidationError,
-        #[serde(rename = "SESSION_LIMIT_EXCEEDED")]
-        SessionLimitExceeded,
-        #[serde(rename = "ACTION_MISMATCH")]
-        ActionMismatch,
-        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
-        IdempotencyKeyReused,
-    }
-    impl ::std::fmt::Display for ActionsInvalidProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
-                Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
-                Self::ActionMismatch => f.write_str("ACTION_MISMATCH"),
-                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
-            }
+    #[serde(transparent)]
+    pub struct ActionsInvalidProblem(pub Problem);
+    impl ::std::ops::Deref for ActionsInvalidProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for ActionsInvalidProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "VALIDATION_ERROR" => Ok(Self::ValidationError),
-                "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
-                "ACTION_MISMATCH" => Ok(Self::ActionMismatch),
-                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<ActionsInvalidProblem> for Problem {
+        fn from(value: ActionsInvalidProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for ActionsInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for ActionsInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for ActionsInvalidProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`ActionsNotFoundProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct ActionsNotFoundProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: ActionsNotFoundProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`ActionsNotFoundProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum ActionsNotFoundProblemCode {
-        #[serde(rename = "SESSION_NOT_FOUND")]
-        SessionNotFound,
-        #[serde(rename = "RUN_NOT_FOUND")]
-        RunNotFound,
-    }
-    impl ::std::fmt::Display for ActionsNotFoundProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
-                Self::RunNotFound => f.write_str("RUN_NOT_FOUND"),
-            }
+    #[serde(transparent)]
+    pub struct ActionsNotFoundProblem(pub Problem);
+    impl ::std::ops::Deref for ActionsNotFoundProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for ActionsNotFoundProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
-                "RUN_NOT_FOUND" => Ok(Self::RunNotFound),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<ActionsNotFoundProblem> for Problem {
+        fn from(value: ActionsNotFoundProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for ActionsNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for ActionsNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for ActionsNotFoundProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`ApprovalDecision`
@@ -534,220 +276,42 @@ pub mod types {
     }
     ///`CreateSessionInvalidProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct CreateSessionInvalidProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: CreateSessionInvalidProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`CreateSessionInvalidProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum CreateSessionInvalidProblemCode {
-        #[serde(rename = "VALIDATION_ERROR")]
-        ValidationError,
-        #[serde(rename = "UNSUPPORTED_CONTINUATION")]
-        UnsupportedContinuation,
-        #[serde(rename = "SESSION_LIMIT_EXCEEDED")]
-        SessionLimitExceeded,
-        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
-        IdempotencyKeyReused,
-    }
-    impl ::std::fmt::Display for CreateSessionInvalidProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
-                Self::UnsupportedContinuation => f.write_str("UNSUPPORTED_CONTINUATION"),
-                Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
-                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
-            }
+    #[serde(transparent)]
+    pub struct CreateSessionInvalidProblem(pub Problem);
+    impl ::std::ops::Deref for CreateSessionInvalidProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for CreateSessionInvalidProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "VALIDATION_ERROR" => Ok(Self::ValidationError),
-                "UNSUPPORTED_CONTINUATION" => Ok(Self::UnsupportedContinuation),
-                "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
-                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<CreateSessionInvalidProblem> for Problem {
+        fn from(value: CreateSessionInvalidProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for CreateSessionInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for CreateSessionInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for CreateSessionInvalidProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`CreateSessionNotFoundProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct CreateSessionNotFoundProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: CreateSessionNotFoundProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`CreateSessionNotFoundProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum CreateSessionNotFoundProblemCode {
-        #[serde(rename = "SESSION_NOT_FOUND")]
-        SessionNotFound,
-        #[serde(rename = "PROVIDER_NOT_FOUND")]
-        ProviderNotFound,
-        #[serde(rename = "MODEL_NOT_FOUND")]
-        ModelNotFound,
-    }
-    impl ::std::fmt::Display for CreateSessionNotFoundProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
-                Self::ProviderNotFound => f.write_str("PROVIDER_NOT_FOUND"),
-                Self::ModelNotFound => f.write_str("MODEL_NOT_FOUND"),
-            }
+    #[serde(transparent)]
+    pub struct CreateSessionNotFoundProblem(pub Problem);
+    impl ::std::ops::Deref for CreateSessionNotFoundProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for CreateSessionNotFoundProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
-                "PROVIDER_NOT_FOUND" => Ok(Self::ProviderNotFound),
-                "MODEL_NOT_FOUND" => Ok(Self::ModelNotFound),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<CreateSessionNotFoundProblem> for Problem {
+        fn from(value: CreateSessionNotFoundProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for CreateSessionNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for CreateSessionNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for CreateSessionNotFoundProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///A `nativeHistory` other than `full` needs `mode` native.
@@ -779,105 +343,22 @@ pub mod types {
     }
     ///`CreateSessionUnavailableProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct CreateSessionUnavailableProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: CreateSessionUnavailableProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`CreateSessionUnavailableProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum CreateSessionUnavailableProblemCode {
-        #[serde(rename = "SESSION_STORE_FULL")]
-        SessionStoreFull,
-        #[serde(rename = "SHUTTING_DOWN")]
-        ShuttingDown,
-    }
-    impl ::std::fmt::Display for CreateSessionUnavailableProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionStoreFull => f.write_str("SESSION_STORE_FULL"),
-                Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
-            }
+    #[serde(transparent)]
+    pub struct CreateSessionUnavailableProblem(pub Problem);
+    impl ::std::ops::Deref for CreateSessionUnavailableProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for CreateSessionUnavailableProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_STORE_FULL" => Ok(Self::SessionStoreFull),
-                "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<CreateSessionUnavailableProblem> for Problem {
+        fn from(value: CreateSessionUnavailableProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for CreateSessionUnavailableProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for CreateSessionUnavailableProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for CreateSessionUnavailableProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`Discovery`
@@ -1545,198 +1026,42 @@ content with a short placeholder, keeping calls and results paired;
     }
     ///`PayloadTooLargeProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct PayloadTooLargeProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: PayloadTooLargeProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`PayloadTooLargeProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum PayloadTooLargeProblemCode {
-        #[serde(rename = "PAYLOAD_TOO_LARGE")]
-        PayloadTooLarge,
-    }
-    impl ::std::fmt::Display for PayloadTooLargeProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::PayloadTooLarge => f.write_str("PAYLOAD_TOO_LARGE"),
-            }
+    #[serde(transparent)]
+    pub struct PayloadTooLargeProblem(pub Problem);
+    impl ::std::ops::Deref for PayloadTooLargeProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for PayloadTooLargeProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "PAYLOAD_TOO_LARGE" => Ok(Self::PayloadTooLarge),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<PayloadTooLargeProblem> for Problem {
+        fn from(value: PayloadTooLargeProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for PayloadTooLargeProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for PayloadTooLargeProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for PayloadTooLargeProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`PermissionDeniedProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct PermissionDeniedProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: PermissionDeniedProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`PermissionDeniedProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum PermissionDeniedProblemCode {
-        #[serde(rename = "PERMISSION_DENIED")]
-        PermissionDenied,
-    }
-    impl ::std::fmt::Display for PermissionDeniedProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::PermissionDenied => f.write_str("PERMISSION_DENIED"),
-            }
+    #[serde(transparent)]
+    pub struct PermissionDeniedProblem(pub Problem);
+    impl ::std::ops::Deref for PermissionDeniedProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for PermissionDeniedProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "PERMISSION_DENIED" => Ok(Self::PermissionDenied),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<PermissionDeniedProblem> for Problem {
+        fn from(value: PermissionDeniedProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for PermissionDeniedProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for PermissionDeniedProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for PermissionDeniedProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     /**RFC 9457 problem details with a stable `code`. Code-specific fields
@@ -1750,7 +1075,12 @@ appear only with the codes that use them.
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: ErrorCode,
+        /**The problem's stable code: one of `ErrorCode` (the codes this version
+of the contract defines), or a code added after it, which a client
+handles by the HTTP status. Each error response lists the codes it
+carries in `x-error-codes`.
+*/
+        pub code: ::std::string::String,
         ///`SESSION_REVISION_CONFLICT`: the session's current revision.
         #[serde(
             rename = "currentRevision",
@@ -1809,108 +1139,22 @@ appear only with the codes that use them.
     }
     ///`ProviderErrorProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct ProviderErrorProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: ProviderErrorProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`ProviderErrorProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum ProviderErrorProblemCode {
-        #[serde(rename = "PROVIDER_ERROR")]
-        ProviderError,
-        #[serde(rename = "PROVIDER_AUTH_FAILED")]
-        ProviderAuthFailed,
-        #[serde(rename = "PROVIDER_REJECTED")]
-        ProviderRejected,
-    }
-    impl ::std::fmt::Display for ProviderErrorProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ProviderError => f.write_str("PROVIDER_ERROR"),
-                Self::ProviderAuthFailed => f.write_str("PROVIDER_AUTH_FAILED"),
-                Self::ProviderRejected => f.write_str("PROVIDER_REJECTED"),
-            }
+    #[serde(transparent)]
+    pub struct ProviderErrorProblem(pub Problem);
+    impl ::std::ops::Deref for ProviderErrorProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for ProviderErrorProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "PROVIDER_ERROR" => Ok(Self::ProviderError),
-                "PROVIDER_AUTH_FAILED" => Ok(Self::ProviderAuthFailed),
-                "PROVIDER_REJECTED" => Ok(Self::ProviderRejected),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<ProviderErrorProblem> for Problem {
+        fn from(value: ProviderErrorProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for ProviderErrorProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for ProviderErrorProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for ProviderErrorProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`ProviderInfo`
@@ -1930,298 +1174,62 @@ appear only with the codes that use them.
     }
     ///`ProviderOverloadedProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct ProviderOverloadedProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: ProviderOverloadedProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`ProviderOverloadedProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum ProviderOverloadedProblemCode {
-        #[serde(rename = "PROVIDER_OVERLOADED")]
-        ProviderOverloaded,
-    }
-    impl ::std::fmt::Display for ProviderOverloadedProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
-            }
+    #[serde(transparent)]
+    pub struct ProviderOverloadedProblem(pub Problem);
+    impl ::std::ops::Deref for ProviderOverloadedProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for ProviderOverloadedProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<ProviderOverloadedProblem> for Problem {
+        fn from(value: ProviderOverloadedProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for ProviderOverloadedProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for ProviderOverloadedProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for ProviderOverloadedProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`ProviderRateLimitedProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct ProviderRateLimitedProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: ProviderRateLimitedProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`ProviderRateLimitedProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum ProviderRateLimitedProblemCode {
-        #[serde(rename = "PROVIDER_RATE_LIMITED")]
-        ProviderRateLimited,
-    }
-    impl ::std::fmt::Display for ProviderRateLimitedProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ProviderRateLimited => f.write_str("PROVIDER_RATE_LIMITED"),
-            }
+    #[serde(transparent)]
+    pub struct ProviderRateLimitedProblem(pub Problem);
+    impl ::std::ops::Deref for ProviderRateLimitedProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for ProviderRateLimitedProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "PROVIDER_RATE_LIMITED" => Ok(Self::ProviderRateLimited),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<ProviderRateLimitedProblem> for Problem {
+        fn from(value: ProviderRateLimitedProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for ProviderRateLimitedProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for ProviderRateLimitedProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for ProviderRateLimitedProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`ProviderTimeoutProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct ProviderTimeoutProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: ProviderTimeoutProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`ProviderTimeoutProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum ProviderTimeoutProblemCode {
-        #[serde(rename = "PROVIDER_TIMEOUT")]
-        ProviderTimeout,
-    }
-    impl ::std::fmt::Display for ProviderTimeoutProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ProviderTimeout => f.write_str("PROVIDER_TIMEOUT"),
-            }
+    #[serde(transparent)]
+    pub struct ProviderTimeoutProblem(pub Problem);
+    impl ::std::ops::Deref for ProviderTimeoutProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for ProviderTimeoutProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "PROVIDER_TIMEOUT" => Ok(Self::ProviderTimeout),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<ProviderTimeoutProblem> for Problem {
+        fn from(value: ProviderTimeoutProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for ProviderTimeoutProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for ProviderTimeoutProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for ProviderTimeoutProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`ReadSessionResponse`
@@ -2244,100 +1252,22 @@ appear only with the codes that use them.
     }
     ///`RequestTimeoutProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct RequestTimeoutProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: RequestTimeoutProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`RequestTimeoutProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum RequestTimeoutProblemCode {
-        #[serde(rename = "REQUEST_TIMEOUT")]
-        RequestTimeout,
-    }
-    impl ::std::fmt::Display for RequestTimeoutProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::RequestTimeout => f.write_str("REQUEST_TIMEOUT"),
-            }
+    #[serde(transparent)]
+    pub struct RequestTimeoutProblem(pub Problem);
+    impl ::std::ops::Deref for RequestTimeoutProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for RequestTimeoutProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "REQUEST_TIMEOUT" => Ok(Self::RequestTimeout),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<RequestTimeoutProblem> for Problem {
+        fn from(value: RequestTimeoutProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for RequestTimeoutProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for RequestTimeoutProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for RequestTimeoutProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///What a `requires_action` run waits for.
@@ -2446,116 +1376,22 @@ appear only with the codes that use them.
     }
     ///`RunConflictProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct RunConflictProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: RunConflictProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`RunConflictProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum RunConflictProblemCode {
-        #[serde(rename = "SESSION_REVISION_CONFLICT")]
-        SessionRevisionConflict,
-        #[serde(rename = "SESSION_BUSY")]
-        SessionBusy,
-        #[serde(rename = "SESSION_INTERRUPTED")]
-        SessionInterrupted,
-        #[serde(rename = "RUN_CANCELLED")]
-        RunCancelled,
-        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
-        IdempotencyKeyInUse,
-    }
-    impl ::std::fmt::Display for RunConflictProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionRevisionConflict => f.write_str("SESSION_REVISION_CONFLICT"),
-                Self::SessionBusy => f.write_str("SESSION_BUSY"),
-                Self::SessionInterrupted => f.write_str("SESSION_INTERRUPTED"),
-                Self::RunCancelled => f.write_str("RUN_CANCELLED"),
-                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
-            }
+    #[serde(transparent)]
+    pub struct RunConflictProblem(pub Problem);
+    impl ::std::ops::Deref for RunConflictProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for RunConflictProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_REVISION_CONFLICT" => Ok(Self::SessionRevisionConflict),
-                "SESSION_BUSY" => Ok(Self::SessionBusy),
-                "SESSION_INTERRUPTED" => Ok(Self::SessionInterrupted),
-                "RUN_CANCELLED" => Ok(Self::RunCancelled),
-                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<RunConflictProblem> for Problem {
+        fn from(value: RunConflictProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for RunConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for RunConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for RunConflictProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     /**One event of a streamed run: the JSON in the `data` of one
@@ -2722,224 +1558,42 @@ provider failure (`PROVIDER_RATE_LIMITED`, `PROVIDER_OVERLOADED`,
     }
     ///`RunInvalidProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct RunInvalidProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: RunInvalidProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`RunInvalidProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum RunInvalidProblemCode {
-        #[serde(rename = "VALIDATION_ERROR")]
-        ValidationError,
-        #[serde(rename = "SESSION_CONTEXT_UNSUPPORTED")]
-        SessionContextUnsupported,
-        #[serde(rename = "SESSION_OVERRIDE_REJECTED")]
-        SessionOverrideRejected,
-        #[serde(rename = "SESSION_LIMIT_EXCEEDED")]
-        SessionLimitExceeded,
-        #[serde(rename = "SESSION_PREFIX_CHANGED")]
-        SessionPrefixChanged,
-        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
-        IdempotencyKeyReused,
-        #[serde(rename = "TOOL_NAME_CONFLICT")]
-        ToolNameConflict,
-    }
-    impl ::std::fmt::Display for RunInvalidProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
-                Self::SessionContextUnsupported => {
-                    f.write_str("SESSION_CONTEXT_UNSUPPORTED")
-                }
-                Self::SessionOverrideRejected => f.write_str("SESSION_OVERRIDE_REJECTED"),
-                Self::SessionLimitExceeded => f.write_str("SESSION_LIMIT_EXCEEDED"),
-                Self::SessionPrefixChanged => f.write_str("SESSION_PREFIX_CHANGED"),
-                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
-                Self::ToolNameConflict => f.write_str("TOOL_NAME_CONFLICT"),
-            }
+    #[serde(transparent)]
+    pub struct RunInvalidProblem(pub Problem);
+    impl ::std::ops::Deref for RunInvalidProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for RunInvalidProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "VALIDATION_ERROR" => Ok(Self::ValidationError),
-                "SESSION_CONTEXT_UNSUPPORTED" => Ok(Self::SessionContextUnsupported),
-                "SESSION_OVERRIDE_REJECTED" => Ok(Self::SessionOverrideRejected),
-                "SESSION_LIMIT_EXCEEDED" => Ok(Self::SessionLimitExceeded),
-                "SESSION_PREFIX_CHANGED" => Ok(Self::SessionPrefixChanged),
-                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
-                "TOOL_NAME_CONFLICT" => Ok(Self::ToolNameConflict),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<RunInvalidProblem> for Problem {
+        fn from(value: RunInvalidProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for RunInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for RunInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for RunInvalidProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`RunNotFoundProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct RunNotFoundProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: RunNotFoundProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`RunNotFoundProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum RunNotFoundProblemCode {
-        #[serde(rename = "RUN_NOT_FOUND")]
-        RunNotFound,
-    }
-    impl ::std::fmt::Display for RunNotFoundProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::RunNotFound => f.write_str("RUN_NOT_FOUND"),
-            }
+    #[serde(transparent)]
+    pub struct RunNotFoundProblem(pub Problem);
+    impl ::std::ops::Deref for RunNotFoundProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for RunNotFoundProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "RUN_NOT_FOUND" => Ok(Self::RunNotFound),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<RunNotFoundProblem> for Problem {
+        fn from(value: RunNotFoundProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for RunNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for RunNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for RunNotFoundProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`RunOutput`
@@ -3200,314 +1854,62 @@ says for what); it is still the session's active turn.
     }
     ///`RunTargetNotFoundProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct RunTargetNotFoundProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: RunTargetNotFoundProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`RunTargetNotFoundProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum RunTargetNotFoundProblemCode {
-        #[serde(rename = "SESSION_NOT_FOUND")]
-        SessionNotFound,
-        #[serde(rename = "PROVIDER_NOT_FOUND")]
-        ProviderNotFound,
-        #[serde(rename = "MODEL_NOT_FOUND")]
-        ModelNotFound,
-    }
-    impl ::std::fmt::Display for RunTargetNotFoundProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
-                Self::ProviderNotFound => f.write_str("PROVIDER_NOT_FOUND"),
-                Self::ModelNotFound => f.write_str("MODEL_NOT_FOUND"),
-            }
+    #[serde(transparent)]
+    pub struct RunTargetNotFoundProblem(pub Problem);
+    impl ::std::ops::Deref for RunTargetNotFoundProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for RunTargetNotFoundProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
-                "PROVIDER_NOT_FOUND" => Ok(Self::ProviderNotFound),
-                "MODEL_NOT_FOUND" => Ok(Self::ModelNotFound),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<RunTargetNotFoundProblem> for Problem {
+        fn from(value: RunTargetNotFoundProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for RunTargetNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for RunTargetNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for RunTargetNotFoundProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`RunUnavailableProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct RunUnavailableProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: RunUnavailableProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`RunUnavailableProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum RunUnavailableProblemCode {
-        #[serde(rename = "HOST_BUSY")]
-        HostBusy,
-        #[serde(rename = "PROVIDER_OVERLOADED")]
-        ProviderOverloaded,
-        #[serde(rename = "SHUTTING_DOWN")]
-        ShuttingDown,
-    }
-    impl ::std::fmt::Display for RunUnavailableProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::HostBusy => f.write_str("HOST_BUSY"),
-                Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
-                Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
-            }
+    #[serde(transparent)]
+    pub struct RunUnavailableProblem(pub Problem);
+    impl ::std::ops::Deref for RunUnavailableProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for RunUnavailableProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "HOST_BUSY" => Ok(Self::HostBusy),
-                "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
-                "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<RunUnavailableProblem> for Problem {
+        fn from(value: RunUnavailableProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for RunUnavailableProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for RunUnavailableProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for RunUnavailableProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`SessionAccountRequiredProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct SessionAccountRequiredProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: SessionAccountRequiredProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`SessionAccountRequiredProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum SessionAccountRequiredProblemCode {
-        #[serde(rename = "SESSION_ACCOUNT_REQUIRED")]
-        SessionAccountRequired,
-    }
-    impl ::std::fmt::Display for SessionAccountRequiredProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionAccountRequired => f.write_str("SESSION_ACCOUNT_REQUIRED"),
-            }
+    #[serde(transparent)]
+    pub struct SessionAccountRequiredProblem(pub Problem);
+    impl ::std::ops::Deref for SessionAccountRequiredProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for SessionAccountRequiredProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_ACCOUNT_REQUIRED" => Ok(Self::SessionAccountRequired),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<SessionAccountRequiredProblem> for Problem {
+        fn from(value: SessionAccountRequiredProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for SessionAccountRequiredProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for SessionAccountRequiredProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for SessionAccountRequiredProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///A session permission a token may hold.
@@ -3690,100 +2092,22 @@ says for what); it is still the session's active turn.
     }
     ///`SessionNotFoundProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct SessionNotFoundProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: SessionNotFoundProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`SessionNotFoundProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum SessionNotFoundProblemCode {
-        #[serde(rename = "SESSION_NOT_FOUND")]
-        SessionNotFound,
-    }
-    impl ::std::fmt::Display for SessionNotFoundProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionNotFound => f.write_str("SESSION_NOT_FOUND"),
-            }
+    #[serde(transparent)]
+    pub struct SessionNotFoundProblem(pub Problem);
+    impl ::std::ops::Deref for SessionNotFoundProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for SessionNotFoundProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_NOT_FOUND" => Ok(Self::SessionNotFound),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<SessionNotFoundProblem> for Problem {
+        fn from(value: SessionNotFoundProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for SessionNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for SessionNotFoundProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for SessionNotFoundProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     /**`ready` accepts a run at the current revision; `running` has an active
@@ -3850,100 +2174,22 @@ until the application reconciles and starts a new session.
     }
     ///`SessionsDisabledProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct SessionsDisabledProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: SessionsDisabledProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`SessionsDisabledProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum SessionsDisabledProblemCode {
-        #[serde(rename = "SESSIONS_DISABLED")]
-        SessionsDisabled,
-    }
-    impl ::std::fmt::Display for SessionsDisabledProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionsDisabled => f.write_str("SESSIONS_DISABLED"),
-            }
+    #[serde(transparent)]
+    pub struct SessionsDisabledProblem(pub Problem);
+    impl ::std::ops::Deref for SessionsDisabledProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for SessionsDisabledProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSIONS_DISABLED" => Ok(Self::SessionsDisabled),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<SessionsDisabledProblem> for Problem {
+        fn from(value: SessionsDisabledProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for SessionsDisabledProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for SessionsDisabledProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for SessionsDisabledProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`SessionsPolicy`
@@ -3973,212 +2219,42 @@ until the application reconciles and starts a new session.
     }
     ///`StreamActionsConflictProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct StreamActionsConflictProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: StreamActionsConflictProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`StreamActionsConflictProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum StreamActionsConflictProblemCode {
-        #[serde(rename = "RUN_NOT_WAITING")]
-        RunNotWaiting,
-        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
-        IdempotencyKeyInUse,
-    }
-    impl ::std::fmt::Display for StreamActionsConflictProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::RunNotWaiting => f.write_str("RUN_NOT_WAITING"),
-                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
-            }
+    #[serde(transparent)]
+    pub struct StreamActionsConflictProblem(pub Problem);
+    impl ::std::ops::Deref for StreamActionsConflictProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for StreamActionsConflictProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "RUN_NOT_WAITING" => Ok(Self::RunNotWaiting),
-                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<StreamActionsConflictProblem> for Problem {
+        fn from(value: StreamActionsConflictProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for StreamActionsConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for StreamActionsConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for StreamActionsConflictProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`StreamActionsInvalidProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct StreamActionsInvalidProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: StreamActionsInvalidProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`StreamActionsInvalidProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum StreamActionsInvalidProblemCode {
-        #[serde(rename = "VALIDATION_ERROR")]
-        ValidationError,
-        #[serde(rename = "ACTION_MISMATCH")]
-        ActionMismatch,
-        #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
-        IdempotencyKeyReused,
-    }
-    impl ::std::fmt::Display for StreamActionsInvalidProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
-                Self::ActionMismatch => f.write_str("ACTION_MISMATCH"),
-                Self::IdempotencyKeyReused => f.write_str("IDEMPOTENCY_KEY_REUSED"),
-            }
+    #[serde(transparent)]
+    pub struct StreamActionsInvalidProblem(pub Problem);
+    impl ::std::ops::Deref for StreamActionsInvalidProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for StreamActionsInvalidProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "VALIDATION_ERROR" => Ok(Self::ValidationError),
-                "ACTION_MISMATCH" => Ok(Self::ActionMismatch),
-                "IDEMPOTENCY_KEY_REUSED" => Ok(Self::IdempotencyKeyReused),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<StreamActionsInvalidProblem> for Problem {
+        fn from(value: StreamActionsInvalidProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for StreamActionsInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for StreamActionsInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for StreamActionsInvalidProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`StreamRunActionsIdempotencyKey`
@@ -4241,113 +2317,22 @@ until the application reconciles and starts a new session.
     }
     ///`StreamRunConflictProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct StreamRunConflictProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: StreamRunConflictProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`StreamRunConflictProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum StreamRunConflictProblemCode {
-        #[serde(rename = "SESSION_REVISION_CONFLICT")]
-        SessionRevisionConflict,
-        #[serde(rename = "SESSION_BUSY")]
-        SessionBusy,
-        #[serde(rename = "SESSION_INTERRUPTED")]
-        SessionInterrupted,
-        #[serde(rename = "IDEMPOTENCY_KEY_IN_USE")]
-        IdempotencyKeyInUse,
-    }
-    impl ::std::fmt::Display for StreamRunConflictProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionRevisionConflict => f.write_str("SESSION_REVISION_CONFLICT"),
-                Self::SessionBusy => f.write_str("SESSION_BUSY"),
-                Self::SessionInterrupted => f.write_str("SESSION_INTERRUPTED"),
-                Self::IdempotencyKeyInUse => f.write_str("IDEMPOTENCY_KEY_IN_USE"),
-            }
+    #[serde(transparent)]
+    pub struct StreamRunConflictProblem(pub Problem);
+    impl ::std::ops::Deref for StreamRunConflictProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for StreamRunConflictProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_REVISION_CONFLICT" => Ok(Self::SessionRevisionConflict),
-                "SESSION_BUSY" => Ok(Self::SessionBusy),
-                "SESSION_INTERRUPTED" => Ok(Self::SessionInterrupted),
-                "IDEMPOTENCY_KEY_IN_USE" => Ok(Self::IdempotencyKeyInUse),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<StreamRunConflictProblem> for Problem {
+        fn from(value: StreamRunConflictProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for StreamRunConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for StreamRunConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for StreamRunConflictProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`StreamRunIdempotencyKey`
@@ -4548,202 +2533,42 @@ until the application reconciles and starts a new session.
     }
     ///`TruncateConflictProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct TruncateConflictProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: TruncateConflictProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`TruncateConflictProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum TruncateConflictProblemCode {
-        #[serde(rename = "SESSION_REVISION_CONFLICT")]
-        SessionRevisionConflict,
-        #[serde(rename = "SESSION_BUSY")]
-        SessionBusy,
-    }
-    impl ::std::fmt::Display for TruncateConflictProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::SessionRevisionConflict => f.write_str("SESSION_REVISION_CONFLICT"),
-                Self::SessionBusy => f.write_str("SESSION_BUSY"),
-            }
+    #[serde(transparent)]
+    pub struct TruncateConflictProblem(pub Problem);
+    impl ::std::ops::Deref for TruncateConflictProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for TruncateConflictProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "SESSION_REVISION_CONFLICT" => Ok(Self::SessionRevisionConflict),
-                "SESSION_BUSY" => Ok(Self::SessionBusy),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<TruncateConflictProblem> for Problem {
+        fn from(value: TruncateConflictProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for TruncateConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for TruncateConflictProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for TruncateConflictProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`TruncateInvalidProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct TruncateInvalidProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: TruncateInvalidProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`TruncateInvalidProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum TruncateInvalidProblemCode {
-        #[serde(rename = "VALIDATION_ERROR")]
-        ValidationError,
-    }
-    impl ::std::fmt::Display for TruncateInvalidProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::ValidationError => f.write_str("VALIDATION_ERROR"),
-            }
+    #[serde(transparent)]
+    pub struct TruncateInvalidProblem(pub Problem);
+    impl ::std::ops::Deref for TruncateInvalidProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for TruncateInvalidProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "VALIDATION_ERROR" => Ok(Self::ValidationError),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<TruncateInvalidProblem> for Problem {
+        fn from(value: TruncateInvalidProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for TruncateInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for TruncateInvalidProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for TruncateInvalidProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`TruncateSessionRequest`
@@ -4774,199 +2599,42 @@ until the application reconciles and starts a new session.
     }
     ///`UnauthenticatedProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct UnauthenticatedProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: UnauthenticatedProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`UnauthenticatedProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum UnauthenticatedProblemCode {
-        #[serde(rename = "UNAUTHENTICATED")]
-        Unauthenticated,
-    }
-    impl ::std::fmt::Display for UnauthenticatedProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Unauthenticated => f.write_str("UNAUTHENTICATED"),
-            }
+    #[serde(transparent)]
+    pub struct UnauthenticatedProblem(pub Problem);
+    impl ::std::ops::Deref for UnauthenticatedProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for UnauthenticatedProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "UNAUTHENTICATED" => Ok(Self::Unauthenticated),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<UnauthenticatedProblem> for Problem {
+        fn from(value: UnauthenticatedProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for UnauthenticatedProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for UnauthenticatedProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for UnauthenticatedProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`UnsupportedMediaTypeProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    pub struct UnsupportedMediaTypeProblem {
-        ///`SESSION_BUSY`: the run that holds the session.
-        #[serde(
-            rename = "activeRunId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub active_run_id: ::std::option::Option<::std::string::String>,
-        pub code: UnsupportedMediaTypeProblemCode,
-        ///`SESSION_REVISION_CONFLICT`: the session's current revision.
-        #[serde(
-            rename = "currentRevision",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub current_revision: ::std::option::Option<i64>,
-        ///What happened, for a person.
-        pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub errors: ::std::vec::Vec<ValidationIssue>,
-        ///The request path.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<::std::string::String>,
-        ///The value of that bound.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub maximum: ::std::option::Option<i64>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reason: ::std::option::Option<::std::string::String>,
-        ///The same value as the `Retry-After` header, where waiting helps.
-        #[serde(
-            rename = "retryAfterSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub retry_after_seconds: ::std::option::Option<i64>,
-        ///The HTTP status code.
-        pub status: i64,
-        ///A short summary of the problem type.
-        pub title: ::std::string::String,
-        ///A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
-        #[serde(rename = "type")]
-        pub type_: ::std::string::String,
-    }
-    ///`UnsupportedMediaTypeProblemCode`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    pub enum UnsupportedMediaTypeProblemCode {
-        #[serde(rename = "UNSUPPORTED_MEDIA_TYPE")]
-        UnsupportedMediaType,
-    }
-    impl ::std::fmt::Display for UnsupportedMediaTypeProblemCode {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::UnsupportedMediaType => f.write_str("UNSUPPORTED_MEDIA_TYPE"),
-            }
+    #[serde(transparent)]
+    pub struct UnsupportedMediaTypeProblem(pub Problem);
+    impl ::std::ops::Deref for UnsupportedMediaTypeProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
         }
     }
-    impl ::std::str::FromStr for UnsupportedMediaTypeProblemCode {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "UNSUPPORTED_MEDIA_TYPE" => Ok(Self::UnsupportedMediaType),
-                _ => Err("invalid value".into()),
-            }
+    impl ::std::convert::From<UnsupportedMediaTypeProblem> for Problem {
+        fn from(value: UnsupportedMediaTypeProblem) -> Self {
+            value.0
         }
     }
-    impl ::std::convert::TryFrom<&str> for UnsupportedMediaTypeProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for UnsupportedMediaTypeProblemCode {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
+    impl ::std::convert::From<Problem> for UnsupportedMediaTypeProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     /**Token counts summed over the run's provider calls, normalised across
@@ -5044,9 +2712,10 @@ the conversation and the application sends only the new input plus a session
 handle `{id, revision}`.
 
 Every error is an RFC 9457 problem (`application/problem+json`) with a stable
-machine-readable `code`. For each operation and status the schema restricts
-`code` to the codes that status may carry, so a client can branch on `code`
-alone. The whole catalogue is the `ErrorCode` schema.
+machine-readable `code`. The codes this version defines are the `ErrorCode`
+schema; each error response lists the codes it carries in `x-error-codes`,
+so a client can branch on `code` alone. `code` itself is open (see
+Evolution): a later host may send a code this document does not name.
 
 Timestamps are UTC with millisecond precision (RFC 3339).
 
@@ -5061,7 +2730,8 @@ after model work started.
 Streamed runs (`streamRun`, `streamRunActions`) answer `text/event-stream`.
 Their schema, `RunEventMessage`, describes one SSE message by its fields
 (`id`, `event`, `data`), as OpenAPI 3.2 models event streams; its `data`
-is a `RunEvent` as JSON (`contentMediaType` + `contentSchema`).
+is a `RunEvent` as JSON (`contentMediaType` + `contentSchema`), or a
+`LaterRunEvent`: an event of a type added after this version.
 
 Links name the next operation a client may call with values from an
 answer. OpenAPI runtime expressions stand for a whole parameter or a
@@ -5080,9 +2750,12 @@ response fields (a client ignores members it does not know); new error
 `code`s, also on existing operations and statuses (a client handles an
 unknown code by its HTTP status); new `RunEvent` types in a stream (a
 client skips an event type it does not know); new links and `x-`
-extensions. The `code` enums and the `RunEvent` variants list the values
-known in this version, not every value a host of this major version may
-send. Anything else is a breaking change and needs a new major version
+extensions. The schema says so: `Problem.code` is an `ErrorCode` or any
+other code-shaped string, and a stream's `data` is a `RunEvent` or a
+`LaterRunEvent`; `ErrorCode`, the `x-error-codes` lists and the
+`RunEvent` variants name the values known in this version, not every
+value a host of this major version may send.
+Anything else is a breaking change and needs a new major version
 (a new minor version while the major version is 0): removing or renaming
 an operation, field, parameter, code or event type; making an optional
 request field required or narrowing what a request field accepts;

@@ -289,6 +289,17 @@ mod tests {
     }
 
     #[test]
+    fn a_run_failed_event_with_a_later_code_keeps_the_code() {
+        // Problem.code is open in the spec, so the generated type holds a code this client does not know.
+        let stream = stream_of(&[
+            "data: {\"type\":\"run.failed\",\"runId\":\"r\",\"problem\":{\"type\":\"t\",\"title\":\"t\",\"status\":503,\"code\":\"PROVIDER_ON_FIRE\",\"detail\":\"d\"}}\n\n",
+        ]);
+        let error = block_on(stream.final_event()).unwrap_err();
+        assert_eq!(error.kind(), Some(&crate::ProblemKind::Unknown("PROVIDER_ON_FIRE".into())));
+        assert_eq!(error.status(), Some(503));
+    }
+
+    #[test]
     fn data_that_is_not_json_is_a_protocol_error() {
         let mut stream = stream_of(&["event: output.delta\ndata: not json\n\n"]);
         assert!(matches!(block_on(stream.next()), Some(Err(Error::Protocol(_)))));

@@ -25,17 +25,12 @@ export function* operations(document) {
   }
 }
 
-// Per error status of an operation: the `code` enum of its problem schema (allOf of Problem plus a code enum).
-// Only an inline enum counts: the Problem base's `code` is a $ref to the whole catalogue.
+// Per error status of an operation: the codes its problem schema lists in `x-error-codes` (the codes known in
+// this version; the `code` property itself is open to codes added later).
 export function problemEnum(document, schema) {
   const resolved = resolve(document, schema);
-  if (!resolved || !Array.isArray(resolved.allOf)) return undefined;
-  for (const part of resolved.allOf) {
-    const item = resolve(document, part);
-    const code = item && item.properties && item.properties.code;
-    if (code && Array.isArray(code.enum)) return code.enum;
-  }
-  return undefined;
+  const codes = resolved && resolved["x-error-codes"];
+  return Array.isArray(codes) ? codes : undefined;
 }
 
 export function isErrorStatus(status) {

@@ -1,5 +1,5 @@
-// Every 4xx/5xx answer is application/problem+json whose schema is allOf [Problem, {code: {enum: [...]}}],
-// with a non-empty enum of catalogue codes specific to that status.
+// Every 4xx/5xx answer is application/problem+json whose schema is allOf [Problem] with a non-empty
+// `x-error-codes` list of catalogue codes specific to that status.
 import { isErrorStatus, problemEnum, resolve } from "./_document.js";
 
 export default function errorResponsesUseProblemSchema(operation, options, context) {
@@ -24,7 +24,7 @@ export default function errorResponsesUseProblemSchema(operation, options, conte
     }
     const codes = problemEnum(document, schema);
     if (!codes || codes.length === 0) {
-      results.push({ message: `${status}: the problem schema must restrict code with a non-empty enum`, path });
+      results.push({ message: `${status}: the problem schema must list its codes in a non-empty x-error-codes`, path });
       continue;
     }
     for (const code of codes) {

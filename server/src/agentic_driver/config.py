@@ -14,7 +14,7 @@ import secrets
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 __all__ = [
     "DEFAULT_MAX_ENTRIES",
@@ -121,6 +121,9 @@ class OpenAIResponsesProviderConfig(_NetworkProvider):
     kind: Literal["openai-responses"]
     baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://api.openai.com"
     """``POST {baseUrl}/v1/responses``."""
+    maxOutputTokens: Annotated[int, Field(ge=16)] | None = None
+    """``max_output_tokens``; the Responses API refuses less than 16."""
+    temperature: Annotated[float, Field(ge=0, le=2)] | None = None
 
 
 class AnthropicProviderConfig(_NetworkProvider):
@@ -131,13 +134,28 @@ class AnthropicProviderConfig(_NetworkProvider):
     """The ``anthropic-version`` header."""
     maxOutputTokens: Annotated[int, Field(ge=1)] | None = 4096
     """``max_tokens``, which the Messages API requires."""
+    temperature: Annotated[float, Field(ge=0, le=1)] | None = None
+    """The Messages API takes 0 to 1."""
 
 
 class GeminiProviderConfig(_NetworkProvider):
     kind: Literal["gemini"]
     baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://generativelanguage.googleapis.com"
     """``POST {baseUrl}/{apiVersion}/models/{model}:generateContent`` (or ``:streamGenerateContent?alt=sse``)."""
-    apiVersion: Literal["v1", "v1beta"] = "v1beta"
+    apiVersion: Literal["v1beta"] = "v1beta"
+    """Only ``v1beta``: ``v1`` has no ``systemInstruction``, ``tools``, function calls or thought signatures."""
+    temperature: Annotated[float, Field(ge=0, le=2)] | None = None
+
+    @field_validator("apiVersion", mode="before")
+    @classmethod
+    def _known_version(cls, value: Any) -> Any:
+        if value == "v1":
+            raise ValueError(
+                "'v1' is not supported: Gemini's v1 API has no systemInstruction, tools, "
+                "functionCall/functionResponse or thought signatures, which instructions, functions and native "
+                "sessions need; use 'v1beta' (the default)"
+            )
+        return value
 
 
 class OpenAIChatProviderConfig(_NetworkProvider):
@@ -148,6 +166,9 @@ class OpenAIChatProviderConfig(_NetworkProvider):
     """Whether the server takes ``tools`` (some local servers do not); discovery advertises it."""
     streamUsage: bool = True
     """Ask for usage in the stream (``stream_options.include_usage``); turn off for servers that reject it."""
+    maxOutputTokensField: Literal["max_completion_tokens", "max_tokens"] = "max_completion_tokens"
+    """The body member ``maxOutputTokens`` goes in: OpenAI's current one (its reasoning models refuse
+    ``max_tokens``), or ``max_tokens`` for llama.cpp, vLLM, Ollama and other servers that only know that."""
 
 
 class CliProviderConfig(_Closed):

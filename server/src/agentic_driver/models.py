@@ -386,7 +386,12 @@ class RunEventMessage(BaseModel):
         Field(
             json_schema_extra={
                 "contentMediaType": "application/json",
-                "contentSchema": {"$ref": "#/components/schemas/RunEvent"},
+                "contentSchema": {
+                    "anyOf": [
+                        {"$ref": "#/components/schemas/RunEvent"},
+                        {"$ref": "#/components/schemas/LaterRunEvent"},
+                    ]
+                },
             }
         ),
     ]
@@ -397,6 +402,19 @@ class RunEventMessage(BaseModel):
     """
     A reconnection delay in milliseconds (SSE `retry` field); the host does not send one today.
     """
+
+
+class LaterRunEvent(BaseModel):
+    """
+    An event of a type added to the contract after this version (see
+    Evolution in the document's description). A client skips it, or keeps
+    it whole; it never fails the stream. The types this version defines
+    are the `RunEvent` variants, and an event of one of those types must
+    match its variant.
+
+    """
+
+    type: str
 
 
 class TruncateSessionRequest(BaseModel):
@@ -427,6 +445,17 @@ class ValidationIssue(BaseModel):
     """
 
 
+class Code(RootModel[str]):
+    root: Annotated[str, Field(pattern="^[A-Z][A-Z0-9_]*$")]
+    """
+    The problem's stable code: one of `ErrorCode` (the codes this version
+    of the contract defines), or a code added after it, which a client
+    handles by the HTTP status. Each error response lists the codes it
+    carries in `x-error-codes`.
+
+    """
+
+
 class Problem(BaseModel):
     """
     RFC 9457 problem details with a stable `code`. Code-specific fields
@@ -446,70 +475,55 @@ class Problem(BaseModel):
     """
     The HTTP status code.
     """
-    code: Literal[
-        "UNAUTHENTICATED",
-        "PERMISSION_DENIED",
-        "SESSION_NOT_FOUND",
-        "RUN_NOT_FOUND",
-        "PROVIDER_NOT_FOUND",
-        "MODEL_NOT_FOUND",
-        "ROUTE_NOT_FOUND",
-        "METHOD_NOT_ALLOWED",
-        "SESSION_REVISION_CONFLICT",
-        "SESSION_BUSY",
-        "SESSION_INTERRUPTED",
-        "SESSION_ACCOUNT_REQUIRED",
-        "RUN_CANCELLED",
-        "RUN_NOT_WAITING",
-        "IDEMPOTENCY_KEY_IN_USE",
-        "REQUEST_TIMEOUT",
-        "PAYLOAD_TOO_LARGE",
-        "UNSUPPORTED_MEDIA_TYPE",
-        "VALIDATION_ERROR",
-        "UNSUPPORTED_CONTINUATION",
-        "SESSION_CONTEXT_UNSUPPORTED",
-        "SESSION_OVERRIDE_REJECTED",
-        "SESSION_LIMIT_EXCEEDED",
-        "SESSION_PREFIX_CHANGED",
-        "ACTION_MISMATCH",
-        "IDEMPOTENCY_KEY_REUSED",
-        "TOOL_NAME_CONFLICT",
-        "PROVIDER_RATE_LIMITED",
-        "INTERNAL_ERROR",
-        "HEADERS_TOO_LARGE",
-        "SESSIONS_DISABLED",
-        "PROVIDER_ERROR",
-        "PROVIDER_AUTH_FAILED",
-        "PROVIDER_REJECTED",
-        "SESSION_STORE_FULL",
-        "HOST_BUSY",
-        "PROVIDER_OVERLOADED",
-        "SHUTTING_DOWN",
-        "PROVIDER_TIMEOUT",
-    ]
+    code: (
+        Code
+        | Literal[
+            "UNAUTHENTICATED",
+            "PERMISSION_DENIED",
+            "SESSION_NOT_FOUND",
+            "RUN_NOT_FOUND",
+            "PROVIDER_NOT_FOUND",
+            "MODEL_NOT_FOUND",
+            "ROUTE_NOT_FOUND",
+            "METHOD_NOT_ALLOWED",
+            "SESSION_REVISION_CONFLICT",
+            "SESSION_BUSY",
+            "SESSION_INTERRUPTED",
+            "SESSION_ACCOUNT_REQUIRED",
+            "RUN_CANCELLED",
+            "RUN_NOT_WAITING",
+            "IDEMPOTENCY_KEY_IN_USE",
+            "REQUEST_TIMEOUT",
+            "PAYLOAD_TOO_LARGE",
+            "UNSUPPORTED_MEDIA_TYPE",
+            "VALIDATION_ERROR",
+            "UNSUPPORTED_CONTINUATION",
+            "SESSION_CONTEXT_UNSUPPORTED",
+            "SESSION_OVERRIDE_REJECTED",
+            "SESSION_LIMIT_EXCEEDED",
+            "SESSION_PREFIX_CHANGED",
+            "ACTION_MISMATCH",
+            "IDEMPOTENCY_KEY_REUSED",
+            "TOOL_NAME_CONFLICT",
+            "PROVIDER_RATE_LIMITED",
+            "INTERNAL_ERROR",
+            "HEADERS_TOO_LARGE",
+            "SESSIONS_DISABLED",
+            "PROVIDER_ERROR",
+            "PROVIDER_AUTH_FAILED",
+            "PROVIDER_REJECTED",
+            "SESSION_STORE_FULL",
+            "HOST_BUSY",
+            "PROVIDER_OVERLOADED",
+            "SHUTTING_DOWN",
+            "PROVIDER_TIMEOUT",
+        ]
+    )
     """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
+    The problem's stable code: one of `ErrorCode` (the codes this version
+    of the contract defines), or a code added after it, which a client
+    handles by the HTTP status. Each error response lists the codes it
+    carries in `x-error-codes`.
 
     """
     detail: str
@@ -551,844 +565,115 @@ class Problem(BaseModel):
 
 
 class UnauthenticatedProblem(Problem):
-    code: Literal["UNAUTHENTICATED"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class PermissionDeniedProblem(Problem):
-    code: Literal["PERMISSION_DENIED"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class SessionNotFoundProblem(Problem):
-    code: Literal["SESSION_NOT_FOUND"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class RunTargetNotFoundProblem(Problem):
-    code: Literal["SESSION_NOT_FOUND", "PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class RunNotFoundProblem(Problem):
-    code: Literal["RUN_NOT_FOUND"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class SessionAccountRequiredProblem(Problem):
-    code: Literal["SESSION_ACCOUNT_REQUIRED"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class RunConflictProblem(Problem):
-    code: Literal[
-        "SESSION_REVISION_CONFLICT",
-        "SESSION_BUSY",
-        "SESSION_INTERRUPTED",
-        "RUN_CANCELLED",
-        "IDEMPOTENCY_KEY_IN_USE",
-    ]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class PayloadTooLargeProblem(Problem):
-    code: Literal["PAYLOAD_TOO_LARGE"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class UnsupportedMediaTypeProblem(Problem):
-    code: Literal["UNSUPPORTED_MEDIA_TYPE"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class CreateSessionInvalidProblem(Problem):
-    code: Literal[
-        "VALIDATION_ERROR",
-        "UNSUPPORTED_CONTINUATION",
-        "SESSION_LIMIT_EXCEEDED",
-        "IDEMPOTENCY_KEY_REUSED",
-    ]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class RunInvalidProblem(Problem):
-    code: Literal[
-        "VALIDATION_ERROR",
-        "SESSION_CONTEXT_UNSUPPORTED",
-        "SESSION_OVERRIDE_REJECTED",
-        "SESSION_LIMIT_EXCEEDED",
-        "SESSION_PREFIX_CHANGED",
-        "IDEMPOTENCY_KEY_REUSED",
-        "TOOL_NAME_CONFLICT",
-    ]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class SessionsDisabledProblem(Problem):
-    code: Literal["SESSIONS_DISABLED"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class CreateSessionUnavailableProblem(Problem):
-    code: Literal["SESSION_STORE_FULL", "SHUTTING_DOWN"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class RequestTimeoutProblem(Problem):
-    code: Literal["REQUEST_TIMEOUT"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class ProviderErrorProblem(Problem):
-    code: Literal["PROVIDER_ERROR", "PROVIDER_AUTH_FAILED", "PROVIDER_REJECTED"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class ProviderRateLimitedProblem(Problem):
-    code: Literal["PROVIDER_RATE_LIMITED"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class ProviderOverloadedProblem(Problem):
-    code: Literal["PROVIDER_OVERLOADED"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class RunUnavailableProblem(Problem):
-    code: Literal["HOST_BUSY", "PROVIDER_OVERLOADED", "SHUTTING_DOWN"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class CreateSessionNotFoundProblem(Problem):
-    code: Literal["SESSION_NOT_FOUND", "PROVIDER_NOT_FOUND", "MODEL_NOT_FOUND"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class ActionsNotFoundProblem(Problem):
-    code: Literal["SESSION_NOT_FOUND", "RUN_NOT_FOUND"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class ActionsConflictProblem(Problem):
-    code: Literal["RUN_CANCELLED", "RUN_NOT_WAITING", "IDEMPOTENCY_KEY_IN_USE"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class StreamActionsConflictProblem(Problem):
-    code: Literal["RUN_NOT_WAITING", "IDEMPOTENCY_KEY_IN_USE"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class ActionsInvalidProblem(Problem):
-    code: Literal[
-        "VALIDATION_ERROR",
-        "SESSION_LIMIT_EXCEEDED",
-        "ACTION_MISMATCH",
-        "IDEMPOTENCY_KEY_REUSED",
-    ]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class StreamActionsInvalidProblem(Problem):
-    code: Literal["VALIDATION_ERROR", "ACTION_MISMATCH", "IDEMPOTENCY_KEY_REUSED"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class StreamRunConflictProblem(Problem):
-    code: Literal[
-        "SESSION_REVISION_CONFLICT",
-        "SESSION_BUSY",
-        "SESSION_INTERRUPTED",
-        "IDEMPOTENCY_KEY_IN_USE",
-    ]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class ProviderTimeoutProblem(Problem):
-    code: Literal["PROVIDER_TIMEOUT"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class TruncateConflictProblem(Problem):
-    code: Literal["SESSION_REVISION_CONFLICT", "SESSION_BUSY"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class TruncateInvalidProblem(Problem):
-    code: Literal["VALIDATION_ERROR"]
-    """
-    The whole error-code catalogue. Each code has one HTTP status:
-    `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-    `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-    `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-    `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-    `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-    `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-    `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-    `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-    `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-    `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-    `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-    431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-    `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-    `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-    `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-    requests outside the documented operations (or a host defect) and
-    appear in no operation. The connection-level guards answer before
-    any operation is known, so they appear in no operation either:
-    `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-    `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-    of open connections; the new connection is answered and closed).
-
-    """
+    pass
 
 
 class ProviderCapabilities(BaseModel):

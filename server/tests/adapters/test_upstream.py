@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from agentic_driver.providers.base import (
     ProviderFailure,
     RateLimitedFailure,
     RejectedFailure,
+    RetryReport,
     TextDelta,
     TurnEvent,
 )
@@ -28,6 +30,7 @@ from agentic_driver.providers.upstream import (
     failure_for_status,
     retry_after_from_headers,
     retrying,
+    tls_context,
 )
 
 
@@ -40,6 +43,12 @@ async def test_sse_events_take_their_name_from_the_event_line_and_join_multiline
     events = [e async for e in _events(_lines(": comment", "event: ping", "data: {}", "", "data: a", "data: b", ""))]
 
     assert [(e.event, e.data) for e in events] == [("ping", "{}"), ("message", "a\nb")]
+
+
+async def test_an_event_the_stream_ends_inside_is_discarded_not_dispatched() -> None:
+    events = [e async for e in _events(_lines("data: {}", "", 'data: {"type": "response.output_te'))]
+
+    assert [e.data for e in events] == ["{}"]
 
 
 @pytest.mark.parametrize(
@@ -121,7 +130,7 @@ async def test_a_retryable_failure_before_output_is_retried_within_the_bound() -
 
     events = await _drain(retrying(flaky.step, RetryPolicy(max_retries=2, base_s=0), "p"))
 
-    assert events == [TextDelta("done")] and flaky.calls == 3
+    assert events == [RetryReport(), RetryReport(), TextDelta("done")] and flaky.calls == 3
 
 
 async def test_retries_stop_at_the_bound() -> None:
@@ -205,3 +214,58 @@ def test_the_key_never_appears_in_a_providers_repr() -> None:
     provider = build_provider(config.providers[0], "providers[0]", env={"K": "sk-in-env"})
 
     assert "sk-in-env" not in repr(provider)
+
+
+def test_an_html_error_page_is_reported_as_its_text() -> None:
+    upstream = Upstream("p", "http://x", {}, lambda status, headers, payload: failure_for_status(status, "", payload))
+    page = "<html><head><style>p{}</style><title>502 Bad Gateway</title></head><body><p>nginx &amp; co</p></body>"
+
+    failure = upstream._failure(502, httpx.Headers({"content-type": "text/html"}), page)
+
+    assert str(failure) == "upstream error (HTTP 502): 502 Bad Gateway nginx & co"
+
+
+def test_upstream_clients_share_one_tls_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[ssl.SSLContext] = []
+    real = ssl.create_default_context
+
+    def counting(*args: Any, **kwargs: Any) -> ssl.SSLContext:
+        built.append(real(*args, **kwargs))
+        return built[-1]
+
+    tls_context.cache_clear()
+    monkeypatch.setattr(ssl, "create_default_context", counting)
+    upstream = Upstream("p", "https://upstream.invalid", {}, lambda *_: failure_for_status(500))
+
+    clients = [upstream._client() for _ in range(3)]
+
+    assert len(built) == 1  # loading the CA bundle per model call cost 20-300 ms of CPU
+    for client in clients:
+        assert client._transport._pool._ssl_context is built[0]  # type: ignore[attr-defined]
+
+
+class _BrokenBody(httpx.AsyncByteStream):
+    """A body the connection breaks under, and whose close fails too."""
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield b'{"partial": '
+        raise httpx.ReadError("connection reset by peer")
+
+    async def aclose(self) -> None:
+        raise httpx.ReadError("connection reset by peer")
+
+
+async def test_a_connection_broken_after_the_head_is_never_retryable_even_if_closing_it_fails() -> None:
+    upstream = Upstream(
+        "p",
+        "http://upstream.invalid",
+        {},
+        lambda *_: failure_for_status(500),
+        transport=httpx.MockTransport(lambda request: httpx.Response(200, stream=_BrokenBody())),
+    )
+
+    with pytest.raises(ProviderFailure) as caught:
+        await upstream.post_json("/x", {})
+
+    assert "while the provider answered" in str(caught.value)
+    assert not caught.value.retryable  # the provider did (and billed) the work: a retry would run it twice

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agentic_driver_client.api.runs import run
 from agentic_driver_client.api.sessions import create_session, delete_session
-from agentic_driver_client.models import CreateSessionUnavailableProblem
+from agentic_driver_client.models import Problem
 from agentic_driver_client.types import Unset
 
 from .conftest import (
@@ -124,7 +124,7 @@ def test_full_store_rejects_new_sessions_until_one_is_deleted(full_host: Host) -
         retry_after = int(response.headers["retry-after"])
         assert 1 <= retry_after <= RETENTION_MS // 1000
         assert body["retryAfterSeconds"] == retry_after
-        assert isinstance(response.parsed, CreateSessionUnavailableProblem)
+        assert isinstance(response.parsed, Problem)
         assert full_host.sessions_stored() == 2
 
         # existing sessions keep working while the store is full

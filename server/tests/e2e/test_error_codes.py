@@ -16,10 +16,10 @@ from agentic_driver_client.models import (
     Attachment,
     CancelRunResponse,
     Discovery,
+    ErrorCode,
+    Problem,
     Retrieval,
     RetrievedDocument,
-    RunConflictProblem,
-    RunConflictProblemCode,
     SessionHandle,
 )
 from agentic_driver_client.types import Unset
@@ -232,8 +232,8 @@ async def test_cancel_after_model_work_started(main_host: Host) -> None:
 
         own_answer = await settle(slow)
         assert_problem(own_answer, 409, "RUN_CANCELLED", reason="cancelled")
-        assert isinstance(own_answer.parsed, RunConflictProblem)
-        assert own_answer.parsed.code is RunConflictProblemCode.RUN_CANCELLED
+        assert isinstance(own_answer.parsed, Problem)
+        assert own_answer.parsed.code is ErrorCode.RUN_CANCELLED
 
         read = await aread_ok(alice, created.id)
         assert read.session.status.value == "interrupted"

@@ -198,7 +198,8 @@ def test_two_turns_with_a_function_round_trip_then_read(
         usage = second.usage
         anthropic = adapter.kind == "anthropic"
         assert (usage.input_tokens, usage.output_tokens) == (60 if anthropic else 50, 12)
-        assert (usage.cached_input_tokens, usage.cache_write_tokens) == (20, 10 if anthropic else 0)
+        cache_writes = {"anthropic": 10, "openai-responses": 4}.get(adapter.kind, 0)
+        assert (usage.cached_input_tokens, usage.cache_write_tokens) == (20, cache_writes)
         assert usage.reasoning_tokens == (0 if anthropic else 5)
     if adapter.native:
         # turn 2 replayed turn 1's signed items (one per model call), which the fake verified;
@@ -378,6 +379,23 @@ def test_a_retryable_failure_before_any_output_is_retried_and_the_run_completes(
 
     assert result.output.text == "You said: Hello. Before that you said: nothing."
     assert [r.outcome for r in fakes[name].requests] == ["rate_limit", "ok"]
+    # The refused attempt is reported: one retry, which the provider did not bill.
+    assert (result.retries.count, result.retries.input_tokens, result.retries.output_tokens) == (1, 0, 0)
+
+
+@pytest.mark.parametrize("name", ["openai", "claude", "gemini", "chat"])
+def test_a_session_counts_the_retries_of_its_turns(
+    providers_host: Host, fakes: dict[str, FakeUpstream], name: str
+) -> None:
+    fakes[name].reset()
+    with providers_host.client(ALICE) as api:
+        session = new_session(api, provider=name, model=BY_NAME[name].model)
+        fakes[name].fail_next("overloaded", times=2)
+        first = run_ok(api, run_request("Hello", session, provider=name, model=BY_NAME[name].model))
+        second = run_ok(api, run_request("Again", first.session, provider=name, model=BY_NAME[name].model))
+
+    assert (first.retries.count, second.retries.count) == (2, 0)
+    assert second.session.retries.count == 2 and second.session.run_count == 2
 
 
 @pytest.mark.parametrize("name", ["openai", "claude", "gemini", "chat"])

@@ -86,7 +86,13 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def llm_host(launch: Callable[..., Host], llama_server: str) -> Host:
     common = {"kind": "openai-chat", "baseUrl": llama_server, "accountId": "local", "models": [MODEL]}
-    options = {"temperature": 0, "maxOutputTokens": 64, "functions": False, "timeoutMs": 120_000}
+    options = {
+        "temperature": 0,
+        "maxOutputTokens": 64,
+        "maxOutputTokensField": "max_tokens",  # llama.cpp's servers take the older field, not max_completion_tokens
+        "functions": False,
+        "timeoutMs": 120_000,
+    }
     config = {
         "hostId": "e2e-llm",
         "providers": [

@@ -10,7 +10,7 @@ import httpx
 from agentic_driver_client import AuthenticatedClient
 from agentic_driver_client.api.runs import run
 from agentic_driver_client.api.sessions import delete_session
-from agentic_driver_client.models import SessionInfo, TruncateInvalidProblem
+from agentic_driver_client.models import Problem, SessionInfo
 from agentic_driver_client.types import Unset
 
 from .conftest import (
@@ -96,7 +96,7 @@ def test_a_stale_revision_is_a_conflict_and_too_many_turns_a_validation_error(ma
 
         too_many = truncate(alice, session.id, 2, 3)
         body = assert_problem(too_many, 422, "VALIDATION_ERROR")
-        assert isinstance(too_many.parsed, TruncateInvalidProblem)
+        assert isinstance(too_many.parsed, Problem)
         assert body["errors"] == [{"location": "body.keepTurns", "message": "at most 2"}]
 
         with main_host.raw(ALICE) as http:

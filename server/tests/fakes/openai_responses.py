@@ -21,7 +21,7 @@ from .server import Failure, FakeUpstream, Recorded, Rejection, new_id, words
 
 USAGE = {
     "input_tokens": 50,
-    "input_tokens_details": {"cached_tokens": 20},
+    "input_tokens_details": {"cached_tokens": 20, "cache_write_tokens": 4},
     "output_tokens": 12,
     "output_tokens_details": {"reasoning_tokens": 5},
     "total_tokens": 62,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -26,28 +26,10 @@ class Problem:
             type_ (str): A URN naming the problem type, `urn:agentic-driver:problem:<code>`.
             title (str): A short summary of the problem type.
             status (int): The HTTP status code.
-            code (ErrorCode): The whole error-code catalogue. Each code has one HTTP status:
-                `UNAUTHENTICATED` 401; `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`,
-                `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`, `MODEL_NOT_FOUND`,
-                `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405;
-                `SESSION_REVISION_CONFLICT`, `SESSION_BUSY`, `SESSION_INTERRUPTED`,
-                `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`, `RUN_NOT_WAITING`,
-                `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-                `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`,
-                `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
-                `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-                `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-                `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
-                431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-                `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-                `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
-                `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
-                requests outside the documented operations (or a host defect) and
-                appear in no operation. The connection-level guards answer before
-                any operation is known, so they appear in no operation either:
-                `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
-                `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-                of open connections; the new connection is answered and closed).
+            code (ErrorCode | str): The problem's stable code: one of `ErrorCode` (the codes this version
+                of the contract defines), or a code added after it, which a client
+                handles by the HTTP status. Each error response lists the codes it
+                carries in `x-error-codes`.
             detail (str): What happened, for a person.
             instance (str | Unset): The request path.
             current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.
@@ -64,7 +46,7 @@ class Problem:
     type_: str
     title: str
     status: int
-    code: ErrorCode
+    code: ErrorCode | str
     detail: str
     instance: str | Unset = UNSET
     current_revision: int | Unset = UNSET
@@ -83,7 +65,11 @@ class Problem:
 
         status = self.status
 
-        code = self.code.value
+        code: str
+        if isinstance(self.code, ErrorCode):
+            code = self.code.value
+        else:
+            code = self.code
 
         detail = self.detail
 
@@ -149,7 +135,18 @@ class Problem:
 
         status = d.pop("status")
 
-        code = ErrorCode(d.pop("code"))
+        def _parse_code(data: object) -> ErrorCode | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                code_type_0 = ErrorCode(data)
+
+                return code_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ErrorCode | str, data)
+
+        code = _parse_code(d.pop("code"))
 
         detail = d.pop("detail")
 

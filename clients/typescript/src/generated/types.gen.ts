@@ -860,7 +860,14 @@ export type Problem = {
      * The HTTP status code.
      */
     status: number;
-    code: ErrorCode;
+    /**
+     * The problem's stable code: one of `ErrorCode` (the codes this version
+     * of the contract defines), or a code added after it, which a client
+     * handles by the HTTP status. Each error response lists the codes it
+     * carries in `x-error-codes`.
+     *
+     */
+    code: ErrorCode | string;
     /**
      * What happened, for a person.
      */
@@ -899,117 +906,61 @@ export type Problem = {
     errors?: Array<ValidationIssue>;
 };
 
-export type UnauthenticatedProblem = Problem & {
-    code?: 'UNAUTHENTICATED';
-};
+export type UnauthenticatedProblem = Problem;
 
-export type PermissionDeniedProblem = Problem & {
-    code?: 'PERMISSION_DENIED';
-};
+export type PermissionDeniedProblem = Problem;
 
-export type SessionNotFoundProblem = Problem & {
-    code?: 'SESSION_NOT_FOUND';
-};
+export type SessionNotFoundProblem = Problem;
 
-export type RunTargetNotFoundProblem = Problem & {
-    code?: 'PROVIDER_NOT_FOUND' | 'MODEL_NOT_FOUND' | 'SESSION_NOT_FOUND';
-};
+export type RunTargetNotFoundProblem = Problem;
 
-export type RunNotFoundProblem = Problem & {
-    code?: 'RUN_NOT_FOUND';
-};
+export type RunNotFoundProblem = Problem;
 
-export type SessionAccountRequiredProblem = Problem & {
-    code?: 'SESSION_ACCOUNT_REQUIRED';
-};
+export type SessionAccountRequiredProblem = Problem;
 
-export type RunConflictProblem = Problem & {
-    code?: 'SESSION_REVISION_CONFLICT' | 'SESSION_BUSY' | 'SESSION_INTERRUPTED' | 'RUN_CANCELLED' | 'IDEMPOTENCY_KEY_IN_USE';
-};
+export type RunConflictProblem = Problem;
 
-export type PayloadTooLargeProblem = Problem & {
-    code?: 'PAYLOAD_TOO_LARGE';
-};
+export type PayloadTooLargeProblem = Problem;
 
-export type UnsupportedMediaTypeProblem = Problem & {
-    code?: 'UNSUPPORTED_MEDIA_TYPE';
-};
+export type UnsupportedMediaTypeProblem = Problem;
 
-export type CreateSessionInvalidProblem = Problem & {
-    code?: 'VALIDATION_ERROR' | 'UNSUPPORTED_CONTINUATION' | 'SESSION_LIMIT_EXCEEDED' | 'IDEMPOTENCY_KEY_REUSED';
-};
+export type CreateSessionInvalidProblem = Problem;
 
-export type RunInvalidProblem = Problem & {
-    code?: 'VALIDATION_ERROR' | 'SESSION_OVERRIDE_REJECTED' | 'SESSION_CONTEXT_UNSUPPORTED' | 'SESSION_LIMIT_EXCEEDED' | 'SESSION_PREFIX_CHANGED' | 'IDEMPOTENCY_KEY_REUSED' | 'TOOL_NAME_CONFLICT';
-};
+export type RunInvalidProblem = Problem;
 
-export type SessionsDisabledProblem = Problem & {
-    code?: 'SESSIONS_DISABLED';
-};
+export type SessionsDisabledProblem = Problem;
 
-export type CreateSessionUnavailableProblem = Problem & {
-    code?: 'SESSION_STORE_FULL' | 'SHUTTING_DOWN';
-};
+export type CreateSessionUnavailableProblem = Problem;
 
-export type RequestTimeoutProblem = Problem & {
-    code?: 'REQUEST_TIMEOUT';
-};
+export type RequestTimeoutProblem = Problem;
 
-export type ProviderErrorProblem = Problem & {
-    code?: 'PROVIDER_ERROR' | 'PROVIDER_AUTH_FAILED' | 'PROVIDER_REJECTED';
-};
+export type ProviderErrorProblem = Problem;
 
-export type ProviderRateLimitedProblem = Problem & {
-    code?: 'PROVIDER_RATE_LIMITED';
-};
+export type ProviderRateLimitedProblem = Problem;
 
-export type ProviderOverloadedProblem = Problem & {
-    code?: 'PROVIDER_OVERLOADED';
-};
+export type ProviderOverloadedProblem = Problem;
 
-export type RunUnavailableProblem = Problem & {
-    code?: 'HOST_BUSY' | 'PROVIDER_OVERLOADED' | 'SHUTTING_DOWN';
-};
+export type RunUnavailableProblem = Problem;
 
-export type CreateSessionNotFoundProblem = Problem & {
-    code?: 'PROVIDER_NOT_FOUND' | 'MODEL_NOT_FOUND' | 'SESSION_NOT_FOUND';
-};
+export type CreateSessionNotFoundProblem = Problem;
 
-export type ActionsNotFoundProblem = Problem & {
-    code?: 'RUN_NOT_FOUND' | 'SESSION_NOT_FOUND';
-};
+export type ActionsNotFoundProblem = Problem;
 
-export type ActionsConflictProblem = Problem & {
-    code?: 'RUN_NOT_WAITING' | 'RUN_CANCELLED' | 'IDEMPOTENCY_KEY_IN_USE';
-};
+export type ActionsConflictProblem = Problem;
 
-export type StreamActionsConflictProblem = Problem & {
-    code?: 'RUN_NOT_WAITING' | 'IDEMPOTENCY_KEY_IN_USE';
-};
+export type StreamActionsConflictProblem = Problem;
 
-export type ActionsInvalidProblem = Problem & {
-    code?: 'VALIDATION_ERROR' | 'ACTION_MISMATCH' | 'IDEMPOTENCY_KEY_REUSED' | 'SESSION_LIMIT_EXCEEDED';
-};
+export type ActionsInvalidProblem = Problem;
 
-export type StreamActionsInvalidProblem = Problem & {
-    code?: 'VALIDATION_ERROR' | 'ACTION_MISMATCH' | 'IDEMPOTENCY_KEY_REUSED';
-};
+export type StreamActionsInvalidProblem = Problem;
 
-export type StreamRunConflictProblem = Problem & {
-    code?: 'SESSION_REVISION_CONFLICT' | 'SESSION_BUSY' | 'SESSION_INTERRUPTED' | 'IDEMPOTENCY_KEY_IN_USE';
-};
+export type StreamRunConflictProblem = Problem;
 
-export type ProviderTimeoutProblem = Problem & {
-    code?: 'PROVIDER_TIMEOUT';
-};
+export type ProviderTimeoutProblem = Problem;
 
-export type TruncateConflictProblem = Problem & {
-    code?: 'SESSION_REVISION_CONFLICT' | 'SESSION_BUSY';
-};
+export type TruncateConflictProblem = Problem;
 
-export type TruncateInvalidProblem = Problem & {
-    code?: 'VALIDATION_ERROR';
-};
+export type TruncateInvalidProblem = Problem;
 
 /**
  * Makes a retry safe. The first accepted request with this key (per

@@ -100,7 +100,7 @@ class AnthropicProvider:
 
     async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
         body, added = map_request(request, self.options, stream=self.stream)
-        try:
+        with self.upstream.reading():
             if self.stream:
                 async with self.upstream.stream(PATH, body) as events:
                     async for event in process_stream(events, added):
@@ -108,8 +108,6 @@ class AnthropicProvider:
             else:
                 for event in process_response(await self.upstream.post_json(PATH, body), added):
                     yield event
-        except ProviderFailure as failure:
-            raise self.upstream.scrubbed(failure) from None
 
 
 # -- wire mapping ---------------------------------------------------------------------
@@ -212,7 +210,7 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
             return
         elif kind == "error":
             raise _event_failure(data.get("error") or {})
-    raise ProviderFailure("the stream ended before the message stopped", retryable=True)
+    raise ProviderFailure("the stream ended before the message stopped")
 
 
 def _apply_delta(block: dict[str, Any], delta: Mapping[str, Any], tool_json: list[str] | None) -> str:
@@ -227,8 +225,8 @@ def _apply_delta(block: dict[str, Any], delta: Mapping[str, Any], tool_json: lis
         block["signature"] = block.get("signature", "") + delta["signature"]
     elif kind == "input_json_delta" and tool_json is not None:
         tool_json.append(delta["partial_json"])
-    elif kind == "citations_delta":
-        block.setdefault("citations", []).append(delta["citation"])
+    elif kind == "citations_delta":  # a text block starts with ``"citations": null`` (or without the key)
+        block["citations"] = [*(block.get("citations") or ()), delta["citation"]]
     return ""
 
 

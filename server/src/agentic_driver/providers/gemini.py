@@ -31,6 +31,7 @@ from .base import (
     RejectedFailure,
     TextDelta,
     ToolCall,
+    ToolSpec,
     TurnEvent,
     Usage,
     UsageReport,
@@ -108,7 +109,7 @@ class GeminiProvider:
     async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
         body, added, calls_before = map_request(request, self.options)
         path = f"/{self.api_version}/models/{request.model}"
-        try:
+        with self.upstream.reading():
             if self.stream:
                 async with self.upstream.stream(f"{path}:streamGenerateContent", body, {"alt": "sse"}) as events:
                     async for event in process_stream(events, added, calls_before):
@@ -117,8 +118,6 @@ class GeminiProvider:
                 data = await self.upstream.post_json(f"{path}:generateContent", body)
                 for event in process_response(data, added, calls_before):
                     yield event
-        except ProviderFailure as failure:
-            raise self.upstream.scrubbed(failure) from None
 
 
 # -- wire mapping ---------------------------------------------------------------------
@@ -147,16 +146,17 @@ def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict
     if request.instructions:
         body["systemInstruction"] = {"parts": [{"text": request.instructions}]}
     if request.tools:
-        body["tools"] = [
-            {
-                "functionDeclarations": [
-                    {"name": t.name, "description": t.description, "parametersJsonSchema": t.parameters}
-                    for t in request.tools
-                ]
-            }
-        ]
+        body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
     body.update(options)
     return body, added, len(_parts(turn, "functionCall"))
+
+
+def _declaration(tool: ToolSpec) -> dict[str, Any]:
+    """A ``FunctionDeclaration``; an empty description is left out rather than sent as ``""``."""
+    declaration: dict[str, Any] = {"name": tool.name, "parametersJsonSchema": tool.parameters}
+    if tool.description:
+        declaration["description"] = tool.description
+    return declaration
 
 
 def _response(call_id: str, name: str, output: str) -> dict[str, Any]:
@@ -229,7 +229,7 @@ async def process_stream(
         usage = data.get("usageMetadata") or usage
         finished = finished or reason is not None
     if not finished:
-        raise ProviderFailure("the stream ended before the candidate finished", retryable=True)
+        raise ProviderFailure("the stream ended before the candidate finished")
     for event_ in _finish(parts, added, calls_before, usage):
         yield event_
 

@@ -68,7 +68,7 @@ class OpenAIChatProvider:
         key = read_api_key(env, config.apiKeyEnv, where)
         options: dict[str, Any] = {}
         if config.maxOutputTokens is not None:
-            options["max_tokens"] = config.maxOutputTokens
+            options[config.maxOutputTokensField] = config.maxOutputTokens
         if config.temperature is not None:
             options["temperature"] = config.temperature
         return cls(
@@ -106,7 +106,7 @@ class OpenAIChatProvider:
 
     async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
         body, added = map_request(request, self.options, stream=self.stream, stream_usage=self.stream_usage)
-        try:
+        with self.upstream.reading():
             if self.stream:
                 async with self.upstream.stream(PATH, body) as events:
                     async for event in process_stream(events, added):
@@ -114,8 +114,6 @@ class OpenAIChatProvider:
             else:
                 for event in process_response(await self.upstream.post_json(PATH, body), added):
                     yield event
-        except ProviderFailure as failure:
-            raise self.upstream.scrubbed(failure) from None
 
 
 # -- wire mapping ---------------------------------------------------------------------
@@ -215,7 +213,7 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
                 call["function"]["arguments"] += function.get("arguments") or ""
             finished = finished or choice.get("finish_reason") is not None
     if not finished:
-        raise ProviderFailure("the stream ended before the completion finished", retryable=True)
+        raise ProviderFailure("the stream ended before the completion finished")
     for event_ in _finish("".join(text), [calls[i] for i in sorted(calls)], added, usage):
         yield event_
 

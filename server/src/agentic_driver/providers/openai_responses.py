@@ -9,7 +9,8 @@ function calls and their outputs), dropping only item ids, and sends
 https://platform.openai.com/docs/api-reference/responses/create
 https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items
 
-Usage: ``input_tokens`` already includes ``cached_tokens`` and ``output_tokens``
+Usage: ``input_tokens`` already includes ``cached_tokens`` and
+``cache_write_tokens`` (both in ``input_tokens_details``) and ``output_tokens``
 already includes ``reasoning_tokens``, which is the host's normal form.
 """
 
@@ -99,7 +100,7 @@ class OpenAIResponsesProvider:
 
     async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
         body, added = map_request(request, self.options, stream=self.stream)
-        try:
+        with self.upstream.reading():
             if self.stream:
                 async with self.upstream.stream(PATH, body) as events:
                     async for event in process_stream(events, added):
@@ -107,8 +108,6 @@ class OpenAIResponsesProvider:
             else:
                 for event in process_response(await self.upstream.post_json(PATH, body), added):
                     yield event
-        except ProviderFailure as failure:
-            raise self.upstream.scrubbed(failure) from None
 
 
 # -- wire mapping ---------------------------------------------------------------------
@@ -160,10 +159,12 @@ def _replayed(item: Any) -> Any:
 def _usage(usage: Any) -> Usage:
     if not isinstance(usage, dict):
         return Usage()
+    input_details = usage.get("input_tokens_details") or {}
     return Usage(
         input_tokens=usage.get("input_tokens") or 0,
         output_tokens=usage.get("output_tokens") or 0,
-        cached_input_tokens=(usage.get("input_tokens_details") or {}).get("cached_tokens") or 0,
+        cached_input_tokens=input_details.get("cached_tokens") or 0,
+        cache_write_tokens=input_details.get("cache_write_tokens") or 0,
         reasoning_tokens=(usage.get("output_tokens_details") or {}).get("reasoning_tokens") or 0,
     )
 
@@ -221,7 +222,7 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
             raise _event_failure(data["response"].get("error") or {})
         elif kind == "error":
             raise _event_failure(data)
-    raise ProviderFailure("the stream ended before the response completed", retryable=True)
+    raise ProviderFailure("the stream ended before the response completed")
 
 
 # -- failures -------------------------------------------------------------------------

@@ -7,18 +7,29 @@ Server-Sent Events of a streamed answer. A non-2xx answer becomes a
 its own error shape), always after the API key has been scrubbed from the
 text. ``retrying`` wraps a whole step: a retryable failure before the step
 yielded anything is tried again after a backoff, a bounded number of times.
+
+A connection that fails before the answer's head arrived (refused, reset,
+closed) is retryable. Once the provider has started a 2xx answer it has done,
+and billed, the work: a reset, a stall or a body cut short after that point is
+never retried, streamed or not. ``Upstream.reading`` turns anything else an
+adapter trips over while reading an answer (a shape it did not expect) into a
+``PROVIDER_ERROR`` that names it, never an internal error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import html
 import json
 import logging
 import math
 import random
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
-from contextlib import aclosing, asynccontextmanager
+import ssl
+import traceback
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
+from contextlib import aclosing, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -31,6 +42,7 @@ from .base import (
     ProviderFailure,
     RateLimitedFailure,
     RejectedFailure,
+    RetryReport,
     TurnEvent,
 )
 
@@ -86,7 +98,12 @@ class RetryPolicy:
 async def retrying(
     step: Callable[[], AsyncGenerator[TurnEvent, None]], policy: RetryPolicy, provider_id: str
 ) -> AsyncGenerator[TurnEvent, None]:
-    """``step``'s events; a retryable failure before its first event starts it again (bounded)."""
+    """``step``'s events; a retryable failure before its first event starts it again (bounded).
+
+    Each retried attempt is reported (``RetryReport``) so that run and session retry figures are
+    real. It carries no usage: an attempt is retried only when it failed before the provider
+    answered anything, and a refused or unanswered request is not billed.
+    """
     attempt = 0
     while True:
         produced = False
@@ -102,6 +119,7 @@ async def retrying(
             if wait is None:
                 raise
             log.warning("provider %s: %s; retry %d in %.2f s", provider_id, failure, attempt, wait)
+            yield RetryReport()
             await asyncio.sleep(wait)
 
 
@@ -168,7 +186,11 @@ class ServerSentEvent:
 
 
 async def _events(lines: AsyncIterator[str]) -> AsyncIterator[ServerSentEvent]:
-    """The WHATWG event-stream format: ``event:``/``data:`` fields, a blank line dispatches."""
+    """The WHATWG event-stream format: ``event:``/``data:`` fields, a blank line dispatches.
+
+    An event the stream ends inside (no blank line after it) is discarded, as the
+    format says: it may be cut mid-line, and half an event is no event.
+    """
     event, data = "", list[str]()
     async for line in lines:
         if not line:
@@ -184,8 +206,6 @@ async def _events(lines: AsyncIterator[str]) -> AsyncIterator[ServerSentEvent]:
             event = value
         elif name == "data":
             data.append(value)
-    if data:
-        yield ServerSentEvent(event or "message", "\n".join(data))
 
 
 @dataclass(slots=True)
@@ -215,49 +235,80 @@ class Upstream:
             headers=self.headers,
             timeout=httpx.Timeout(self.timeout_s),
             transport=self.transport,
+            verify=tls_context(),
         )
 
     async def post_json(self, path: str, body: dict[str, Any], params: dict[str, str] | None = None) -> Any:
         """POST ``body``; the decoded JSON of a 2xx answer, else the classified failure."""
-        async with self._client() as client:
+        async with self._answer(path, body, params) as response:
             try:
-                response = await client.post(path, json=body, params=params)
+                content = await response.aread()
             except httpx.HTTPError as error:
-                raise self._transport_failure(error) from None
-            if response.status_code >= 300:
-                raise self._failure(response.status_code, response.headers, response.text)
-            try:
-                return response.json()
-            except ValueError:
-                raise ProviderFailure("the provider answered with something that is not JSON") from None
+                raise self._transport_failure(error, answered=True) from None
+        try:
+            return json.loads(content)
+        except ValueError:
+            raise ProviderFailure("the provider answered with something that is not JSON") from None
 
     @asynccontextmanager
     async def stream(
         self, path: str, body: dict[str, Any], params: dict[str, str] | None = None
     ) -> AsyncIterator[AsyncIterator[ServerSentEvent]]:
         """POST ``body`` and read the answer as Server-Sent Events (a non-2xx answer is the failure)."""
+        async with self._answer(path, body, params) as response:
+            yield self._read_events(response)
+
+    @asynccontextmanager
+    async def _answer(
+        self, path: str, body: dict[str, Any], params: dict[str, str] | None
+    ) -> AsyncIterator[httpx.Response]:
+        """The 2xx answer with its body still to read; a failure before its head is retryable."""
+        answered = False
         async with self._client() as client:
             try:
                 async with client.stream("POST", path, json=body, params=params) as response:
+                    answered = True  # the head is in: whatever fails from here (closing too) is not retried
                     if response.status_code >= 300:
-                        text = (await response.aread()).decode("utf-8", "replace")
+                        try:
+                            text = (await response.aread()).decode("utf-8", "replace")
+                        except httpx.HTTPError as error:
+                            raise self._transport_failure(error, answered=True) from None
                         raise self._failure(response.status_code, response.headers, text)
-                    yield self._read_events(response)
+                    yield response
             except httpx.HTTPError as error:
-                raise self._transport_failure(error) from None
+                raise self._transport_failure(error, answered=answered) from None
 
     async def _read_events(self, response: httpx.Response) -> AsyncIterator[ServerSentEvent]:
         try:
             async for event in _events(response.aiter_lines()):
                 yield event
         except httpx.HTTPError as error:
-            raise self._transport_failure(error) from None
+            raise self._transport_failure(error, answered=True) from None
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Around an adapter's reading of an answer: failures scrubbed, and any exception the
+        adapter did not expect (an answer of a shape it does not know) a ``PROVIDER_ERROR`` naming it."""
+        try:
+            yield
+        except ProviderFailure as failure:
+            raise self.scrubbed(failure) from None
+        except Exception as error:  # the point: no adapter slip becomes an internal error
+            where = _innermost(error)
+            log.warning("provider %s: unreadable answer: %s at %s", self.provider_id, self.scrub(_name(error)), where)
+            raise self.scrubbed(
+                ProviderFailure(
+                    f"the provider's answer could not be read ({_name(error)}); it is not of the shape "
+                    "this adapter expects"
+                )
+            ) from None
 
     def _failure(self, status: int, headers: httpx.Headers, text: str) -> ProviderFailure:
         try:
             payload: Any = json.loads(text)
         except ValueError:
-            payload = text
+            html_page = "html" in headers.get("content-type", "") or text.lstrip().startswith("<")
+            payload = _plain(text) if html_page else text
         failure = self.classify(status, headers, payload)
         return self.scrubbed(failure)
 
@@ -271,10 +322,49 @@ class Upstream:
         clean = type(failure)(message, retryable=failure.retryable, retry_after_seconds=failure.retry_after_seconds)
         return clean
 
-    def _transport_failure(self, error: httpx.HTTPError) -> ProviderFailure:
+    def _transport_failure(self, error: httpx.HTTPError, *, answered: bool) -> ProviderFailure:
+        """A connection failure: retryable before the answer's head (unless the provider was too slow), never after."""
         what = type(error).__name__
-        retryable = isinstance(error, httpx.ConnectError | httpx.ConnectTimeout | httpx.RemoteProtocolError)
+        if isinstance(error, httpx.TimeoutException) and not isinstance(error, httpx.ConnectTimeout):
+            where = "while it answered" if answered else "before it answered"
+            return ProviderFailure(
+                self.scrub(f"the provider sent nothing for {self.timeout_s:g} s (timeoutMs) {where} ({what})")
+            )
+        if answered:
+            return ProviderFailure(self.scrub(f"the connection failed while the provider answered ({what}: {error})"))
+        retryable = isinstance(error, httpx.NetworkError | httpx.RemoteProtocolError)
         return ProviderFailure(self.scrub(f"could not reach the provider ({what}: {error})"), retryable=retryable)
+
+
+def _name(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def _innermost(error: BaseException) -> str:
+    """Where ``error`` was raised (file:line in function): enough for a bug report, no data."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return "unknown"
+    frame = frames[-1]
+    return f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} in {frame.name}"
+
+
+_TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.IGNORECASE | re.DOTALL)
+
+
+def _plain(markup: str) -> str:
+    """The text of an HTML error page (a gateway's 502), without its markup."""
+    return " ".join(html.unescape(_TAG.sub(" ", markup)).split())
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The verifying TLS context every upstream call shares (httpx's default: certifi, or SSL_CERT_FILE/DIR).
+
+    Built once: building it loads the whole CA bundle, 20 to 300 ms of CPU that a client made per call would
+    spend before every model call (and before a run's ``idleTimeoutMs`` could see any progress).
+    """
+    return httpx.create_ssl_context()
 
 
 def error_text(payload: Any, *paths: tuple[str, ...]) -> str:

@@ -255,7 +255,8 @@ class TurnLifecycle:
                         if deadline is not None:
                             deadline.reschedule(None)  # a slow reader is not a stalled provider
                         await run.publish_delta(text)
-                    _arm(deadline, idle_timeout_ms)
+                    if not isinstance(event, RetryReport):  # a retried attempt is not progress of the answer
+                        _arm(deadline, idle_timeout_ms)
         except TimeoutError:
             if isinstance(idle, asyncio.Timeout) and idle.expired():
                 raise _IdleTimeout from None

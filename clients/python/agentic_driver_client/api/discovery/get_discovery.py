@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.discovery import Discovery
-from ...models.unauthenticated_problem import UnauthenticatedProblem
+from ...models.problem import Problem
 from ...types import Response
 
 
@@ -23,14 +23,14 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Discovery | UnauthenticatedProblem | None:
+) -> Discovery | Problem | None:
     if response.status_code == 200:
         response_200 = Discovery.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
@@ -42,7 +42,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Discovery | UnauthenticatedProblem]:
+) -> Response[Discovery | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -54,7 +54,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Discovery | UnauthenticatedProblem]:
+) -> Response[Discovery | Problem]:
     """Describe the host, the provider instances the caller may use, and the sessions policy.
 
      Lists only the provider instances the caller's token is granted. An
@@ -66,7 +66,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Discovery | UnauthenticatedProblem]
+        Response[Discovery | Problem]
     """
 
     kwargs = _get_kwargs()
@@ -81,7 +81,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Discovery | UnauthenticatedProblem | None:
+) -> Discovery | Problem | None:
     """Describe the host, the provider instances the caller may use, and the sessions policy.
 
      Lists only the provider instances the caller's token is granted. An
@@ -93,7 +93,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Discovery | UnauthenticatedProblem
+        Discovery | Problem
     """
 
     return sync_detailed(
@@ -104,7 +104,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Discovery | UnauthenticatedProblem]:
+) -> Response[Discovery | Problem]:
     """Describe the host, the provider instances the caller may use, and the sessions policy.
 
      Lists only the provider instances the caller's token is granted. An
@@ -116,7 +116,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Discovery | UnauthenticatedProblem]
+        Response[Discovery | Problem]
     """
 
     kwargs = _get_kwargs()
@@ -129,7 +129,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Discovery | UnauthenticatedProblem | None:
+) -> Discovery | Problem | None:
     """Describe the host, the provider instances the caller may use, and the sessions policy.
 
      Lists only the provider instances the caller's token is granted. An
@@ -141,7 +141,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Discovery | UnauthenticatedProblem
+        Discovery | Problem
     """
 
     return (

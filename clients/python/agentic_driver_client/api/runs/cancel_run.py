@@ -8,9 +8,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.cancel_run_response import CancelRunResponse
-from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.run_not_found_problem import RunNotFoundProblem
-from ...models.unauthenticated_problem import UnauthenticatedProblem
+from ...models.problem import Problem
 from ...types import Response
 
 
@@ -30,30 +28,24 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    CancelRunResponse
-    | PermissionDeniedProblem
-    | RunNotFoundProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> CancelRunResponse | Problem | None:
     if response.status_code == 200:
         response_200 = CancelRunResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = RunNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
@@ -65,12 +57,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    CancelRunResponse
-    | PermissionDeniedProblem
-    | RunNotFoundProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[CancelRunResponse | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -83,12 +70,7 @@ def sync_detailed(
     run_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[
-    CancelRunResponse
-    | PermissionDeniedProblem
-    | RunNotFoundProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[CancelRunResponse | Problem]:
     """Cancel an active run of the caller.
 
      Cancels a run that is waiting for a run slot or running. Cancelled
@@ -108,7 +90,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CancelRunResponse | PermissionDeniedProblem | RunNotFoundProblem | UnauthenticatedProblem]
+        Response[CancelRunResponse | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -126,13 +108,7 @@ def sync(
     run_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> (
-    CancelRunResponse
-    | PermissionDeniedProblem
-    | RunNotFoundProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> CancelRunResponse | Problem | None:
     """Cancel an active run of the caller.
 
      Cancels a run that is waiting for a run slot or running. Cancelled
@@ -152,7 +128,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CancelRunResponse | PermissionDeniedProblem | RunNotFoundProblem | UnauthenticatedProblem
+        CancelRunResponse | Problem
     """
 
     return sync_detailed(
@@ -165,12 +141,7 @@ async def asyncio_detailed(
     run_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[
-    CancelRunResponse
-    | PermissionDeniedProblem
-    | RunNotFoundProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[CancelRunResponse | Problem]:
     """Cancel an active run of the caller.
 
      Cancels a run that is waiting for a run slot or running. Cancelled
@@ -190,7 +161,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CancelRunResponse | PermissionDeniedProblem | RunNotFoundProblem | UnauthenticatedProblem]
+        Response[CancelRunResponse | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -206,13 +177,7 @@ async def asyncio(
     run_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> (
-    CancelRunResponse
-    | PermissionDeniedProblem
-    | RunNotFoundProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> CancelRunResponse | Problem | None:
     """Cancel an active run of the caller.
 
      Cancels a run that is waiting for a run slot or running. Cancelled
@@ -232,7 +197,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CancelRunResponse | PermissionDeniedProblem | RunNotFoundProblem | UnauthenticatedProblem
+        CancelRunResponse | Problem
     """
 
     return (

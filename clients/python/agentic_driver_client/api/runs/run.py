@@ -6,21 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.payload_too_large_problem import PayloadTooLargeProblem
-from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.provider_error_problem import ProviderErrorProblem
-from ...models.provider_rate_limited_problem import ProviderRateLimitedProblem
-from ...models.provider_timeout_problem import ProviderTimeoutProblem
-from ...models.request_timeout_problem import RequestTimeoutProblem
-from ...models.run_conflict_problem import RunConflictProblem
-from ...models.run_invalid_problem import RunInvalidProblem
+from ...models.problem import Problem
 from ...models.run_request import RunRequest
 from ...models.run_result import RunResult
-from ...models.run_target_not_found_problem import RunTargetNotFoundProblem
-from ...models.run_unavailable_problem import RunUnavailableProblem
-from ...models.sessions_disabled_problem import SessionsDisabledProblem
-from ...models.unauthenticated_problem import UnauthenticatedProblem
-from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
 from ...types import UNSET, Response, Unset
 
 
@@ -48,90 +36,74 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunConflictProblem
-    | RunInvalidProblem
-    | RunResult
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunResult | None:
     if response.status_code == 200:
         response_200 = RunResult.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = RunTargetNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 408:
-        response_408 = RequestTimeoutProblem.from_dict(response.json())
+        response_408 = Problem.from_dict(response.json())
 
         return response_408
 
     if response.status_code == 409:
-        response_409 = RunConflictProblem.from_dict(response.json())
+        response_409 = Problem.from_dict(response.json())
 
         return response_409
 
     if response.status_code == 413:
-        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+        response_413 = Problem.from_dict(response.json())
 
         return response_413
 
     if response.status_code == 415:
-        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+        response_415 = Problem.from_dict(response.json())
 
         return response_415
 
     if response.status_code == 422:
-        response_422 = RunInvalidProblem.from_dict(response.json())
+        response_422 = Problem.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = ProviderRateLimitedProblem.from_dict(response.json())
+        response_429 = Problem.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 501:
-        response_501 = SessionsDisabledProblem.from_dict(response.json())
+        response_501 = Problem.from_dict(response.json())
 
         return response_501
 
     if response.status_code == 502:
-        response_502 = ProviderErrorProblem.from_dict(response.json())
+        response_502 = Problem.from_dict(response.json())
 
         return response_502
 
     if response.status_code == 503:
-        response_503 = RunUnavailableProblem.from_dict(response.json())
+        response_503 = Problem.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = ProviderTimeoutProblem.from_dict(response.json())
+        response_504 = Problem.from_dict(response.json())
 
         return response_504
 
@@ -143,22 +115,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunConflictProblem
-    | RunInvalidProblem
-    | RunResult
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunResult]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -172,22 +129,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunConflictProblem
-    | RunInvalidProblem
-    | RunResult
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunResult]:
     """Run one model turn, stateless or continuing a session.
 
      A stateless run sends the whole context (`instructions`, `history`,
@@ -211,7 +153,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[Problem | RunResult]
     """
 
     kwargs = _get_kwargs(
@@ -231,23 +173,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunConflictProblem
-    | RunInvalidProblem
-    | RunResult
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunResult | None:
     """Run one model turn, stateless or continuing a session.
 
      A stateless run sends the whole context (`instructions`, `history`,
@@ -271,7 +197,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        Problem | RunResult
     """
 
     return sync_detailed(
@@ -286,22 +212,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunConflictProblem
-    | RunInvalidProblem
-    | RunResult
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunResult]:
     """Run one model turn, stateless or continuing a session.
 
      A stateless run sends the whole context (`instructions`, `history`,
@@ -325,7 +236,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[Problem | RunResult]
     """
 
     kwargs = _get_kwargs(
@@ -343,23 +254,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunConflictProblem
-    | RunInvalidProblem
-    | RunResult
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunResult | None:
     """Run one model turn, stateless or continuing a session.
 
      A stateless run sends the whole context (`instructions`, `history`,
@@ -383,7 +278,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunConflictProblem | RunInvalidProblem | RunResult | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        Problem | RunResult
     """
 
     return (

@@ -6,18 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.payload_too_large_problem import PayloadTooLargeProblem
-from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.request_timeout_problem import RequestTimeoutProblem
+from ...models.problem import Problem
 from ...models.run_event_message import RunEventMessage
-from ...models.run_invalid_problem import RunInvalidProblem
 from ...models.run_request import RunRequest
-from ...models.run_target_not_found_problem import RunTargetNotFoundProblem
-from ...models.run_unavailable_problem import RunUnavailableProblem
-from ...models.sessions_disabled_problem import SessionsDisabledProblem
-from ...models.stream_run_conflict_problem import StreamRunConflictProblem
-from ...models.unauthenticated_problem import UnauthenticatedProblem
-from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
 from ...types import UNSET, Response, Unset
 
 
@@ -45,72 +36,59 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | RunInvalidProblem
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | StreamRunConflictProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunEventMessage | None:
     if response.status_code == 200:
         response_200 = RunEventMessage.from_dict(response.text)
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = RunTargetNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 408:
-        response_408 = RequestTimeoutProblem.from_dict(response.json())
+        response_408 = Problem.from_dict(response.json())
 
         return response_408
 
     if response.status_code == 409:
-        response_409 = StreamRunConflictProblem.from_dict(response.json())
+        response_409 = Problem.from_dict(response.json())
 
         return response_409
 
     if response.status_code == 413:
-        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+        response_413 = Problem.from_dict(response.json())
 
         return response_413
 
     if response.status_code == 415:
-        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+        response_415 = Problem.from_dict(response.json())
 
         return response_415
 
     if response.status_code == 422:
-        response_422 = RunInvalidProblem.from_dict(response.json())
+        response_422 = Problem.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 501:
-        response_501 = SessionsDisabledProblem.from_dict(response.json())
+        response_501 = Problem.from_dict(response.json())
 
         return response_501
 
     if response.status_code == 503:
-        response_503 = RunUnavailableProblem.from_dict(response.json())
+        response_503 = Problem.from_dict(response.json())
 
         return response_503
 
@@ -122,19 +100,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | RunInvalidProblem
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | StreamRunConflictProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunEventMessage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -148,19 +114,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | RunInvalidProblem
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | StreamRunConflictProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunEventMessage]:
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
@@ -190,7 +144,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[Problem | RunEventMessage]
     """
 
     kwargs = _get_kwargs(
@@ -210,20 +164,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | RunInvalidProblem
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | StreamRunConflictProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunEventMessage | None:
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
@@ -253,7 +194,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        Problem | RunEventMessage
     """
 
     return sync_detailed(
@@ -268,19 +209,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | RunInvalidProblem
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | StreamRunConflictProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunEventMessage]:
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
@@ -310,7 +239,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[Problem | RunEventMessage]
     """
 
     kwargs = _get_kwargs(
@@ -328,20 +257,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | RunInvalidProblem
-    | RunTargetNotFoundProblem
-    | RunUnavailableProblem
-    | SessionsDisabledProblem
-    | StreamRunConflictProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunEventMessage | None:
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
@@ -371,7 +287,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | RunInvalidProblem | RunTargetNotFoundProblem | RunUnavailableProblem | SessionsDisabledProblem | StreamRunConflictProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        Problem | RunEventMessage
     """
 
     return (

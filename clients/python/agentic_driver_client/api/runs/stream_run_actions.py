@@ -7,16 +7,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.actions_not_found_problem import ActionsNotFoundProblem
-from ...models.payload_too_large_problem import PayloadTooLargeProblem
-from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.request_timeout_problem import RequestTimeoutProblem
+from ...models.problem import Problem
 from ...models.run_event_message import RunEventMessage
-from ...models.stream_actions_conflict_problem import StreamActionsConflictProblem
-from ...models.stream_actions_invalid_problem import StreamActionsInvalidProblem
 from ...models.submit_run_actions_request import SubmitRunActionsRequest
-from ...models.unauthenticated_problem import UnauthenticatedProblem
-from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
 from ...types import UNSET, Response, Unset
 
 
@@ -47,60 +40,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | StreamActionsConflictProblem
-    | StreamActionsInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunEventMessage | None:
     if response.status_code == 200:
         response_200 = RunEventMessage.from_dict(response.text)
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = ActionsNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 408:
-        response_408 = RequestTimeoutProblem.from_dict(response.json())
+        response_408 = Problem.from_dict(response.json())
 
         return response_408
 
     if response.status_code == 409:
-        response_409 = StreamActionsConflictProblem.from_dict(response.json())
+        response_409 = Problem.from_dict(response.json())
 
         return response_409
 
     if response.status_code == 413:
-        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+        response_413 = Problem.from_dict(response.json())
 
         return response_413
 
     if response.status_code == 415:
-        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+        response_415 = Problem.from_dict(response.json())
 
         return response_415
 
     if response.status_code == 422:
-        response_422 = StreamActionsInvalidProblem.from_dict(response.json())
+        response_422 = Problem.from_dict(response.json())
 
         return response_422
 
@@ -112,17 +94,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | StreamActionsConflictProblem
-    | StreamActionsInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunEventMessage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -137,17 +109,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | StreamActionsConflictProblem
-    | StreamActionsInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunEventMessage]:
     """Continue a waiting run and stream the rest of its events.
 
      `submitRunActions` with a streamed answer, exactly as `streamRun`
@@ -164,7 +126,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[Problem | RunEventMessage]
     """
 
     kwargs = _get_kwargs(
@@ -186,18 +148,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | StreamActionsConflictProblem
-    | StreamActionsInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunEventMessage | None:
     """Continue a waiting run and stream the rest of its events.
 
      `submitRunActions` with a streamed answer, exactly as `streamRun`
@@ -214,7 +165,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        Problem | RunEventMessage
     """
 
     return sync_detailed(
@@ -231,17 +182,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | StreamActionsConflictProblem
-    | StreamActionsInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunEventMessage]:
     """Continue a waiting run and stream the rest of its events.
 
      `submitRunActions` with a streamed answer, exactly as `streamRun`
@@ -258,7 +199,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[Problem | RunEventMessage]
     """
 
     kwargs = _get_kwargs(
@@ -278,18 +219,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | RunEventMessage
-    | StreamActionsConflictProblem
-    | StreamActionsInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunEventMessage | None:
     """Continue a waiting run and stream the rest of its events.
 
      `submitRunActions` with a streamed answer, exactly as `streamRun`
@@ -306,7 +236,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | RunEventMessage | StreamActionsConflictProblem | StreamActionsInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        Problem | RunEventMessage
     """
 
     return (

@@ -7,20 +7,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.actions_conflict_problem import ActionsConflictProblem
-from ...models.actions_invalid_problem import ActionsInvalidProblem
-from ...models.actions_not_found_problem import ActionsNotFoundProblem
-from ...models.payload_too_large_problem import PayloadTooLargeProblem
-from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.provider_error_problem import ProviderErrorProblem
-from ...models.provider_overloaded_problem import ProviderOverloadedProblem
-from ...models.provider_rate_limited_problem import ProviderRateLimitedProblem
-from ...models.provider_timeout_problem import ProviderTimeoutProblem
-from ...models.request_timeout_problem import RequestTimeoutProblem
+from ...models.problem import Problem
 from ...models.run_result import RunResult
 from ...models.submit_run_actions_request import SubmitRunActionsRequest
-from ...models.unauthenticated_problem import UnauthenticatedProblem
-from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
 from ...types import UNSET, Response, Unset
 
 
@@ -51,84 +40,69 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    ActionsConflictProblem
-    | ActionsInvalidProblem
-    | ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderOverloadedProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunResult
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunResult | None:
     if response.status_code == 200:
         response_200 = RunResult.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = ActionsNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 408:
-        response_408 = RequestTimeoutProblem.from_dict(response.json())
+        response_408 = Problem.from_dict(response.json())
 
         return response_408
 
     if response.status_code == 409:
-        response_409 = ActionsConflictProblem.from_dict(response.json())
+        response_409 = Problem.from_dict(response.json())
 
         return response_409
 
     if response.status_code == 413:
-        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+        response_413 = Problem.from_dict(response.json())
 
         return response_413
 
     if response.status_code == 415:
-        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+        response_415 = Problem.from_dict(response.json())
 
         return response_415
 
     if response.status_code == 422:
-        response_422 = ActionsInvalidProblem.from_dict(response.json())
+        response_422 = Problem.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = ProviderRateLimitedProblem.from_dict(response.json())
+        response_429 = Problem.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 502:
-        response_502 = ProviderErrorProblem.from_dict(response.json())
+        response_502 = Problem.from_dict(response.json())
 
         return response_502
 
     if response.status_code == 503:
-        response_503 = ProviderOverloadedProblem.from_dict(response.json())
+        response_503 = Problem.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = ProviderTimeoutProblem.from_dict(response.json())
+        response_504 = Problem.from_dict(response.json())
 
         return response_504
 
@@ -140,21 +114,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    ActionsConflictProblem
-    | ActionsInvalidProblem
-    | ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderOverloadedProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunResult
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunResult]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -169,21 +129,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    ActionsConflictProblem
-    | ActionsInvalidProblem
-    | ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderOverloadedProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunResult
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunResult]:
     """Continue a run that waits for function results or approvals.
 
      Answers the run's `requiredAction`: `functionResults` for
@@ -215,7 +161,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[Problem | RunResult]
     """
 
     kwargs = _get_kwargs(
@@ -237,22 +183,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    ActionsConflictProblem
-    | ActionsInvalidProblem
-    | ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderOverloadedProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunResult
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunResult | None:
     """Continue a run that waits for function results or approvals.
 
      Answers the run's `requiredAction`: `functionResults` for
@@ -284,7 +215,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        Problem | RunResult
     """
 
     return sync_detailed(
@@ -301,21 +232,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    ActionsConflictProblem
-    | ActionsInvalidProblem
-    | ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderOverloadedProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunResult
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[Problem | RunResult]:
     """Continue a run that waits for function results or approvals.
 
      Answers the run's `requiredAction`: `functionResults` for
@@ -347,7 +264,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[Problem | RunResult]
     """
 
     kwargs = _get_kwargs(
@@ -367,22 +284,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    ActionsConflictProblem
-    | ActionsInvalidProblem
-    | ActionsNotFoundProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | ProviderErrorProblem
-    | ProviderOverloadedProblem
-    | ProviderRateLimitedProblem
-    | ProviderTimeoutProblem
-    | RequestTimeoutProblem
-    | RunResult
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> Problem | RunResult | None:
     """Continue a run that waits for function results or approvals.
 
      Answers the run's `requiredAction`: `functionResults` for
@@ -414,7 +316,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ActionsConflictProblem | ActionsInvalidProblem | ActionsNotFoundProblem | PayloadTooLargeProblem | PermissionDeniedProblem | ProviderErrorProblem | ProviderOverloadedProblem | ProviderRateLimitedProblem | ProviderTimeoutProblem | RequestTimeoutProblem | RunResult | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        Problem | RunResult
     """
 
     return (

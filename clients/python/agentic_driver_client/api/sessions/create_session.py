@@ -6,18 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_session_invalid_problem import CreateSessionInvalidProblem
-from ...models.create_session_not_found_problem import CreateSessionNotFoundProblem
 from ...models.create_session_request import CreateSessionRequest
 from ...models.create_session_response import CreateSessionResponse
-from ...models.create_session_unavailable_problem import CreateSessionUnavailableProblem
-from ...models.payload_too_large_problem import PayloadTooLargeProblem
-from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.request_timeout_problem import RequestTimeoutProblem
-from ...models.session_account_required_problem import SessionAccountRequiredProblem
-from ...models.sessions_disabled_problem import SessionsDisabledProblem
-from ...models.unauthenticated_problem import UnauthenticatedProblem
-from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
+from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
 
@@ -45,72 +36,59 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    CreateSessionInvalidProblem
-    | CreateSessionNotFoundProblem
-    | CreateSessionResponse
-    | CreateSessionUnavailableProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionAccountRequiredProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> CreateSessionResponse | Problem | None:
     if response.status_code == 201:
         response_201 = CreateSessionResponse.from_dict(response.json())
 
         return response_201
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = CreateSessionNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 408:
-        response_408 = RequestTimeoutProblem.from_dict(response.json())
+        response_408 = Problem.from_dict(response.json())
 
         return response_408
 
     if response.status_code == 409:
-        response_409 = SessionAccountRequiredProblem.from_dict(response.json())
+        response_409 = Problem.from_dict(response.json())
 
         return response_409
 
     if response.status_code == 413:
-        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+        response_413 = Problem.from_dict(response.json())
 
         return response_413
 
     if response.status_code == 415:
-        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+        response_415 = Problem.from_dict(response.json())
 
         return response_415
 
     if response.status_code == 422:
-        response_422 = CreateSessionInvalidProblem.from_dict(response.json())
+        response_422 = Problem.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 501:
-        response_501 = SessionsDisabledProblem.from_dict(response.json())
+        response_501 = Problem.from_dict(response.json())
 
         return response_501
 
     if response.status_code == 503:
-        response_503 = CreateSessionUnavailableProblem.from_dict(response.json())
+        response_503 = Problem.from_dict(response.json())
 
         return response_503
 
@@ -122,19 +100,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    CreateSessionInvalidProblem
-    | CreateSessionNotFoundProblem
-    | CreateSessionResponse
-    | CreateSessionUnavailableProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionAccountRequiredProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[CreateSessionResponse | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -148,19 +114,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: CreateSessionRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    CreateSessionInvalidProblem
-    | CreateSessionNotFoundProblem
-    | CreateSessionResponse
-    | CreateSessionUnavailableProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionAccountRequiredProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[CreateSessionResponse | Problem]:
     """Create a session bound to the caller, a provider instance, its account and a model.
 
      Needs the `create` session grant and a grant for the provider instance.
@@ -178,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | CreateSessionUnavailableProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionAccountRequiredProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionResponse | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -198,20 +152,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: CreateSessionRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    CreateSessionInvalidProblem
-    | CreateSessionNotFoundProblem
-    | CreateSessionResponse
-    | CreateSessionUnavailableProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionAccountRequiredProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> CreateSessionResponse | Problem | None:
     """Create a session bound to the caller, a provider instance, its account and a model.
 
      Needs the `create` session grant and a grant for the provider instance.
@@ -229,7 +170,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | CreateSessionUnavailableProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionAccountRequiredProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionResponse | Problem
     """
 
     return sync_detailed(
@@ -244,19 +185,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: CreateSessionRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[
-    CreateSessionInvalidProblem
-    | CreateSessionNotFoundProblem
-    | CreateSessionResponse
-    | CreateSessionUnavailableProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionAccountRequiredProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[CreateSessionResponse | Problem]:
     """Create a session bound to the caller, a provider instance, its account and a model.
 
      Needs the `create` session grant and a grant for the provider instance.
@@ -274,7 +203,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | CreateSessionUnavailableProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionAccountRequiredProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionResponse | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -292,20 +221,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: CreateSessionRequest,
     idempotency_key: str | Unset = UNSET,
-) -> (
-    CreateSessionInvalidProblem
-    | CreateSessionNotFoundProblem
-    | CreateSessionResponse
-    | CreateSessionUnavailableProblem
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionAccountRequiredProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> CreateSessionResponse | Problem | None:
     """Create a session bound to the caller, a provider instance, its account and a model.
 
      Needs the `create` session grant and a grant for the provider instance.
@@ -323,7 +239,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionInvalidProblem | CreateSessionNotFoundProblem | CreateSessionResponse | CreateSessionUnavailableProblem | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionAccountRequiredProblem | SessionsDisabledProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionResponse | Problem
     """
 
     return (

@@ -7,10 +7,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.session_not_found_problem import SessionNotFoundProblem
-from ...models.sessions_disabled_problem import SessionsDisabledProblem
-from ...models.unauthenticated_problem import UnauthenticatedProblem
+from ...models.problem import Problem
 from ...types import Response
 
 
@@ -30,35 +27,28 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    Any
-    | PermissionDeniedProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> Any | Problem | None:
     if response.status_code == 204:
         response_204 = cast(Any, None)
         return response_204
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = SessionNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 501:
-        response_501 = SessionsDisabledProblem.from_dict(response.json())
+        response_501 = Problem.from_dict(response.json())
 
         return response_501
 
@@ -70,13 +60,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    Any
-    | PermissionDeniedProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -89,13 +73,7 @@ def sync_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[
-    Any
-    | PermissionDeniedProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[Any | Problem]:
     """Delete a session and abort its active turn.
 
      Needs the `delete` session grant and a grant for the session's provider
@@ -111,7 +89,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | PermissionDeniedProblem | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -129,14 +107,7 @@ def sync(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> (
-    Any
-    | PermissionDeniedProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> Any | Problem | None:
     """Delete a session and abort its active turn.
 
      Needs the `delete` session grant and a grant for the session's provider
@@ -152,7 +123,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | PermissionDeniedProblem | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem
+        Any | Problem
     """
 
     return sync_detailed(
@@ -165,13 +136,7 @@ async def asyncio_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[
-    Any
-    | PermissionDeniedProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[Any | Problem]:
     """Delete a session and abort its active turn.
 
      Needs the `delete` session grant and a grant for the session's provider
@@ -187,7 +152,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | PermissionDeniedProblem | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -203,14 +168,7 @@ async def asyncio(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> (
-    Any
-    | PermissionDeniedProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> Any | Problem | None:
     """Delete a session and abort its active turn.
 
      Needs the `delete` session grant and a grant for the session's provider
@@ -226,7 +184,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | PermissionDeniedProblem | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem
+        Any | Problem
     """
 
     return (

@@ -7,11 +7,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.permission_denied_problem import PermissionDeniedProblem
+from ...models.problem import Problem
 from ...models.read_session_response import ReadSessionResponse
-from ...models.session_not_found_problem import SessionNotFoundProblem
-from ...models.sessions_disabled_problem import SessionsDisabledProblem
-from ...models.unauthenticated_problem import UnauthenticatedProblem
 from ...types import Response
 
 
@@ -31,36 +28,29 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    PermissionDeniedProblem
-    | ReadSessionResponse
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> Problem | ReadSessionResponse | None:
     if response.status_code == 200:
         response_200 = ReadSessionResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = SessionNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 501:
-        response_501 = SessionsDisabledProblem.from_dict(response.json())
+        response_501 = Problem.from_dict(response.json())
 
         return response_501
 
@@ -72,13 +62,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    PermissionDeniedProblem
-    | ReadSessionResponse
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[Problem | ReadSessionResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -91,13 +75,7 @@ def sync_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[
-    PermissionDeniedProblem
-    | ReadSessionResponse
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[Problem | ReadSessionResponse]:
     """Read a session's metadata, instructions, visible history and recorded turns.
 
      Needs the `read` session grant and a grant for the session's provider
@@ -113,7 +91,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PermissionDeniedProblem | ReadSessionResponse | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem]
+        Response[Problem | ReadSessionResponse]
     """
 
     kwargs = _get_kwargs(
@@ -131,14 +109,7 @@ def sync(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> (
-    PermissionDeniedProblem
-    | ReadSessionResponse
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> Problem | ReadSessionResponse | None:
     """Read a session's metadata, instructions, visible history and recorded turns.
 
      Needs the `read` session grant and a grant for the session's provider
@@ -154,7 +125,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PermissionDeniedProblem | ReadSessionResponse | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem
+        Problem | ReadSessionResponse
     """
 
     return sync_detailed(
@@ -167,13 +138,7 @@ async def asyncio_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[
-    PermissionDeniedProblem
-    | ReadSessionResponse
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-]:
+) -> Response[Problem | ReadSessionResponse]:
     """Read a session's metadata, instructions, visible history and recorded turns.
 
      Needs the `read` session grant and a grant for the session's provider
@@ -189,7 +154,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PermissionDeniedProblem | ReadSessionResponse | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem]
+        Response[Problem | ReadSessionResponse]
     """
 
     kwargs = _get_kwargs(
@@ -205,14 +170,7 @@ async def asyncio(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> (
-    PermissionDeniedProblem
-    | ReadSessionResponse
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | UnauthenticatedProblem
-    | None
-):
+) -> Problem | ReadSessionResponse | None:
     """Read a session's metadata, instructions, visible history and recorded turns.
 
      Needs the `read` session grant and a grant for the session's provider
@@ -228,7 +186,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PermissionDeniedProblem | ReadSessionResponse | SessionNotFoundProblem | SessionsDisabledProblem | UnauthenticatedProblem
+        Problem | ReadSessionResponse
     """
 
     return (

@@ -8,16 +8,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.create_session_response import CreateSessionResponse
-from ...models.payload_too_large_problem import PayloadTooLargeProblem
-from ...models.permission_denied_problem import PermissionDeniedProblem
-from ...models.request_timeout_problem import RequestTimeoutProblem
-from ...models.session_not_found_problem import SessionNotFoundProblem
-from ...models.sessions_disabled_problem import SessionsDisabledProblem
-from ...models.truncate_conflict_problem import TruncateConflictProblem
-from ...models.truncate_invalid_problem import TruncateInvalidProblem
+from ...models.problem import Problem
 from ...models.truncate_session_request import TruncateSessionRequest
-from ...models.unauthenticated_problem import UnauthenticatedProblem
-from ...models.unsupported_media_type_problem import UnsupportedMediaTypeProblem
 from ...types import Response
 
 
@@ -45,66 +37,54 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> (
-    CreateSessionResponse
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | TruncateConflictProblem
-    | TruncateInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> CreateSessionResponse | Problem | None:
     if response.status_code == 200:
         response_200 = CreateSessionResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = UnauthenticatedProblem.from_dict(response.json())
+        response_401 = Problem.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = PermissionDeniedProblem.from_dict(response.json())
+        response_403 = Problem.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = SessionNotFoundProblem.from_dict(response.json())
+        response_404 = Problem.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 408:
-        response_408 = RequestTimeoutProblem.from_dict(response.json())
+        response_408 = Problem.from_dict(response.json())
 
         return response_408
 
     if response.status_code == 409:
-        response_409 = TruncateConflictProblem.from_dict(response.json())
+        response_409 = Problem.from_dict(response.json())
 
         return response_409
 
     if response.status_code == 413:
-        response_413 = PayloadTooLargeProblem.from_dict(response.json())
+        response_413 = Problem.from_dict(response.json())
 
         return response_413
 
     if response.status_code == 415:
-        response_415 = UnsupportedMediaTypeProblem.from_dict(response.json())
+        response_415 = Problem.from_dict(response.json())
 
         return response_415
 
     if response.status_code == 422:
-        response_422 = TruncateInvalidProblem.from_dict(response.json())
+        response_422 = Problem.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 501:
-        response_501 = SessionsDisabledProblem.from_dict(response.json())
+        response_501 = Problem.from_dict(response.json())
 
         return response_501
 
@@ -116,18 +96,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[
-    CreateSessionResponse
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | TruncateConflictProblem
-    | TruncateInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[CreateSessionResponse | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -141,18 +110,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: TruncateSessionRequest,
-) -> Response[
-    CreateSessionResponse
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | TruncateConflictProblem
-    | TruncateInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[CreateSessionResponse | Problem]:
     """Keep only the first turns of a session (explicit prefix truncation).
 
      Keeps the first `keepTurns` recorded turns (and any history imported at
@@ -174,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionResponse | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -194,19 +152,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: TruncateSessionRequest,
-) -> (
-    CreateSessionResponse
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | TruncateConflictProblem
-    | TruncateInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> CreateSessionResponse | Problem | None:
     """Keep only the first turns of a session (explicit prefix truncation).
 
      Keeps the first `keepTurns` recorded turns (and any history imported at
@@ -228,7 +174,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionResponse | Problem
     """
 
     return sync_detailed(
@@ -243,18 +189,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: TruncateSessionRequest,
-) -> Response[
-    CreateSessionResponse
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | TruncateConflictProblem
-    | TruncateInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-]:
+) -> Response[CreateSessionResponse | Problem]:
     """Keep only the first turns of a session (explicit prefix truncation).
 
      Keeps the first `keepTurns` recorded turns (and any history imported at
@@ -276,7 +211,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem]
+        Response[CreateSessionResponse | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -294,19 +229,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: TruncateSessionRequest,
-) -> (
-    CreateSessionResponse
-    | PayloadTooLargeProblem
-    | PermissionDeniedProblem
-    | RequestTimeoutProblem
-    | SessionNotFoundProblem
-    | SessionsDisabledProblem
-    | TruncateConflictProblem
-    | TruncateInvalidProblem
-    | UnauthenticatedProblem
-    | UnsupportedMediaTypeProblem
-    | None
-):
+) -> CreateSessionResponse | Problem | None:
     """Keep only the first turns of a session (explicit prefix truncation).
 
      Keeps the first `keepTurns` recorded turns (and any history imported at
@@ -328,7 +251,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreateSessionResponse | PayloadTooLargeProblem | PermissionDeniedProblem | RequestTimeoutProblem | SessionNotFoundProblem | SessionsDisabledProblem | TruncateConflictProblem | TruncateInvalidProblem | UnauthenticatedProblem | UnsupportedMediaTypeProblem
+        CreateSessionResponse | Problem
     """
 
     return (
