@@ -41,7 +41,7 @@ LITELLM_STAMP := $(LITELLM_VENV)/.installed-litellm-1.106.12
 
 .PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
-.PHONY: validate-spec
+.PHONY: validate-spec test-kit
 .PHONY: setup-cluster test-cluster cluster bench-proxy
 
 help: ## List the targets
@@ -109,16 +109,20 @@ typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its ex
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 	npx --no-install redocly lint openapi.yaml
 
-$(CONTRACT_STAMP): $(VENV_STAMP) contract-tests/requirements.txt
+$(CONTRACT_STAMP): $(VENV_STAMP) contract-tests/requirements.txt contract-tests/pyproject.toml
 	$(BIN)/python -m pip install --quiet -r contract-tests/requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e contract-tests
 	touch $@
 
 $(CONTRACT_NODE_STAMP): contract-tests/package.json contract-tests/package-lock.json
 	cd contract-tests && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the live host against openapi.yaml (schemathesis, scenarios, spec rules)
+contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the conformance kit against the reference host, plus the spec rules and broken hosts
 	$(BIN)/python contract-tests/run.py
+
+test-kit: $(CONTRACT_STAMP) ## The conformance kit from its wheel in a fresh venv: reference host, mutants, missing provider, JUnit XSD, CI recipes
+	$(BIN)/pytest -c contract-tests/pytest.ini --rootdir contract-tests contract-tests/kit-tests -q
 
 check-breaking: $(VENV_STAMP) $(OASDIFF_STAMP) ## Breaking-change gate (oasdiff): openapi.yaml vs contract/baseline, and the gate's tests
 	$(BIN)/python contract/breaking.py
@@ -226,7 +230,7 @@ newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: clien
 	$(CURDIR)/$(BIN)/python $(CURDIR)/clients/newcomer/with_host.py --agentic-driver $(CURDIR)/$(BIN)/agentic-driver \
 		-- "$$CARGO_TARGET_DIR/debug/agentic-driver-newcomer"
 
-test: check-generated lint typecheck lint-spec check-breaking test-python test-cluster test-docs-page test-python-client test-bench contract validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec check-breaking test-python test-cluster test-docs-page test-python-client test-bench contract test-kit validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness

@@ -36,7 +36,8 @@ from typing import Any
 import httpx
 import pytest
 
-from harness import hosts, scenarios
+from agentic_driver_conformance import scenarios
+from harness import hosts
 from harness.paths import CONTRACT_DIR, HOST_CONFIGS, REPORTS_DIR, ROOT, SPEC_PATH
 
 VALIDATORS = CONTRACT_DIR / "validators"
@@ -285,7 +286,7 @@ def test_prism_proxy_sees_no_violation_while_the_scenarios_play(
             proxy = Prism(host.base_url, REPORTS_DIR / "logs" / f"prism-{host.name}.log")
             stack.callback(proxy.stop)
             proxies[host.name] = proxy.base_url
-        runner = scenarios.Runner(proxies)
+        runner = scenarios.Runner(proxies, hosts.TOKENS)
         stack.callback(runner.close)
         for scenario in scenarios.all_scenarios():
             if scenario.isolated:

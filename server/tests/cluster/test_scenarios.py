@@ -20,8 +20,8 @@ from .conftest import Cluster, add_owner_header, start_cluster
 CONTRACT_DIR = Path(__file__).resolve().parents[3] / "contract-tests"
 sys.path.insert(0, str(CONTRACT_DIR))
 
+from agentic_driver_conformance import scenarios  # noqa: E402  (the conformance kit, from the path above)
 from harness import hosts as contract_hosts  # noqa: E402  (contract-tests' harness, from the path above)
-from harness import scenarios  # noqa: E402
 
 PER_PROCESS = {
     "host-busy": "fills one host's run slots and wait line (limits are per process; new work spreads over hosts)",
@@ -49,6 +49,7 @@ def contract_cluster(host_ids: list[str], config: Path, workdir: Path) -> Cluste
 def runner_for(cluster: Cluster) -> scenarios.Runner:
     return scenarios.Runner(
         {"main": cluster.url, "no-sessions": cluster.url},
+        contract_hosts.TOKENS,
         metrics_urls={cluster.url: [host.base_url for host in cluster.hosts.values()]},
         request_hooks=[add_owner_header],
     )

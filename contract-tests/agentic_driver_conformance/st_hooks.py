@@ -1,4 +1,4 @@
-"""Schemathesis hooks for the schema-wide run (loaded through ``SCHEMATHESIS_HOOKS`` by ``schemathesis_run.py``).
+"""Schemathesis hooks for the schema-wide run (``SCHEMATHESIS_HOOKS=agentic_driver_conformance.st_hooks``).
 
 1. ``before_load_schema`` turns the spec's link extensions into links
    (``spec.with_contract_links``: ``x-session-links``, ``x-request-body``) and
@@ -20,7 +20,7 @@
    that live sessions stay under half the bound. Every decision depends only on
    the request sequence, so runs stay deterministic.
 3. ``ObservationsHandler`` turns the engine's events into the figures of
-   ``reports/contract-metrics.json``: statuses and codes per operation, checks
+   the metrics report: statuses and codes per operation, checks
    passed and failed, links covered, cases generated, and a SHA-256 of the
    generated request sequence (ids the host minted are normalised).
 """
@@ -31,21 +31,17 @@ import hashlib
 import json
 import os
 import re
-import sys
 import threading
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 import httpx
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import schemathesis
 from schemathesis.cli import EventHandler, handler
 from schemathesis.engine import Status, events
 
-from harness import checks, spec  # checks registers the contract checks
+from . import checks, spec  # checks registers the contract checks
 
 BASE_URL = os.environ.get("CONTRACT_BASE_URL", "").rstrip("/")
 TOKEN = os.environ.get("CONTRACT_TOKEN_FULL", "")
@@ -131,6 +127,11 @@ class Janitor:
         with self._http() as http:
             for session_id in doomed:
                 self._delete(http, session_id)
+
+    def finish(self) -> None:
+        """At the end of the run, delete every session the run created and has not deleted (nothing left behind)."""
+        with self.lock:
+            self._purge(len(self.live))
 
     def after(self, case: schemathesis.Case, status: int, body: Any) -> None:
         operation_id = case.operation.schema.get_operation_id(case.operation)
@@ -286,6 +287,8 @@ class ObservationsHandler(EventHandler):
                     )
 
     def shutdown(self, ctx: Any) -> None:
+        if BASE_URL:
+            JANITOR.finish()
         if not OBSERVATIONS_PATH:
             return
         schema = LOADED.get("schema")
