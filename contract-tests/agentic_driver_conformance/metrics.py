@@ -52,6 +52,10 @@ UNREACHABLE_WITH_REASON: dict[str, str] = {
 # Documented statuses no request to the contract host can produce, with why (its only provider is the offline echo
 # provider). Listed in the metrics; not counted as missing.
 UNREACHABLE_STATUSES: dict[str, str] = {
+    "getReadiness 503": (
+        "SHUTTING_DOWN: only while the host drains after SIGTERM; server/tests/unit/test_http_owner.py and the drain "
+        "test in server/tests/cluster observe it"
+    ),
     "createSession 408": (
         "REQUEST_TIMEOUT: a body that stops arriving (limits.bodyTimeoutMs); no client sends one, the slow-body tests "
         "in server/tests/reliability do"
