@@ -1,6 +1,6 @@
 """The shared contract scenarios (contract-tests/scenarios), played through the proxy over two hosts.
 
-The scenario player is the contract suite's own (``harness.scenarios``, the generated
+The scenario player is the conformance kit's own (``agentic_driver_conformance.scenarios``, the generated
 Python client); a request hook adds the ``Agentic-Host`` header the way the contract
 asks every client to, so requests that name a session in their body (session runs)
 reach its owner. Metric steps add up the hosts' ``/metrics``.
