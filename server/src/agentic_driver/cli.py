@@ -1,6 +1,6 @@
 """The ``agentic-driver`` command.
 
-agentic-driver serve [--config FILE] [--host H] [--port P]
+agentic-driver serve [--config FILE] [--host H] [--port P] [--log-level L] [--log-format text|json]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
 """
@@ -10,19 +10,22 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import logging
+import os
 import secrets
 import sys
+from collections.abc import Iterator, Mapping
 
 import uvicorn
 from fastapi import FastAPI
 
+from . import telemetry
 from .auth import TokenPolicy, sha256_hex
 from .config import ALL_GRANTS, ConfigError, HostConfig, embedded_default, load_config
 from .driver import Driver
 from .http import create_app
 from .http.limits import Drain
 from .http.server import GRACEFUL_CLOSE_S, HostServer, bounded_protocol
+from .logs import LOG_FORMATS, LogFormat, Redactor, configure_logging
 
 __all__ = ["build_host", "main", "serve"]
 
@@ -44,8 +47,33 @@ def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, 
     return driver, app
 
 
-def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:
+def config_secrets(config: HostConfig, env: Mapping[str, str] = os.environ) -> Iterator[str]:
+    """Every secret the host's config names or points at (for the log redactor)."""
+    for token in config.tokens:
+        if token.token is not None:
+            yield token.token
+        if token.tokenEnv is not None and env.get(token.tokenEnv):
+            yield env[token.tokenEnv]
+    for provider in config.providers:
+        key_env = getattr(provider, "apiKeyEnv", None)
+        if key_env is not None and env.get(key_env):
+            yield env[key_env]
+
+
+def serve(
+    config: HostConfig,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    log_level: str = "info",
+    log_format: LogFormat | None = None,
+) -> None:
     """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return."""
+    configure_logging(log_level, log_format or config.logging.format, Redactor(config_secrets(config)))
+    tracing = config.tracing
+    if tracing is not None:
+        telemetry.configure(tracing.endpoint, tracing.serviceName, tracing.captureMessageContent)
+    else:
+        telemetry.configure()
     drain = Drain()
     driver, app = build_host(config, drain)
     limits = config.limits
@@ -54,7 +82,8 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
         host=host,
         port=port,
         log_level=log_level,
-        access_log=False,
+        log_config=None,  # configure_logging's handler formats uvicorn's lines too
+        access_log=False,  # the host writes its own closing line per request (logger agentic_driver.access)
         http=bounded_protocol(limits, driver.metrics),
         timeout_keep_alive=limits.keepAliveTimeoutMs / 1000,  # type: ignore[arg-type]  # any number of seconds
         timeout_graceful_shutdown=GRACEFUL_CLOSE_S,  # type: ignore[arg-type]
@@ -65,7 +94,10 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
         server_header=False,
     )
     _settle_heap()
-    HostServer(server_config, driver, drain, limits.drainTimeoutMs).run()
+    try:
+        HostServer(server_config, driver, drain, limits.drainTimeoutMs).run()
+    finally:
+        telemetry.shutdown()  # export the spans still queued
 
 
 GC_YOUNG_THRESHOLD = 20_000
@@ -95,6 +127,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     run.add_argument("--port", type=int, default=8080, help="port to bind (default 8080; 0 picks a free one)")
     run.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    run.add_argument(
+        "--log-format",
+        choices=list(LOG_FORMATS),
+        help="text or json (one object per line); default: host JSON logging.format",
+    )
     token = commands.add_parser("token", help="operator tooling for bearer tokens").add_subparsers(
         dest="token_command", required=True
     )
@@ -138,14 +175,13 @@ def main(argv: list[str] | None = None) -> int:
         return _token_create(options.subject, options.providers, options.grants)
     if options.command == "config":
         return _config_check(options.file)
-    logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         if options.config:
             config = load_config(options.config)
         else:
             config, token = embedded_default()
             print(f"agentic-driver: embedded default host; bearer token: {token}", flush=True)
-        serve(config, options.host, options.port, options.log_level)
+        serve(config, options.host, options.port, options.log_level, options.log_format)
     except ConfigError as error:
         print(f"agentic-driver: {error}", file=sys.stderr)
         return 2
