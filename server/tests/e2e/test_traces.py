@@ -209,3 +209,19 @@ def assert_no_secret_or_content(spans: list[ReceivedSpan]) -> None:
         assert secret not in text
     assert SECRET_WORDS not in text and "21 degrees" not in text
     assert telemetry.GEN_AI_INPUT_MESSAGES not in text and telemetry.GEN_AI_OUTPUT_MESSAGES not in text
+
+
+def test_the_host_json_tracing_block_alone_turns_tracing_on(
+    launch: Callable[..., Host], receiver: OtlpReceiver, chat_fake: OpenAIChatFake
+) -> None:
+    config = traced_config("e2e-traced-json", chat_fake) | {
+        "tracing": {"endpoint": receiver.endpoint, "serviceName": "from-host-json"}
+    }
+    host = launch("traced-json", config, env={"OTEL_BSP_SCHEDULE_DELAY": "50", KEY_ENV: UPSTREAM_KEY})
+    header, trace_id, _ = traceparent()
+    with host.client(ALICE).with_headers({"traceparent": header}) as traced:
+        response = run.sync_detailed(client=traced, body=run_request("hello"))
+    assert response.status_code == 200
+    spans = in_trace(receiver, trace_id, 3)
+    assert {s.name for s in spans} == {"POST /v1/runs", "invoke_agent agentic-driver", "chat echo-1"}
+    assert {s.resource["service.name"] for s in spans} == {"from-host-json"}

@@ -119,10 +119,12 @@ def _fake(kind: str) -> str:
 
 
 def _shape(call: AsgiCall, *ids: str) -> tuple[Any, ...]:
-    """What an answer reveals, with the ids it was asked about masked."""
+    """What an answer reveals, with the ids it was asked about masked (and its own random request id)."""
     start = next(m for m in call.messages if m["type"] == "http.response.start")
-    headers = sorted((k.decode().lower(), v.decode()) for k, v in start["headers"] if k.lower() != b"content-length")
-    body = call.body.decode()
+    every = [(k.decode().lower(), v.decode()) for k, v in start["headers"]]
+    request_id = dict(every)["x-request-id"]
+    headers = sorted(pair for pair in every if pair[0] not in ("content-length", "x-request-id"))
+    body = call.body.decode().replace(request_id, "<request-id>")
     for value in ids:
         body = body.replace(value, "<id>")
     return start["status"], headers, body
