@@ -39,7 +39,7 @@ LITELLM_VENV := $(LLM_CACHE)/venv-litellm
 LITELLM_PROXY := litellm[proxy]==1.106.12
 LITELLM_STAMP := $(LITELLM_VENV)/.installed-litellm-1.106.12
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-tracing bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
 .PHONY: validate-spec test-kit
 .PHONY: setup-cluster test-cluster cluster bench-proxy
@@ -240,6 +240,12 @@ bench-proxy: $(VENV_STAMP) setup-cluster ## The generated HAProxy config's added
 
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick
+
+BENCH_TRACING_BASE ?= HEAD~1
+bench-tracing: $(VENV_STAMP) ## CPU per turn: tracing off vs the host at BENCH_TRACING_BASE (a git ref), and tracing on vs off
+	rm -rf bench/results/tracing-baseline && mkdir -p bench/results/tracing-baseline
+	git archive $(BENCH_TRACING_BASE) server/src | tar -x -C bench/results/tracing-baseline
+	cd bench && ../$(BIN)/python -m harness.tracing --baseline-src results/tracing-baseline/server/src
 
 bench-client: bench-client-python bench-client-typescript bench-client-go bench-client-rust ## Every client's per-turn overhead vs raw HTTP in its language, and import or cold build time
 

@@ -226,7 +226,8 @@ type ProblemError struct {
 	Reason string
 	// Errors (VALIDATION_ERROR): every problem found in the request.
 	Errors []ValidationIssue
-	// Header is the answer's headers; RequestID its X-Request-Id.
+	// Header is the answer's headers. RequestID is the host's id for the request: its X-Request-Id,
+	// else the problem's requestId (a stream's problem has no headers); host logs and spans carry it.
 	Header    http.Header
 	RequestID string
 	// Body is the problem document as sent.
@@ -373,6 +374,7 @@ type wireProblem struct {
 	Errors            []ValidationIssue `json:"errors"`
 	HostID            string            `json:"hostId"`
 	OwnerHostID       string            `json:"ownerHostId"`
+	RequestID         string            `json:"requestId"`
 }
 
 func optInt(value *int) OptInt {
@@ -401,9 +403,10 @@ func ParseProblem(status int, header http.Header, body []byte) (problem *Problem
 		Reason:            wire.Reason,
 		Errors:            wire.Errors,
 		Header:            header,
+		RequestID:         wire.RequestID,
 		Body:              append(json.RawMessage(nil), body...),
 	}
-	if header != nil {
+	if header != nil && header.Get("X-Request-Id") != "" {
 		problem.RequestID = header.Get("X-Request-Id")
 	}
 	if !problem.RetryAfterSeconds.Set && header != nil {

@@ -3242,6 +3242,12 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.RequestID.Set {
+			e.FieldStart("requestId")
+			s.RequestID.Encode(e)
+		}
+	}
+	{
 		if s.CurrentRevision.Set {
 			e.FieldStart("currentRevision")
 			s.CurrentRevision.Encode(e)
@@ -3301,22 +3307,23 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfProblem = [15]string{
+var jsonFieldsNameOfProblem = [16]string{
 	0:  "type",
 	1:  "title",
 	2:  "status",
 	3:  "code",
 	4:  "detail",
 	5:  "instance",
-	6:  "currentRevision",
-	7:  "activeRunId",
-	8:  "retryAfterSeconds",
-	9:  "limit",
-	10: "maximum",
-	11: "reason",
-	12: "hostId",
-	13: "ownerHostId",
-	14: "errors",
+	6:  "requestId",
+	7:  "currentRevision",
+	8:  "activeRunId",
+	9:  "retryAfterSeconds",
+	10: "limit",
+	11: "maximum",
+	12: "reason",
+	13: "hostId",
+	14: "ownerHostId",
+	15: "errors",
 }
 
 // Decode decodes Problem from json.
@@ -3395,6 +3402,16 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"instance\"")
+			}
+		case "requestId":
+			if err := func() error {
+				s.RequestID.Reset()
+				if err := s.RequestID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"requestId\"")
 			}
 		case "currentRevision":
 			if err := func() error {

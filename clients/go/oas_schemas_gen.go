@@ -1871,6 +1871,8 @@ type Problem struct {
 	Detail string `json:"detail"`
 	// The request path.
 	Instance OptString `json:"instance"`
+	// The request's id, the same as the `X-Request-Id` response header.
+	RequestID OptString `json:"requestId"`
 	// `SESSION_REVISION_CONFLICT`: the session's current revision.
 	CurrentRevision OptInt `json:"currentRevision"`
 	// `SESSION_BUSY`: the run that holds the session.
@@ -1923,6 +1925,11 @@ func (s *Problem) GetDetail() string {
 // GetInstance returns the value of Instance.
 func (s *Problem) GetInstance() OptString {
 	return s.Instance
+}
+
+// GetRequestID returns the value of RequestID.
+func (s *Problem) GetRequestID() OptString {
+	return s.RequestID
 }
 
 // GetCurrentRevision returns the value of CurrentRevision.
@@ -1998,6 +2005,11 @@ func (s *Problem) SetDetail(val string) {
 // SetInstance sets the value of Instance.
 func (s *Problem) SetInstance(val OptString) {
 	s.Instance = val
+}
+
+// SetRequestID sets the value of RequestID.
+func (s *Problem) SetRequestID(val OptString) {
+	s.RequestID = val
 }
 
 // SetCurrentRevision sets the value of CurrentRevision.

@@ -4,7 +4,7 @@
     ├── APIConnectionError                      the request did not get an answer (refused, reset, closed, DNS)
     │   └── APITimeoutError                         connect, read or stream-idle timeout (or wait_until_idle's bound)
     └── APIStatusError                          an error answer: .status_code, .code, .detail, .problem, .headers,
-        │                                       .retry_after, .response
+        │                                       .retry_after, .request_id, .response
         ├── AuthenticationError                 401
         │   └── UnauthenticatedError                UNAUTHENTICATED
         ├── PermissionDeniedError               403 PERMISSION_DENIED
@@ -160,7 +160,12 @@ class APIStatusError(AgenticDriverError):
         self.code: str | None = problem.get("code") if isinstance(problem.get("code"), str) else None
         """The catalogue code as the host sent it, also one newer than this client; None for a proxy's page."""
         self.detail: str = str(problem.get("detail", response.reason_phrase))
-        self.request_id: str | None = response.headers.get("x-request-id")
+        body_id = problem.get("requestId")
+        self.request_id: str | None = response.headers.get("x-request-id") or (
+            body_id if isinstance(body_id, str) else None
+        )
+        """The host's id for this request (``X-Request-Id``, else the problem's ``requestId``): every host log
+        line and trace span of the request carries it, so quote it when reporting a problem."""
         super().__init__(f"{self.status_code} {self.code or response.reason_phrase}: {self.detail}")
 
     @property

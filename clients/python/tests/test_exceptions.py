@@ -359,6 +359,34 @@ async def test_canned_problem(kind: str, status: int, code: str | None, error: t
     await d(client.close())
 
 
+async def test_the_request_id_comes_from_the_header_or_else_the_problem_body(kind: str) -> None:
+    answers = iter(
+        [
+            problem(404, "SESSION_NOT_FOUND", {"x-request-id": "from-header"}, requestId="from-header"),
+            problem(404, "SESSION_NOT_FOUND", requestId="from-body"),  # a proxy that dropped the header
+            problem(404, "SESSION_NOT_FOUND"),
+        ]
+    )
+    client = mock_client(kind, lambda request: next(answers), max_retries=0)
+    seen = []
+    for _ in range(3):
+        with pytest.raises(sdk.SessionNotFoundError) as caught:
+            await d(client.sessions.read("ses_1"))
+        seen.append(caught.value.request_id)
+    assert seen == ["from-header", "from-body", None]
+    await d(client.close())
+
+
+async def test_a_live_host_answers_with_the_request_id_it_was_sent(driver: Driver) -> None:
+    tagged = driver.client.with_options(default_headers={"X-Request-Id": "sdk-test-42"})
+    with pytest.raises(sdk.SessionNotFoundError) as caught:
+        await d(tagged.sessions.read("ses_no"))
+    await d(tagged.close())
+    assert caught.value.request_id == "sdk-test-42" == caught.value.problem["requestId"]
+    raw = await d(driver.client.with_raw_response.discovery())
+    assert raw.request_id is not None and len(raw.request_id) == 32
+
+
 async def test_a_non_json_error_body_still_raises_by_status(kind: str) -> None:
     client = mock_client(kind, lambda request: httpx.Response(502, text="<html>bad gateway</html>"), max_retries=0)
     with pytest.raises(sdk.InternalServerError) as caught:

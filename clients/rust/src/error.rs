@@ -150,6 +150,16 @@ impl Error {
         }
     }
 
+    /// The host's id for the request of an error answer: its `X-Request-Id`, else the problem's
+    /// `requestId`. Every host log line and trace span of the request carries it.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Error::Problem(problem) => problem.request_id(),
+            Error::UnexpectedStatus(answer) => header_request_id(&answer.headers),
+            _ => None,
+        }
+    }
+
     /// The delay the answer asked for (`Retry-After`, else the problem's `retryAfterSeconds`).
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
@@ -501,7 +511,17 @@ impl ProblemKind {
     }
 }
 
+fn header_request_id(headers: &HeaderMap) -> Option<&str> {
+    headers.get("x-request-id").and_then(|value| value.to_str().ok())
+}
+
 impl Problem {
+    /// The host's id for the request: the `X-Request-Id` header, else the document's `requestId`
+    /// (a problem inside a `run.failed` event has no headers of its own).
+    pub fn request_id(&self) -> Option<&str> {
+        header_request_id(&self.headers).or_else(|| self.body.get("requestId").and_then(|id| id.as_str()))
+    }
+
     /// Reads a problem document; `None` when `body` is not one (no string `code` and `detail`, or
     /// a catalogue code without the field the contract guarantees it).
     pub fn parse(status: u16, headers: Option<&HeaderMap>, body: &[u8]) -> Option<Problem> {
@@ -590,6 +610,19 @@ mod tests {
         // The proxy's pool has no host for new work: no owner to name.
         let kind = Problem::parse(503, None, &problem("HOST_UNAVAILABLE", "")).unwrap().kind;
         assert_eq!(kind, ProblemKind::HostUnavailable { owner_host_id: None });
+    }
+
+    #[test]
+    fn request_id_reads_the_header_then_the_body() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-request-id", "header-id".parse().unwrap());
+        let body = problem("SESSION_NOT_FOUND", r#","requestId":"body-id""#);
+        assert_eq!(error_from_answer(404, &headers, &body).request_id(), Some("header-id"));
+        assert_eq!(error_from_answer(404, &HeaderMap::new(), &body).request_id(), Some("body-id"));
+        let bare = error_from_answer(404, &HeaderMap::new(), &problem("SESSION_NOT_FOUND", ""));
+        assert_eq!(bare.request_id(), None);
+        let page = error_from_answer(502, &headers, b"<html>bad gateway</html>");
+        assert_eq!(page.request_id(), Some("header-id"));
     }
 
     #[test]

@@ -1186,6 +1186,12 @@ carries in `x-error-codes`.
         ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub reason: ::std::option::Option<::std::string::String>,
+        ///The request's id, the same as the `X-Request-Id` response header.
+        #[serde(
+            rename = "requestId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub request_id: ::std::option::Option<::std::string::String>,
         ///The same value as the `Retry-After` header, where waiting helps.
         #[serde(
             rename = "retryAfterSeconds",

@@ -8,7 +8,7 @@
  *     │   └── TimeoutError                  `kind`: connect, read, stream-idle or idle-wait
  *     ├── AbortError                        the caller's `signal` aborted the call (`cause`: its reason)
  *     ├── APIError                          an answer with an error status: status, headers, retryAfterSeconds
- *     │   ├── ProblemError                  a problem response: code, detail, problem, fields
+ *     │   ├── ProblemError                  a problem response: code, detail, problem, fields, requestId
  *     │   │   ├── SessionRevisionConflictError  one subclass per ErrorCode (PROBLEM_ERRORS)
  *     │   │   ├── SessionBusyError
  *     │   │   ├── ...
@@ -137,6 +137,12 @@ export class ProblemError<C extends string = ErrorCode> extends APIError {
     this.errors = problem.errors;
     this.hostId = typeof problem.hostId === 'string' ? problem.hostId : undefined;
     this.ownerHostId = typeof problem.ownerHostId === 'string' ? problem.ownerHostId : undefined;
+  }
+
+  /** The host's id for this request: the `X-Request-Id` header, else the problem's `requestId`
+   * (a problem inside a stream has no headers of its own). Host logs and trace spans carry it. */
+  override get requestId(): string | undefined {
+    return super.requestId ?? this.problem.requestId ?? undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 """The ``agentic-driver`` command.
 
-agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID]
+agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID] [--log-level L] [--log-format text|json]
                      [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
@@ -13,16 +13,18 @@ import argparse
 import gc
 import json
 import logging
+import os
 import secrets
 import ssl
 import sys
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
 from pydantic import ValidationError
 
-from . import cluster
+from . import cluster, telemetry
 from .auth import TokenPolicy, sha256_hex
 from .config import (
     ALL_GRANTS,
@@ -40,6 +42,7 @@ from .http.limits import Drain
 from .http.metrics_access import MetricsAccess, metrics_app
 from .http.server import GRACEFUL_CLOSE_S, HostServer, bounded_protocol
 from .http.tls import check_listen_address, server_ssl_context
+from .logs import LOG_FORMATS, LogFormat, Redactor, configure_logging
 
 __all__ = ["build_host", "main", "serve"]
 
@@ -67,7 +70,26 @@ def build_host(
     return driver, app
 
 
-def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:
+def config_secrets(config: HostConfig, env: Mapping[str, str] = os.environ) -> Iterator[str]:
+    """Every secret the host's config names or points at (for the log redactor)."""
+    for token in config.tokens:
+        if token.token is not None:
+            yield token.token
+        if token.tokenEnv is not None and env.get(token.tokenEnv):
+            yield env[token.tokenEnv]
+    for provider in config.providers:
+        key_env = getattr(provider, "apiKeyEnv", None)
+        if key_env is not None and env.get(key_env):
+            yield env[key_env]
+
+
+def serve(
+    config: HostConfig,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    log_level: str = "info",
+    log_format: LogFormat | None = None,
+) -> None:
     """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return.
 
     Raises ``ConfigError`` before binding when ``host`` is not loopback and ``config.tls`` neither
@@ -75,6 +97,12 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
     """
     check_listen_address(host, config.tls)
     ssl_context = server_ssl_context(config.tls) if config.tls.direct else None
+    configure_logging(log_level, log_format or config.logging.format, Redactor(config_secrets(config)))
+    tracing = config.tracing
+    if tracing is not None:
+        telemetry.configure(tracing.endpoint, tracing.serviceName, tracing.captureMessageContent)
+    else:
+        telemetry.configure()
     drain = Drain()
     access = MetricsAccess.of(config.metrics, host)
     driver, app = build_host(config, drain, access)
@@ -94,7 +122,10 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
             host,
         )
     _settle_heap()
-    HostServer(server_config, driver, drain, limits.drainTimeoutMs, metrics_config).run()
+    try:
+        HostServer(server_config, driver, drain, limits.drainTimeoutMs, metrics_config).run()
+    finally:
+        telemetry.shutdown()  # export the spans still queued
 
 
 def _uvicorn_config(
@@ -112,7 +143,8 @@ def _uvicorn_config(
         host=host,
         port=port,
         log_level=log_level,
-        access_log=False,
+        log_config=None,  # configure_logging's handler formats uvicorn's lines too
+        access_log=False,  # the host writes its own closing line per request (logger agentic_driver.access)
         http=bounded_protocol(limits, driver.metrics),
         timeout_keep_alive=limits.keepAliveTimeoutMs / 1000,  # type: ignore[arg-type]  # any number of seconds
         timeout_graceful_shutdown=GRACEFUL_CLOSE_S,  # type: ignore[arg-type]
@@ -162,6 +194,10 @@ def _parser() -> argparse.ArgumentParser:
         "--behind-tls-proxy",
         action="store_true",
         help="a proxy in front terminates TLS: allow plain HTTP on a non-loopback --host (tls.terminatedByProxy)",
+    run.add_argument(
+        "--log-format",
+        choices=list(LOG_FORMATS),
+        help="text or json (one object per line); default: host JSON logging.format",
     )
     token = commands.add_parser("token", help="operator tooling for bearer tokens").add_subparsers(
         dest="token_command", required=True
@@ -248,7 +284,6 @@ def main(argv: list[str] | None = None) -> int:
         return _config_check(options.file)
     if options.command == "cluster":
         return _cluster_config(options.host, options.format, options.bind, not options.no_check)
-    logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         config, token = (load_config(options.config), None) if options.config else embedded_default()
         config = with_tls_options(config, options.tls_cert, options.tls_key, options.behind_tls_proxy)
@@ -256,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         if token is not None:
             print(f"agentic-driver: embedded default host; bearer token: {token}", flush=True)
         config = with_host_id(config, options.host_id)
-        serve(config, options.host, options.port, options.log_level)
+        serve(config, options.host, options.port, options.log_level, options.log_format)
     except ConfigError as error:
         print(f"agentic-driver: {error}", file=sys.stderr)
         return 2

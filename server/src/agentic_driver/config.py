@@ -349,6 +349,21 @@ class MetricsConfig(_Closed):
     __str__ = __repr__
 
 
+class LoggingConfig(_Closed):
+    format: Literal["text", "json"] = "text"
+    """``json``: one JSON object per line (``agentic-driver serve --log-format`` overrides it)."""
+
+
+class TracingConfig(_Closed):
+    """OpenTelemetry traces over OTLP/HTTP (needs the ``otel`` extra); the ``OTEL_*`` variables override it."""
+
+    endpoint: Annotated[str, Field(pattern=r"^https?://")]
+    """The OTLP/HTTP receiver, e.g. ``http://127.0.0.1:4318`` (spans go to its ``/v1/traces``)."""
+    serviceName: Annotated[str, Field(min_length=1)] = "agentic-driver"
+    captureMessageContent: bool = False
+    """Put prompt and completion text on the model call spans (off: only sizes, models and ids)."""
+
+
 class HostConfig(_Closed):
     hostId: Annotated[str, Field(pattern=HOST_ID_PATTERN)] = "local-host"
     """This process's name in session and run ids (``ses_{hostId}.…``): a DNS label, unique among the hosts
@@ -368,6 +383,9 @@ class HostConfig(_Closed):
     that address is loopback (see README, "Exposing metrics")."""
     docs: bool = False
     """Serve an interactive API reference of the contract at ``/docs`` (Swagger UI, shipped in the package)."""
+    logging: LoggingConfig = LoggingConfig()
+    tracing: TracingConfig | None = None
+    """Absent: traces are off unless the OTEL_* environment variables configure an exporter."""
 
 
 def _path(location: tuple[int | str, ...]) -> str:

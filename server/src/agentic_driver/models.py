@@ -550,6 +550,10 @@ class Problem(BaseModel):
     """
     The request path.
     """
+    requestId: str | MISSING = MISSING
+    """
+    The request's id, the same as the `X-Request-Id` response header.
+    """
     currentRevision: int | MISSING = MISSING
     """
     `SESSION_REVISION_CONFLICT`: the session's current revision.

@@ -32,6 +32,7 @@ class Problem:
                 carries in `x-error-codes`.
             detail (str): What happened, for a person.
             instance (str | Unset): The request path.
+            request_id (str | Unset): The request's id, the same as the `X-Request-Id` response header.
             current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.
             active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
             retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
@@ -53,6 +54,7 @@ class Problem:
     code: ErrorCode | str
     detail: str
     instance: str | Unset = UNSET
+    request_id: str | Unset = UNSET
     current_revision: int | Unset = UNSET
     active_run_id: str | Unset = UNSET
     retry_after_seconds: int | Unset = UNSET
@@ -80,6 +82,8 @@ class Problem:
         detail = self.detail
 
         instance = self.instance
+
+        request_id = self.request_id
 
         current_revision = self.current_revision
 
@@ -117,6 +121,8 @@ class Problem:
         )
         if instance is not UNSET:
             field_dict["instance"] = instance
+        if request_id is not UNSET:
+            field_dict["requestId"] = request_id
         if current_revision is not UNSET:
             field_dict["currentRevision"] = current_revision
         if active_run_id is not UNSET:
@@ -166,6 +172,8 @@ class Problem:
 
         instance = d.pop("instance", UNSET)
 
+        request_id = d.pop("requestId", UNSET)
+
         current_revision = d.pop("currentRevision", UNSET)
 
         active_run_id = d.pop("activeRunId", UNSET)
@@ -198,6 +206,7 @@ class Problem:
             code=code,
             detail=detail,
             instance=instance,
+            request_id=request_id,
             current_revision=current_revision,
             active_run_id=active_run_id,
             retry_after_seconds=retry_after_seconds,

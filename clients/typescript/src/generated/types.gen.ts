@@ -935,6 +935,10 @@ export type Problem = {
      */
     instance?: string;
     /**
+     * The request's id, the same as the `X-Request-Id` response header.
+     */
+    requestId?: string;
+    /**
      * `SESSION_REVISION_CONFLICT`: the session's current revision.
      */
     currentRevision?: number;

@@ -12,6 +12,7 @@ import asyncio
 import functools
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import TypeVar
@@ -43,6 +44,7 @@ from .head import HeadAsGet
 from .limits import Drain, RequestGuard
 from .metrics_access import MetricsAccess
 from .owner import OwnerCheck
+from .observe import OPERATIONS, RequestObserver, operation_id
 from .problems import problem_response
 from .sse import EventStreamResponse
 
@@ -96,11 +98,17 @@ def _router(app: FastAPI) -> RouteDecorator:
             added = Route(path, endpoint, methods=[method], include_in_schema=False)
             added.methods = {method, "HEAD"} if method == "GET" else {method}
             app.router.routes.append(added)
+            OPERATIONS[endpoint] = (operation_id(endpoint.__name__), _template(path))
             return endpoint
 
         return register
 
     return route
+
+
+def _template(path: str) -> str:
+    """``/v1/runs/{run_id:any}/actions`` -> ``/v1/runs/{runId}/actions``: the route as the contract names it."""
+    return re.sub(r"\{(\w+?)(?::\w+)?\}", lambda match: "{" + operation_id(match.group(1)) + "}", path)
 
 
 @functools.lru_cache(maxsize=1)
@@ -218,6 +226,7 @@ def create_app(
     drain = drain or Drain()
     app.add_middleware(RequestGuard, body_timeout_ms=body_timeout_ms, drain=drain, metrics=driver.metrics)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(RequestObserver)  # outermost: every answer, the guards' refusals too, has a request id
     stall_s = None if stream_stall_ms is None else stream_stall_ms / 1000
     spec_yaml = openapi_document()
     owner = OwnerCheck(driver.host_id)

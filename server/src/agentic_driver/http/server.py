@@ -46,6 +46,7 @@ from ..config import LimitsConfig
 from ..driver import Driver
 from ..errors import DriverError, HeadersTooLarge, HostBusy, MalformedRequest
 from ..metrics import Metrics
+from ..request_context import mint_request_id
 from .limits import BODY_RECEIVED, Drain
 from .problems import PROBLEM_JSON
 
@@ -61,12 +62,16 @@ GRACEFUL_CLOSE_S = 5.0
 
 
 def _raw_problem(error: DriverError) -> bytes:
-    """A complete HTTP/1.1 problem response that closes the connection (written before any app sees it)."""
-    body = orjson.dumps(error.problem())
+    """A complete HTTP/1.1 problem response that closes the connection (written before any app sees it).
+
+    No request was read, so the request id is always a fresh one."""
+    request_id = mint_request_id()
+    body = orjson.dumps({**error.problem(), "requestId": request_id})
     head = [
         f"HTTP/1.1 {error.status} {error.title}",
         f"content-type: {PROBLEM_JSON}",
         f"content-length: {len(body)}",
+        f"x-request-id: {request_id}",
         "connection: close",
     ]
     if error.retry_after_seconds is not None:
