@@ -194,6 +194,7 @@ def _parser() -> argparse.ArgumentParser:
         "--behind-tls-proxy",
         action="store_true",
         help="a proxy in front terminates TLS: allow plain HTTP on a non-loopback --host (tls.terminatedByProxy)",
+    )
     run.add_argument(
         "--log-format",
         choices=list(LOG_FORMATS),

@@ -43,8 +43,8 @@ from .docs_page import mount_docs_page
 from .head import HeadAsGet
 from .limits import Drain, RequestGuard
 from .metrics_access import MetricsAccess
-from .owner import OwnerCheck
 from .observe import OPERATIONS, RequestObserver, operation_id
+from .owner import OwnerCheck
 from .problems import problem_response
 from .sse import EventStreamResponse
 
