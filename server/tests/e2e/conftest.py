@@ -117,12 +117,12 @@ class Host:
 
     # clients -------------------------------------------------------------------
 
-    def client(self, token: str) -> AuthenticatedClient:
+    def client(self, token: str, timeout: httpx.Timeout = REQUEST_TIMEOUT) -> AuthenticatedClient:
         """A generated client with a bearer token; use it as a (async) context manager."""
         return AuthenticatedClient(
             base_url=self.base_url,
             token=token,
-            timeout=REQUEST_TIMEOUT,
+            timeout=timeout,
             raise_on_unexpected_status=True,
             httpx_args={"trust_env": False},
         )
