@@ -556,7 +556,6 @@ _REQUIRED_FIELDS: dict[type[APIStatusError], tuple[tuple[str, type], ...]] = {
     SessionRevisionConflictError: (("currentRevision", int),),
     SessionBusyError: (("activeRunId", str),),
     MisdirectedRequestError: (("hostId", str), ("ownerHostId", str)),
-    HostUnavailableError: (("ownerHostId", str),),
 }
 """Fields a code's class exposes as non-optional; a problem without them gets its status class instead."""
 

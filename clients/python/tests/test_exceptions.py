@@ -333,12 +333,11 @@ CANNED = [
     (415, "UNSUPPORTED_MEDIA_TYPE", sdk.UnsupportedMediaTypeError),
     (404, "ROUTE_NOT_FOUND", sdk.RouteNotFoundError),
     (500, "INTERNAL_ERROR", sdk.InternalError),
-    (421, "MISDIRECTED_REQUEST", sdk.MisdirectedRequestError),
-    (503, "HOST_UNAVAILABLE", sdk.HostUnavailableError),
     (429, None, sdk.RateLimitError),
     # codes whose guaranteed fields are missing fall back to their status class (with them: test_routing.py)
     (421, "MISDIRECTED_REQUEST", sdk.APIStatusError),
-    (503, "HOST_UNAVAILABLE", sdk.InternalServerError),
+    # HOST_UNAVAILABLE guarantees no field: without ownerHostId the proxy had no host for new work
+    (503, "HOST_UNAVAILABLE", sdk.HostUnavailableError),
     # codes newer than this client fall back to their status class, code kept
     (401, "SOMETHING_NEW", sdk.AuthenticationError),
     (404, "SOMETHING_NEW", sdk.NotFoundError),
