@@ -39,6 +39,12 @@ LITELLM_VENV := $(LLM_CACHE)/venv-litellm
 LITELLM_PROXY := litellm[proxy]==1.106.12
 LITELLM_STAMP := $(LITELLM_VENV)/.installed-litellm-1.106.12
 
+# Cargo builds (the Rust client, its tests and newcomer, the progenitor generator) share one target directory
+# per machine, as Go's build cache is shared: a fresh clone then compiles only its own crates, not tokio, reqwest
+# and progenitor again (about 3 minutes of CPU). Cargo locks the directory, so parallel clones wait, not clash.
+CARGO_TARGET_DIR ?= $(LLM_CACHE)/cargo-target
+export CARGO_TARGET_DIR
+
 .PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-tracing bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
 .PHONY: validate-spec test-kit
@@ -98,8 +104,8 @@ check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree diffe
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
-	$(BIN)/ruff check server clients/python generator bench contract-tests contract cluster
-	$(BIN)/ruff format --check server clients/python generator bench contract-tests contract cluster
+	$(BIN)/ruff check server clients/python generator bench contract-tests contract cluster .ci
+	$(BIN)/ruff format --check server clients/python generator bench contract-tests contract cluster .ci
 
 typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its examples
 	cd server && ../$(BIN)/mypy
@@ -219,18 +225,31 @@ test-rust: $(VENV_STAMP) ## The Rust client's unit, end-to-end and scenario test
 	$(MAKE) --no-print-directory newcomer-rust
 
 .PHONY: newcomer-rust bench-client-rust
-# The newcomer builds in clients/rust/target (CARGO_TARGET_DIR): it reuses the crates test-rust compiled.
+# The newcomer builds in $(CARGO_TARGET_DIR): it reuses the crates test-rust compiled.
 newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: client added by path as its README says, clippy -D warnings, run on a live host
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
 	cp -R clients/newcomer/rust/Cargo.toml clients/newcomer/rust/src "$$dir"/; \
-	cd "$$dir"; export CARGO_TARGET_DIR=$(CURDIR)/clients/rust/target; \
+	cd "$$dir"; \
 	cargo add --quiet --path $(CURDIR)/clients/rust agentic-driver-client; \
 	cargo clippy --quiet --all-targets -- -D warnings; \
 	cargo build --quiet; \
 	$(CURDIR)/$(BIN)/python $(CURDIR)/clients/newcomer/with_host.py --agentic-driver $(CURDIR)/$(BIN)/agentic-driver \
 		-- "$$CARGO_TARGET_DIR/debug/agentic-driver-newcomer"
 
-test: check-generated lint typecheck lint-spec check-breaking test-python test-cluster test-docs-page test-python-client test-bench contract test-kit validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
+# make test's stages in two lanes that run at once (.ci/lanes.py; TEST_SERIAL=1 runs them one after another).
+# Lane 1 holds every stage that starts hosts through contract-tests/harness (they share contract-tests/reports/)
+# and the Python SDK's; lane 2 the drift gate, the linters, the host's own tests and the other clients. The two
+# take about the same time. Every install is done first (setup-test), so no two lanes install at once.
+TEST_LANE_1 := test-cluster contract test-kit validate-spec test-python-client test-docs-page test-bench soak-ci
+TEST_LANE_2 := check-generated lint typecheck lint-spec check-breaking test-python test-typescript test-go test-rust test-llm
+TEST_SETUP := $(VENV_STAMP) $(NODE_STAMP) $(OASDIFF_STAMP) $(DOCS_PAGE_NODE_STAMP) $(CONTRACT_STAMP) $(CONTRACT_NODE_STAMP) \
+	$(OPENAPI_GENERATOR_JAR) $(LLM_STAMP) $(LITELLM_STAMP) setup-cluster
+
+.PHONY: setup-test
+setup-test: $(TEST_SETUP) ## Everything make test installs (the tools, the real-model environments, HAProxy and nginx)
+
+test: setup-test ## Set up and run every check and test (two lanes at once; TEST_SERIAL=1 for one; logs in reports/stages/)
+	$(PYTHON) .ci/lanes.py $(if $(TEST_SERIAL),--serial) --lane "$(TEST_LANE_1)" --lane "$(TEST_LANE_2)"
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
@@ -261,7 +280,7 @@ bench-client-rust: $(VENV_STAMP) ## Rust client overhead vs plain reqwest on one
 	cd $(CURDIR); $(BIN)/python clients/newcomer/with_host.py --agentic-driver $(BIN)/agentic-driver \
 		-- "$$target/release/agentic-driver-bench-client-rust" --cold-build "$$(cat "$$target/cold-build")" $(BENCH_ARGS)
 
-clean: ## Remove installed tools and caches (the llama-cpp-python build in $(LLM_CACHE) stays; remove it by hand)
+clean: ## Remove installed tools and caches (the llama-cpp-python build and the cargo target in $(LLM_CACHE) stay; remove them by hand)
 	rm -rf $(VENV) node_modules .tools server/docs-page/node_modules .pytest_cache server/.pytest_cache server/.mypy_cache bench/.venv-peer bench/results/logs \
 		clients/python/.pytest_cache clients/python/docs/_build
 	rm -rf clients/typescript/node_modules clients/typescript/dist clients/typescript/build
