@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -195,6 +196,11 @@ def _finish_kit(started: tuple[str, float, subprocess.Popen[str]]) -> StageResul
     return StageResult(f"kit {part}", code == 0, seconds, f"exit {code}")
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main(argv: list[str]) -> int:
     extra = argv[argv.index("--") + 1 :] if "--" in argv else []
     started = time.monotonic()
@@ -225,11 +231,14 @@ def main(argv: list[str]) -> int:
             hosts.wait_ready(host)
         print("spec checks: " + ", ".join(f"{s.name} {'ok' if s.passed else 'FAILED'}" for s in stages), flush=True)
         repository_tests = _start_pytest(extra)
+        # Finished children only: the hosts and the repository tests are reaped after the kits, so this is the kits'.
+        cpu_before_kits = _children_cpu()
         kits = [
             _kit("schemathesis", schemathesis_host.base_url, no_sessions_host, ["schemathesis"]),
             _kit("checks", main_host.base_url, no_sessions_host, [*KIT_CHECKS]),
         ]
         stages += [_finish_kit(kit) for kit in kits]
+        kit_cpu_seconds = _children_cpu() - cpu_before_kits
         stages.append(_finish_pytest(repository_tests))
     finally:
         for host in booting:
@@ -249,6 +258,7 @@ def main(argv: list[str]) -> int:
             plan=kit_report.get("plan"),
             fingerprint_files=[HOST_CONFIG, *sorted((ROOT / "server" / "src").rglob("*.py"))],
         ),
+        kit_cpu_seconds=kit_cpu_seconds,
     )
     bars = metrics.kit_bars(document, strict=True) + metrics.coverage_bars(
         document, mutation_tests=list(MUTATION_TESTS)

@@ -197,7 +197,12 @@ def _schemathesis(paths: list[Path]) -> dict[str, Any]:
 
 
 def build(
-    *, run_seconds: float, stages: list[StageResult], previous: dict[str, Any] | None, inputs: Inputs
+    *,
+    run_seconds: float,
+    stages: list[StageResult],
+    previous: dict[str, Any] | None,
+    inputs: Inputs,
+    kit_cpu_seconds: float | None = None,
 ) -> dict[str, Any]:
     st = _schemathesis(inputs.schemathesis)
     lines = [line for path in inputs.observations for line in observations.read(path)]
@@ -300,6 +305,7 @@ def build(
         "contract": {"title": spec.document()["info"]["title"], "version": spec.document()["info"]["version"]},
         "passed": zero_failures["met"],
         "runTimeSeconds": round(run_seconds, 1),
+        "kitCpuSeconds": None if kit_cpu_seconds is None else round(kit_cpu_seconds, 1),
         "plan": inputs.plan,
         "stages": [
             {"name": s.name, "passed": s.passed, "seconds": round(s.seconds, 1), "detail": s.detail} for s in stages
@@ -415,8 +421,20 @@ def coverage_bars(document: dict[str, Any], *, mutation_tests: list[str]) -> lis
             det["comparedWithPreviousRun"] != "DIFFERENT",
             f"{det['comparedWithPreviousRun']} ({(sequence or '?')[:16]})",
         ),
-        _bar("under 3 minutes", document["runTimeSeconds"] < TIME_BUDGET_S, f"{document['runTimeSeconds']} s"),
+        _time_bar(document),
     ]
+
+
+def _time_bar(document: dict[str, Any]) -> dict[str, Any]:
+    """Under three minutes: of the kit's CPU when the run measured it, else of the wall clock.
+
+    The CPU time is the work; the wall clock of the same work went from 142 s at load 7 to 292 s at load 13 on this
+    machine, and `make test` runs its stages in two lanes at once.
+    """
+    wall, cpu = document["runTimeSeconds"], document.get("kitCpuSeconds")
+    if cpu is None:
+        return _bar("under 3 minutes", wall < TIME_BUDGET_S, f"{wall} s")
+    return _bar("under 3 minutes", cpu < TIME_BUDGET_S, f"{cpu} s of the kit's CPU ({wall} s wall)")
 
 
 def _out_of_reach(links: dict[str, Any]) -> int:
