@@ -334,6 +334,7 @@ def test_the_host_json_reference_example_is_valid_json_and_a_valid_config() -> N
     config = parse_config(json.loads(example, object_pairs_hook=_refuse_repeated_keys))
 
     assert config.limits.maxConnections == 1000 and config.sessions is not None
+    assert set(json.loads(example)) == set(HostConfig.model_fields), "the example uses every block, as it says"
 
 
 def test_the_host_json_field_tables_have_one_row_per_field_of_each_block() -> None:
