@@ -128,8 +128,7 @@ class _NetworkProvider(_Closed):
     extraBody: dict[str, Any] = {}
     """Merged into every request body, e.g. ``{"reasoning": {"effort": "low"}}``; never holds a secret."""
     timeoutMs: Annotated[int, Field(ge=1)] = 600_000
-    """Connect and read timeout of one upstream request: the longest wait for the connection or for the next
-    bytes of an answer."""
+    """The longest wait of one upstream request for the connection or for the next bytes of its answer."""
     maxRetries: Annotated[int, Field(ge=0, le=10)] = 2
     """Retries of a retryable failure (rate limit, overload, 5xx, connection) before any output; never for quota."""
     retryBaseMs: Annotated[int, Field(ge=0)] = 500
@@ -304,13 +303,12 @@ class HostToolConfig(_Closed):
 
 
 class TokenConfig(_Closed):
-    """A bearer token. The secret is exactly one of ``token``, ``tokenEnv``, ``tokenSha256``; secrets are
-    compared in constant time and never logged."""
+    """A bearer token with exactly one secret (``token``, ``tokenEnv``, ``tokenSha256``), compared in constant time."""
 
     subject: Annotated[str, Field(min_length=1)]
     """Who the token speaks for: it owns the sessions the token creates."""
     token: Annotated[str, Field(min_length=16)] | None = None
-    """The secret itself (fine for local use; prefer ``tokenEnv`` or ``tokenSha256``)."""
+    """The secret itself (fine for local use; prefer ``tokenEnv`` or ``tokenSha256``); no secret is ever logged."""
     tokenEnv: Annotated[str, Field(min_length=1)] | None = None
     """The name of an environment variable that holds the secret."""
     tokenSha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
@@ -337,8 +335,7 @@ class TlsConfig(_Closed):
     """How bearer tokens are protected on the wire: the host's own TLS, or a proxy's in front."""
 
     certFile: Annotated[str, Field(min_length=1)] | None = None
-    """PEM certificate chain (the server certificate first); with ``keyFile`` the host serves HTTPS (TLS 1.2 or
-    later)."""
+    """PEM certificate chain (server certificate first); with ``keyFile`` the host serves HTTPS (TLS 1.2+)."""
     keyFile: Annotated[str, Field(min_length=1)] | None = None
     """PEM private key of ``certFile`` (unencrypted: protect the file, not the key, with permissions)."""
     terminatedByProxy: bool = False
@@ -361,8 +358,7 @@ class TlsConfig(_Closed):
 
 
 class ListenConfig(_Closed):
-    """A separate address for ``/metrics`` and ``/healthz``; the API's address then answers ROUTE_NOT_FOUND for
-    ``/metrics``."""
+    """A separate address for ``/metrics`` and ``/healthz`` (the API's then answers ROUTE_NOT_FOUND there)."""
 
     host: Annotated[str, Field(min_length=1)] = "127.0.0.1"
     """The address to bind."""
@@ -371,9 +367,7 @@ class ListenConfig(_Closed):
 
 
 class MetricsConfig(_Closed):
-    """Who may read ``/metrics``, and where it is served. The scrape secret is at most one of ``token``,
-    ``tokenEnv``, ``tokenSha256`` (as for ``tokens[]``); with one, ``/metrics`` requires
-    ``Authorization: Bearer <secret>``."""
+    """Who may read ``/metrics`` and where: at most one of the three secrets (as for ``tokens[]``), as a bearer."""
 
     token: Annotated[str, Field(min_length=16)] | None = None
     """A bearer secret ``/metrics`` requires, at least 16 characters (fine for local use; prefer ``tokenEnv`` or
@@ -404,8 +398,7 @@ class MetricsConfig(_Closed):
 
 class LoggingConfig(_Closed):
     format: Literal["text", "json"] = "text"
-    """``text`` (readable) or ``json``: one JSON object per line (``agentic-driver serve --log-format`` overrides
-    it)."""
+    """``text`` (readable) or ``json`` (one object per line); ``serve --log-format`` overrides it."""
 
 
 class TracingConfig(_Closed):
