@@ -120,3 +120,18 @@ def test_every_relative_link_of_the_readme_and_docs_resolves(page: Path, target:
     if anchor:
         assert destination.suffix == ".md", f"{page.relative_to(ROOT)}: {target}: an anchor into a non-page"
         assert anchor in _anchors(destination.read_text("utf-8")), f"{page.relative_to(ROOT)}: no heading #{anchor}"
+
+
+# -- commands ---------------------------------------------------------------------------------------------------
+
+
+def test_every_make_target_the_readme_and_docs_name_exists() -> None:
+    targets = set(re.findall(r"(?m)^([a-z][\w-]*):", (ROOT / "Makefile").read_text("utf-8")))
+    named = {
+        (page.relative_to(ROOT).as_posix(), target)
+        for page in PAGES
+        for target in re.findall(r"\bmake\s+([a-z][\w-]*)", page.read_text("utf-8"))
+    }
+
+    assert ("README.md", "serve") in named and ("README.md", "test") in named
+    assert sorted((page, target) for page, target in named if target not in targets) == []
