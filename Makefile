@@ -48,6 +48,7 @@ export CARGO_TARGET_DIR
 .PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-tracing bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
 .PHONY: validate-spec test-kit
+.PHONY: docs-reference
 .PHONY: setup-cluster test-cluster cluster bench-proxy
 
 help: ## List the targets
@@ -99,6 +100,10 @@ demo: $(VENV_STAMP) ## Start a host on a free port, run a two-turn session throu
 
 generate: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the server models and every client from openapi.yaml (needs go, cargo)
 	$(BIN)/python generator/generate.py
+	$(BIN)/python generator/docs_reference.py
+
+docs-reference: $(VENV_STAMP) ## Render docs/errors.md's code table and docs/host-config.md's field reference from the code
+	$(BIN)/python generator/docs_reference.py
 
 check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree differs from a fresh generation
 	$(BIN)/python generator/generate.py --check

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,3 +36,15 @@ def test_the_readme_python_example_runs_and_prints_what_its_comments_say(host: H
         "['My name is Ada.', 'echo: My name is Ada.', '!recall', 'recall: 2 messages; last user: My name is Ada.', "
         "'!chunks 3\\nHello', 'echo: Hello']",
     ]
+
+
+def test_the_sdk_readme_retry_row_lists_what_the_retry_policy_retries() -> None:
+    from agentic_driver_sdk import _base
+
+    sdk_readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    row = next(line for line in sdk_readme.splitlines() if line.startswith("| **Retries**"))
+    retried, never = row.split("Retried:", 1)[1].split("Never:", 1)
+
+    assert set(re.findall(r"`([A-Z]+_[A-Z_]+)`", retried)) == _base.RETRIED_CODES
+    assert {int(status) for status in re.findall(r"\b(5\d\d)\b", retried)} == _base.PROXY_STATUSES
+    assert not set(re.findall(r"`([A-Z]+_[A-Z_]+)`", never)) & _base.RETRIED_CODES

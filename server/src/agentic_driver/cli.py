@@ -118,7 +118,7 @@ def serve(
     elif not access.on_api:
         log.warning(
             "/metrics is not served: %s is not a loopback address; set metrics.token or metrics.listen "
-            "in the host JSON to expose it (README, Exposing metrics)",
+            "in the host JSON to expose it (docs/operating.md, Exposing metrics)",
             host,
         )
     _settle_heap()

@@ -1,6 +1,7 @@
 """Host JSON -> validated configuration.
 
-The host reads one JSON document (see the README's host JSON reference). Every
+The host reads one JSON document (docs/host-config.md, whose field reference is rendered from the
+attribute docstrings below). Every
 problem is reported with its JSON path, for example
 ``providers[1].kind: unknown provider kind 'ecco'``. Session bounds may only
 tighten the contract's defaults.
@@ -65,7 +66,8 @@ class ConfigError(ValueError):
 
 
 class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # Attribute docstrings become field descriptions: docs/host-config.md is rendered from them.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True)
 
 
 class EchoSettings(_Closed):
@@ -79,19 +81,29 @@ class EchoSettings(_Closed):
 
 
 class PriceConfig(_Closed):
+    """One model's prices, per million tokens. Without prices, costs are null (never a guess)."""
+
     inputPerMillion: Annotated[float, Field(ge=0)]
+    """Input tokens."""
     outputPerMillion: Annotated[float, Field(ge=0)]
+    """Output tokens (reasoning included)."""
     cachedInputPerMillion: Annotated[float, Field(ge=0)] | None = None
+    """Cached input tokens; absent: the input price."""
     cacheWritePerMillion: Annotated[float, Field(ge=0)] | None = None
+    """Cache writes; absent: the input price."""
 
 
 class EchoProviderConfig(_Closed):
     id: Annotated[str, Field(min_length=1)]
+    """What requests name as ``provider``."""
     kind: Literal["echo"]
+    """The adapter (see docs/providers.md)."""
     accountId: Annotated[str, Field(min_length=1)] | None = None
-    """The stable, opaque account the instance is bound to; sessions require one."""
+    """The stable, opaque account the instance is bound to (never inferred); sessions require one."""
     models: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)] = ["echo-1"]
+    """The models the instance serves."""
     settings: EchoSettings = EchoSettings()
+    """The echo adapter's own behaviour."""
     prices: dict[str, PriceConfig] = {}
     """Per-model prices; a model without one has null cost."""
 
@@ -100,19 +112,23 @@ class _NetworkProvider(_Closed):
     """What every network adapter shares: where, which key, how to retry."""
 
     id: Annotated[str, Field(min_length=1)]
+    """What requests name as ``provider``."""
     accountId: Annotated[str, Field(min_length=1)] | None = None
-    """The stable, opaque account the instance is bound to; sessions require one."""
+    """The stable, opaque account the instance is bound to (never inferred); sessions require one."""
     models: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+    """The models the instance serves."""
     apiKeyEnv: Annotated[str, Field(min_length=1)] | None = None
     """The name of the environment variable that holds the API key (the key itself never goes in host JSON)."""
     stream: bool = True
     """Call the provider's streaming endpoint; ``false`` calls the non-streaming one (the host streams either way)."""
     maxOutputTokens: Annotated[int, Field(ge=1)] | None = None
+    """The most output tokens one model call may produce (the provider's own default when absent)."""
     temperature: Annotated[float, Field(ge=0)] | None = None
+    """Sampling temperature (the provider's own default when absent)."""
     extraBody: dict[str, Any] = {}
     """Merged into every request body, e.g. ``{"reasoning": {"effort": "low"}}``; never holds a secret."""
     timeoutMs: Annotated[int, Field(ge=1)] = 600_000
-    """Connect and read timeout of one upstream request."""
+    """The longest wait of one upstream request for the connection or for the next bytes of its answer."""
     maxRetries: Annotated[int, Field(ge=0, le=10)] = 2
     """Retries of a retryable failure (rate limit, overload, 5xx, connection) before any output; never for quota."""
     retryBaseMs: Annotated[int, Field(ge=0)] = 500
@@ -125,15 +141,18 @@ class _NetworkProvider(_Closed):
 
 class OpenAIResponsesProviderConfig(_NetworkProvider):
     kind: Literal["openai-responses"]
+    """The adapter (see docs/providers.md)."""
     baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://api.openai.com"
     """``POST {baseUrl}/v1/responses``."""
     maxOutputTokens: Annotated[int, Field(ge=16)] | None = None
     """``max_output_tokens``; the Responses API refuses less than 16."""
     temperature: Annotated[float, Field(ge=0, le=2)] | None = None
+    """Sampling temperature; the API takes 0 to 2."""
 
 
 class AnthropicProviderConfig(_NetworkProvider):
     kind: Literal["anthropic"]
+    """The adapter (see docs/providers.md)."""
     baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://api.anthropic.com"
     """``POST {baseUrl}/v1/messages``."""
     anthropicVersion: Annotated[str, Field(min_length=1)] = "2023-06-01"
@@ -146,11 +165,13 @@ class AnthropicProviderConfig(_NetworkProvider):
 
 class GeminiProviderConfig(_NetworkProvider):
     kind: Literal["gemini"]
+    """The adapter (see docs/providers.md)."""
     baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://generativelanguage.googleapis.com"
     """``POST {baseUrl}/{apiVersion}/models/{model}:generateContent`` (or ``:streamGenerateContent?alt=sse``)."""
     apiVersion: Literal["v1beta"] = "v1beta"
     """Only ``v1beta``: ``v1`` has no ``systemInstruction``, ``tools``, function calls or thought signatures."""
     temperature: Annotated[float, Field(ge=0, le=2)] | None = None
+    """Sampling temperature; the API takes 0 to 2."""
 
     @field_validator("apiVersion", mode="before")
     @classmethod
@@ -166,6 +187,7 @@ class GeminiProviderConfig(_NetworkProvider):
 
 class OpenAIChatProviderConfig(_NetworkProvider):
     kind: Literal["openai-chat"]
+    """The adapter (see docs/providers.md)."""
     baseUrl: Annotated[str, Field(pattern=r"^https?://")] = "https://api.openai.com/v1"
     """``POST {baseUrl}/chat/completions``: OpenAI, xAI, Ollama (``http://127.0.0.1:11434/v1``), vLLM, llama.cpp."""
     functions: bool = True
@@ -179,9 +201,13 @@ class OpenAIChatProviderConfig(_NetworkProvider):
 
 class CliProviderConfig(_Closed):
     id: Annotated[str, Field(min_length=1)]
+    """What requests name as ``provider``."""
     kind: Literal["cli"]
+    """The adapter (see docs/providers.md)."""
     accountId: Annotated[str, Field(min_length=1)] | None = None
+    """The stable, opaque account the instance is bound to (never inferred); sessions require one."""
     models: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+    """The models the instance serves (``{model}`` in ``command``)."""
     command: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
     """The program and its arguments (no shell); ``{model}`` in an argument becomes the run's model."""
     stream: bool = True
@@ -206,12 +232,19 @@ PROVIDER_KINDS = ("echo", "openai-responses", "anthropic", "gemini", "openai-cha
 
 
 class SessionsConfig(_Closed):
+    """The session store; omit the block to disable sessions. The bounds may only tighten the defaults."""
+
     retentionMs: Annotated[int, Field(ge=1)]
-    """Idle retention; required, because it is what enables the store."""
+    """Idle retention, counted from creation or the end of the last turn and suspended while a turn is active;
+    required, because it is what enables the store."""
     maxEntries: Annotated[int, Field(ge=1, le=DEFAULT_MAX_ENTRIES)] = DEFAULT_MAX_ENTRIES
+    """Sessions stored at once (SESSION_STORE_FULL beyond)."""
     maxMessages: Annotated[int, Field(ge=1, le=DEFAULT_MAX_MESSAGES)] = DEFAULT_MAX_MESSAGES
+    """Visible messages per session (SESSION_LIMIT_EXCEEDED beyond)."""
     maxRecordBytes: Annotated[int, Field(ge=1, le=DEFAULT_MAX_RECORD_BYTES)] = DEFAULT_MAX_RECORD_BYTES
+    """Bytes one stored session may take (SESSION_LIMIT_EXCEEDED beyond)."""
     maxNativeMessages: Annotated[int, Field(ge=1, le=DEFAULT_MAX_NATIVE_MESSAGES)] = DEFAULT_MAX_NATIVE_MESSAGES
+    """Provider items a native session may keep (SESSION_LIMIT_EXCEEDED beyond)."""
     compactToolResultsMaxChars: Annotated[int, Field(ge=1)] = 500
     """How much of each tool result a ``compact_tool_results`` native session keeps."""
 
@@ -244,7 +277,7 @@ class LimitsConfig(_Closed):
     maxHeaderBytes: Annotated[int, Field(ge=1024)] = 65_536
     """The largest request head (request line and headers) the host reads (HEADERS_TOO_LARGE beyond)."""
     maxConnections: Annotated[int, Field(ge=1)] = 1_000
-    """Open connections at most; a connection beyond is answered HOST_BUSY and closed."""
+    """Open connections at most; a connection beyond is answered HOST_BUSY (``limit: maxConnections``) and closed."""
 
 
 class IdempotencyConfig(_Closed):
@@ -255,19 +288,27 @@ class IdempotencyConfig(_Closed):
 
 
 class HostToolConfig(_Closed):
+    """A tool the host runs itself, offered to the model on every run."""
+
     name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+    """The name the model calls; a run's own tools may not reuse it (TOOL_NAME_CONFLICT)."""
     handler: Annotated[str, Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")]
-    """The async function to call, as ``module:function``."""
+    """The async function to call, as ``module:function``, with the model's arguments as keyword arguments."""
     description: str = ""
+    """What the tool does, shown to the model."""
     parameters: dict[str, Any] = {"type": "object"}
     """A JSON Schema for the arguments, shown to the model."""
     approval: Literal["required", "never"] = "required"
+    """``required`` pauses the run until the application approves or denies each call."""
 
 
 class TokenConfig(_Closed):
+    """A bearer token with exactly one secret (``token``, ``tokenEnv``, ``tokenSha256``), compared in constant time."""
+
     subject: Annotated[str, Field(min_length=1)]
+    """Who the token speaks for: it owns the sessions the token creates."""
     token: Annotated[str, Field(min_length=16)] | None = None
-    """The secret itself (fine for local use; prefer ``tokenEnv`` or ``tokenSha256``)."""
+    """The secret itself (fine for local use; prefer ``tokenEnv`` or ``tokenSha256``); no secret is ever logged."""
     tokenEnv: Annotated[str, Field(min_length=1)] | None = None
     """The name of an environment variable that holds the secret."""
     tokenSha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
@@ -294,12 +335,13 @@ class TlsConfig(_Closed):
     """How bearer tokens are protected on the wire: the host's own TLS, or a proxy's in front."""
 
     certFile: Annotated[str, Field(min_length=1)] | None = None
-    """PEM certificate chain (the server certificate first); with ``keyFile`` the host serves HTTPS."""
+    """PEM certificate chain (server certificate first); with ``keyFile`` the host serves HTTPS (TLS 1.2+)."""
     keyFile: Annotated[str, Field(min_length=1)] | None = None
     """PEM private key of ``certFile`` (unencrypted: protect the file, not the key, with permissions)."""
     terminatedByProxy: bool = False
     """The operator states that a proxy in front terminates TLS, so plain HTTP may be served on a
-    non-loopback address (to that proxy only)."""
+    non-loopback address (to that proxy only). ``serve --tls-cert``/``--tls-key`` and ``--behind-tls-proxy``
+    override this block (docs/operating.md, TLS where tokens travel)."""
 
     @model_validator(mode="after")
     def _one_way(self) -> TlsConfig:
@@ -316,15 +358,20 @@ class TlsConfig(_Closed):
 
 
 class ListenConfig(_Closed):
+    """A separate address for ``/metrics`` and ``/healthz`` (the API's then answers ROUTE_NOT_FOUND there)."""
+
     host: Annotated[str, Field(min_length=1)] = "127.0.0.1"
+    """The address to bind."""
     port: Annotated[int, Field(ge=1, le=65535)]
+    """The port to bind."""
 
 
 class MetricsConfig(_Closed):
-    """Who may read ``/metrics``, and where it is served."""
+    """Who may read ``/metrics`` and where: at most one of the three secrets (as for ``tokens[]``), as a bearer."""
 
     token: Annotated[str, Field(min_length=16)] | None = None
-    """A bearer secret ``/metrics`` requires (fine for local use; prefer ``tokenEnv`` or ``tokenSha256``)."""
+    """A bearer secret ``/metrics`` requires, at least 16 characters (fine for local use; prefer ``tokenEnv`` or
+    ``tokenSha256``). An API token does not open ``/metrics``."""
     tokenEnv: Annotated[str, Field(min_length=1)] | None = None
     """The name of an environment variable that holds that secret."""
     tokenSha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
@@ -351,7 +398,7 @@ class MetricsConfig(_Closed):
 
 class LoggingConfig(_Closed):
     format: Literal["text", "json"] = "text"
-    """``json``: one JSON object per line (``agentic-driver serve --log-format`` overrides it)."""
+    """``text`` (readable) or ``json`` (one object per line); ``serve --log-format`` overrides it."""
 
 
 class TracingConfig(_Closed):
@@ -360,30 +407,38 @@ class TracingConfig(_Closed):
     endpoint: Annotated[str, Field(pattern=r"^https?://")]
     """The OTLP/HTTP receiver, e.g. ``http://127.0.0.1:4318`` (spans go to its ``/v1/traces``)."""
     serviceName: Annotated[str, Field(min_length=1)] = "agentic-driver"
+    """The ``service.name`` resource attribute of every span."""
     captureMessageContent: bool = False
     """Put prompt and completion text on the model call spans (off: only sizes, models and ids)."""
 
 
 class HostConfig(_Closed):
     hostId: Annotated[str, Field(pattern=HOST_ID_PATTERN)] = "local-host"
-    """This process's name in session and run ids (``ses_{hostId}.…``): a DNS label, unique among the hosts
-    behind one proxy. ``serve --host-id`` or ``AGENTIC_DRIVER_HOST_ID`` override it."""
+    """This process's name: a DNS label (so a StatefulSet pod name works), unique among the hosts behind one
+    proxy. Session and run ids name it (``ses_{hostId}.{random}``, ``run_{hostId}.{random}``); discovery and
+    every ``SessionInfo`` report it. ``serve --host-id`` or ``AGENTIC_DRIVER_HOST_ID`` override it."""
     providers: Annotated[list[ProviderConfig], Field(min_length=1)]
+    """Provider instances; ``kind`` picks the adapter."""
     sessions: SessionsConfig | None = None
     """Absent: sessions are disabled and no store is created."""
     limits: LimitsConfig = LimitsConfig()
+    """Run slots, waiting places, request and connection bounds."""
     idempotency: IdempotencyConfig = IdempotencyConfig()
+    """How many ``Idempotency-Key`` outcomes are remembered, and for how long."""
     tools: list[HostToolConfig] = []
     """Host tools offered to the model on every run."""
     tokens: list[TokenConfig] = []
+    """The bearer tokens the host accepts."""
     tls: TlsConfig = TlsConfig()
     """TLS where tokens travel; without it the host serves plain HTTP on loopback addresses only."""
     metrics: MetricsConfig = MetricsConfig()
     """Without a token or a listen address, ``/metrics`` is served openly on the API's address only when
-    that address is loopback (see README, "Exposing metrics")."""
+    that address is loopback, and not served on any other (docs/operating.md, "Exposing metrics")."""
     docs: bool = False
-    """Serve an interactive API reference of the contract at ``/docs`` (Swagger UI, shipped in the package)."""
+    """Serve an interactive API reference of the contract at ``/docs`` (Swagger UI, shipped in the package); the
+    embedded default of ``make serve`` turns it on."""
     logging: LoggingConfig = LoggingConfig()
+    """The log format."""
     tracing: TracingConfig | None = None
     """Absent: traces are off unless the OTEL_* environment variables configure an exporter."""
 

@@ -1,6 +1,6 @@
 """The generated nginx configuration, run: header and path routing to each session's owner, and the proxy's
 own HOST_UNAVAILABLE (naming the host) for a host that is down. What nginx cannot do (active health checks
-in the open-source build, so no drain by readiness) is documented in the README's Scaling section."""
+in the open-source build, so no drain by readiness) is documented in docs/cluster.md."""
 
 from __future__ import annotations
 

@@ -165,7 +165,7 @@ def test_the_llm_environment_is_the_cached_one() -> None:
 # LiteLLM (``litellm[proxy]``, pinned in the Makefile, its own cached environment) speaks the OpenAI
 # Responses, Anthropic Messages and Gemini generateContent wire formats to its clients and translates each
 # into Chat Completions for llama-cpp-python, so the openai-responses, anthropic and gemini adapters each
-# hold a session with a server nobody here wrote. Configuration quirks it needs (also in README.md):
+# hold a session with a server nobody here wrote. Configuration quirks it needs (also in docs/providers.md):
 # - ``LITELLM_MASTER_KEY`` must be set and strong, or the proxy refuses to start; the adapters present it
 #   as their API key (Bearer for Responses, ``x-api-key`` for Messages, ``x-goog-api-key`` for Gemini).
 # - ``LITELLM_LOCAL_MODEL_COST_MAP=True``: otherwise it fetches its model price list from the internet.

@@ -15,6 +15,8 @@ from agentic_driver.config import (
     DEFAULT_MAX_RECORD_BYTES,
     HOST_ID_ENV,
     ConfigError,
+    HostConfig,
+    LimitsConfig,
     embedded_default,
     load_config,
     parse_config,
@@ -301,9 +303,12 @@ def test_embedded_default_generates_a_fresh_token_when_none_is_given(monkeypatch
     assert first != second
 
 
-def test_the_readmes_providers_example_is_a_valid_host_config() -> None:
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
-    section = readme.split("## Providers", 1)[1]
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+
+
+def test_the_providers_page_example_is_a_valid_host_config() -> None:
+    page = (DOCS / "providers.md").read_text("utf-8")
+    section = page.split("\n## The network adapters", 1)[1]
     example = section.split("```json", 1)[1].split("```", 1)[0]
 
     config = parse_config(json.loads(example))
@@ -321,22 +326,28 @@ def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def test_the_readmes_host_json_reference_example_is_valid_json_and_a_valid_config() -> None:
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
-    section = readme.split("## Host JSON reference", 1)[1]
+def test_the_host_json_reference_example_is_valid_json_and_a_valid_config() -> None:
+    page = (DOCS / "host-config.md").read_text("utf-8")
+    section = page.split("## Host JSON reference", 1)[1]
     example = section.split("```json", 1)[1].split("```", 1)[0]
 
     config = parse_config(json.loads(example, object_pairs_hook=_refuse_repeated_keys))
 
     assert config.limits.maxConnections == 1000 and config.sessions is not None
+    assert set(json.loads(example)) == set(HostConfig.model_fields), "the example uses every block, as it says"
 
 
-def test_the_readmes_host_json_field_table_has_one_row_per_field() -> None:
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
-    table = readme.split("## Host JSON reference", 1)[1].split("\n## ", 1)[0]
-    fields = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| `")]
+def test_the_host_json_field_tables_have_one_row_per_field_of_each_block() -> None:
+    reference = (DOCS / "host-config.md").read_text("utf-8").split("\n## Fields", 1)[1].split("\n## ", 1)[0]
+    tables = {
+        block.splitlines()[0]: [line.split("|")[1].strip() for line in block.splitlines() if line.startswith("| `")]
+        for block in reference.split("\n### ")[1:]
+    }
 
-    assert len(fields) == len(set(fields)), sorted(f for f in fields if fields.count(f) > 1)
+    for heading, fields in tables.items():
+        assert len(fields) == len(set(fields)), (heading, sorted(f for f in fields if fields.count(f) > 1))
+    assert tables["`(top level)`"] == [f"`{name}`" for name in HostConfig.model_fields]
+    assert tables["`limits`"] == [f"`{name}`" for name in LimitsConfig.model_fields]
 
 
 @pytest.mark.parametrize("bad", ["Web_1", "", "-web", "web-", "a" * 64, "web.1"])

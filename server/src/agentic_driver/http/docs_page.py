@@ -8,7 +8,7 @@ the page reads the contract from ``/openapi.json``. A Content-Security-Policy
 forbids the browser any other origin, so nothing is ever fetched from a CDN.
 
 Off unless the host JSON says ``"docs": true`` (the embedded default of
-``agentic-driver serve`` without ``--config`` turns it on): see the README.
+``agentic-driver serve`` without ``--config`` turns it on): see docs/operating.md, API reference page.
 """
 
 from __future__ import annotations
