@@ -1,4 +1,7 @@
-"""What the sync and async clients share: options, request plans, retry policy, parsing."""
+"""What the sync and async clients share: options, routing, the retry policy, logging.
+
+Request plans live in ``_plans``, the attempt loop in ``_attempts``.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,10 @@ import logging
 import os
 import random
 import re
-import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
-from urllib.parse import quote
+from typing import Any
 
 import httpx
 
@@ -23,45 +25,17 @@ from ._exceptions import (
     SessionBusyError,
 )
 
-if TYPE_CHECKING:
-    from agentic_driver_client.models import (
-        CancelRunResponse,
-        Discovery,
-        Message,
-        ReadSessionResponse,
-        RunResult,
-        SessionHandle,
-        SessionInfo,
-        ToolDefinition,
-    )
-    from agentic_driver_client.types import Unset
-
-    from ._models import SessionRunResult
-
 __all__ = [
     "DEFAULT_STREAM_IDLE_TIMEOUT",
     "DEFAULT_TIMEOUT",
     "ROUTING_HEADER",
     "USER_AGENT",
-    "Call",
-    "Handle",
     "Options",
     "host_of",
     "log_attempt",
     "misdirected_owner",
-    "plans",
     "retry_delay",
 ]
-
-T = TypeVar("T")
-
-if TYPE_CHECKING:
-    Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any] | Unset
-    """What ``session=`` accepts: a ``SessionHandle``, a ``SessionInfo`` or ``{"id": ..., "revision": ...}``.
-
-    ``Unset`` is in the type only so that ``session=result.session`` type-checks for a
-    ``RunResult`` whose kind is not known statically (``runs.submit_actions``); passing
-    an unset session raises ``ValueError`` rather than silently running a stateless turn."""
 
 __version__ = "0.2.0"
 USER_AGENT = f"agentic-driver-python/{__version__}"
@@ -209,33 +183,8 @@ def _timeout(seconds: float | None) -> httpx.Timeout:
     return DEFAULT_TIMEOUT if seconds is None else httpx.Timeout(seconds, connect=min(seconds, 5.0))
 
 
-@dataclass(frozen=True)
-class Call(Generic[T]):
-    """One logical API call: what to send and how to read a success."""
-
-    method: str
-    path: str
-    parse: Callable[[Any], T]
-    body: Mapping[str, Any] | None = None
-    idempotency_key: str | None = None
-    """Sent on every attempt of a POST, so a retry can never run a turn twice."""
-    missing_means_done: bool = False
-    """A DELETE retried after a lost answer finds nothing: the first attempt did the work."""
-    host: str | None = None
-    """The host that owns the session or run the call names (``Agentic-Host``), from its id."""
-
-    def headers(self, host: str | None) -> dict[str, str]:
-        """This attempt's own headers; ``host`` is ``self.host``, or the owner a 421 named."""
-        headers = {"Idempotency-Key": self.idempotency_key} if self.idempotency_key else {}
-        if host is not None:
-            headers[ROUTING_HEADER] = host
-        return headers
-
-
 def connection_error(error: httpx.TransportError) -> APIConnectionError:
     """The SDK's error for an httpx transport failure (the httpx error is its ``__cause__``)."""
-    from ._exceptions import APITimeoutError
-
     try:
         request: httpx.Request | None = error.request
     except RuntimeError:  # httpx raises when the error was made without a request
@@ -292,237 +241,11 @@ def idle_waits(busy: SessionBusyError | None) -> Iterator[float]:
         yield wait
 
 
-def idle_timeout_error(session_id: str, timeout: float) -> APITimeoutError:
-    from ._exceptions import APITimeoutError
-
-    return APITimeoutError(f"session {session_id} was still running after {timeout:g} s (wait_until_idle)")
-
-
-def _model(value: Any, model: Any) -> Any:
-    """A generated model from itself or from a plain dict."""
-    return model.from_dict(value) if isinstance(value, Mapping) else value
-
-
-def session_handle(session: Handle) -> SessionHandle:
-    """``{id, revision}`` from a handle, a ``SessionInfo`` or a dict with those keys."""
-    from ._models import SessionHandle, SessionInfo, Unset
-
-    if isinstance(session, SessionHandle):
-        return session
-    if isinstance(session, SessionInfo):
-        return SessionHandle(id=session.id, revision=session.revision)
-    if isinstance(session, Unset):
-        raise ValueError("session is unset: that result came from a stateless run, which has no session")
-    return SessionHandle(id=str(session["id"]), revision=int(session["revision"]))
-
-
-def new_key() -> str:
-    """A fresh Idempotency-Key for one logical call."""
-    return str(uuid.uuid4())
-
-
-def parse_run_result(data: Any) -> RunResult:
-    """A ``RunResult`` (a ``SessionRunResult`` when it carries a session).
-
-    A ``requiredAction`` of a type newer than this client stays as its dict: the
-    generated parser tries each known action type and fails the whole result when
-    none fits; the SDK keeps the run (its id and status) readable instead.
-    """
-    from ._models import RunResult, SessionRunResult
-
-    cls = SessionRunResult if isinstance(data, Mapping) and data.get("session") is not None else RunResult
-    action = data.get("requiredAction") if isinstance(data, Mapping) else None
-    if isinstance(action, Mapping) and action.get("type") not in ("function_calls", "approvals"):
-        result = cls.from_dict({k: v for k, v in data.items() if k != "requiredAction"})
-        result.required_action = dict(action)  # type: ignore[assignment]
-        return result
-    return cls.from_dict(data)
-
-
-def parse_session_run_result(data: Any) -> SessionRunResult:
-    """The result of a run sent with a session (the host always returns the session then)."""
-    result = parse_run_result(data)
-    from ._models import SessionRunResult
-
-    if not isinstance(result, SessionRunResult):
-        raise ValueError("the host answered a session run without its session")
-    return result
-
-
-class plans:
-    """Request plans for every operation; the clients only execute them."""
-
-    @staticmethod
-    def discovery() -> Call[Discovery]:
-        from ._models import Discovery
-
-        return Call("GET", "/v1/discovery", Discovery.from_dict)
-
-    @staticmethod
-    def create_session(
-        *,
-        provider: str,
-        model: str,
-        mode: str,
-        instructions: str | None,
-        history: Sequence[Message | Mapping[str, Any]] | None,
-        idempotency_key: str | None,
-    ) -> Call[SessionInfo]:
-        from ._models import CreateSessionRequest, CreateSessionResponse, Message
-
-        body = CreateSessionRequest.from_dict(
-            _without_none(
-                {
-                    "provider": provider,
-                    "model": model,
-                    "mode": str(mode),
-                    "instructions": instructions,
-                    "history": None if history is None else [_model(m, Message).to_dict() for m in history],
-                }
-            )
-        ).to_dict()
-        return Call(
-            "POST",
-            "/v1/sessions",
-            lambda data: CreateSessionResponse.from_dict(data).session,
-            body=body,
-            idempotency_key=idempotency_key or new_key(),
-        )
-
-    @staticmethod
-    def read_session(session_id: str) -> Call[ReadSessionResponse]:
-        from ._models import ReadSessionResponse
-
-        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
-        return Call("GET", path, ReadSessionResponse.from_dict, host=host_of(session_id))
-
-    @staticmethod
-    def delete_session(session_id: str) -> Call[None]:
-        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
-        return Call("DELETE", path, lambda _: None, missing_means_done=True, host=host_of(session_id))
-
-    @staticmethod
-    def run_body(
-        *,
-        provider: str,
-        model: str,
-        input: str,
-        session: Handle | None,
-        instructions: str | None,
-        history: Sequence[Message | Mapping[str, Any]] | None,
-        attachments: Sequence[Mapping[str, Any]] | None,
-        retrieval: Mapping[str, Any] | None,
-        tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
-        idle_timeout_ms: int | None,
-        action_timeout_ms: int | None = None,
-    ) -> dict[str, Any]:
-        # Built directly as the wire dict: a round trip through the generated RunRequest
-        # (from_dict, then to_dict) checks nothing more and costs about as much as the
-        # rest of the client's work on a turn.
-        from ._models import Message, ToolDefinition
-
-        body: dict[str, Any] = {"provider": provider, "model": model, "input": input}
-        if session is not None:
-            body["session"] = session_handle(session).to_dict()
-        if instructions is not None:
-            body["instructions"] = instructions
-        if history is not None:
-            body["history"] = [_model(m, Message).to_dict() for m in history]
-        if attachments is not None:
-            body["attachments"] = [dict(a) for a in attachments]
-        if retrieval is not None:
-            body["retrieval"] = dict(retrieval)
-        if tools is not None:
-            body["tools"] = [_model(t, ToolDefinition).to_dict() for t in tools]
-        if idle_timeout_ms is not None:
-            body["idleTimeoutMs"] = idle_timeout_ms
-        if action_timeout_ms is not None:
-            body["actionTimeoutMs"] = action_timeout_ms
-        return body
-
-    @staticmethod
-    def run(body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
-        return Call("POST", "/v1/runs", parse_run_result, body=body, idempotency_key=idempotency_key or new_key())
-
-    @staticmethod
-    def session_run(body: dict[str, Any], idempotency_key: str | None) -> Call[SessionRunResult]:
-        key = idempotency_key or new_key()
-        host = session_host(body)
-        return Call("POST", "/v1/runs", parse_session_run_result, body=body, idempotency_key=key, host=host)
-
-    @staticmethod
-    def truncate_session(session: Handle, keep_turns: int) -> Call[SessionInfo]:
-        """``truncateSession`` takes no Idempotency-Key: a repeat meets a revision conflict, never a second cut."""
-        from ._models import CreateSessionResponse, TruncateSessionRequest
-
-        handle = session_handle(session)
-        body = TruncateSessionRequest(revision=handle.revision, keep_turns=keep_turns).to_dict()
-        path = f"/v1/sessions/{_segment(handle.id, 'session_id')}/truncate"
-        return Call(
-            "POST",
-            path,
-            lambda data: CreateSessionResponse.from_dict(data).session,
-            body=body,
-            host=host_of(handle.id),
-        )
-
-    @staticmethod
-    def actions_body(
-        function_results: Sequence[Mapping[str, Any]] | Mapping[str, str] | None,
-        approvals: Sequence[Mapping[str, Any]] | Mapping[str, bool] | None,
-    ) -> dict[str, Any]:
-        """Answers as lists of dicts, or as ``{call_id: output}`` / ``{call_id: approve}`` shortcuts."""
-        from ._models import SubmitRunActionsRequest
-
-        body: dict[str, Any] = {}
-        if function_results is not None:
-            body["functionResults"] = (
-                [{"callId": k, "output": v} for k, v in function_results.items()]
-                if isinstance(function_results, Mapping)
-                else [dict(r) for r in function_results]
-            )
-        if approvals is not None:
-            body["approvals"] = (
-                [{"callId": k, "approve": v} for k, v in approvals.items()]
-                if isinstance(approvals, Mapping)
-                else [dict(a) for a in approvals]
-            )
-        return SubmitRunActionsRequest.from_dict(body).to_dict()
-
-    @staticmethod
-    def submit_actions(run_id: str, body: dict[str, Any], idempotency_key: str | None) -> Call[RunResult]:
-        return Call(
-            "POST",
-            f"/v1/runs/{_segment(run_id, 'run_id')}/actions",
-            parse_run_result,
-            body=body,
-            idempotency_key=idempotency_key or new_key(),
-            host=host_of(run_id),
-        )
-
-    @staticmethod
-    def actions_stream_path(run_id: str) -> str:
-        return f"/v1/runs/{_segment(run_id, 'run_id')}/actions/stream"
-
-    @staticmethod
-    def cancel(run_id: str) -> Call[CancelRunResponse]:
-        from ._models import CancelRunResponse
-
-        path = f"/v1/runs/{_segment(run_id, 'run_id')}/cancel"
-        return Call("POST", path, CancelRunResponse.from_dict, body=None, host=host_of(run_id))
-
-
-def session_host(body: Mapping[str, Any]) -> str | None:
-    """The owner of the session a run body names (a stateless run names none)."""
-    session = body.get("session")
-    return host_of(str(session["id"])) if isinstance(session, Mapping) else None
-
-
-def _without_none(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in values.items() if v is not None}
-
-
-def _segment(value: str, name: str) -> str:
-    if not value:
-        raise ValueError(f"{name} must not be empty")
-    return quote(value, safe="")
+def idle_schedule(session_id: str, busy: SessionBusyError | None, timeout: float) -> Iterator[float]:
+    """The waits before each read of ``wait_until_idle``, within ``timeout``; past it, ``APITimeoutError``."""
+    deadline = time.monotonic() + timeout
+    for wait in idle_waits(busy):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise APITimeoutError(f"session {session_id} was still running after {timeout:g} s (wait_until_idle)")
+        yield min(wait, remaining)

@@ -225,7 +225,9 @@ class SessionNotFoundError(NotFoundError):
 
 
 class RunNotFoundError(NotFoundError):
-    """``RUN_NOT_FOUND``: The run finished already or is not yours; nothing to cancel."""
+    """``RUN_NOT_FOUND``: No active run with this id for you: it finished already (nothing left to cancel or
+    answer) or is not yours.
+    """
 
 
 class ProviderNotFoundError(NotFoundError):
@@ -289,7 +291,9 @@ class SessionAccountRequiredError(ConflictError):
 
 class RunCancelledError(ConflictError):
     """``RUN_CANCELLED``: Your run was cancelled (``reason: cancelled``), its session deleted (``reason:
-    session_deleted``), or its client disconnected (``reason: disconnected``).
+    session_deleted``), its client disconnected (``reason: disconnected``), the host stopped before it finished
+    (``reason: shutdown``), or its required action was not answered within its ``actionTimeoutMs`` (``reason:
+    action_timeout``; read the session: it is interrupted).
     """
 
     @property
@@ -299,7 +303,9 @@ class RunCancelledError(ConflictError):
 
 
 class RunNotWaitingError(ConflictError):
-    """``RUN_NOT_WAITING``: The run waits for no action (it finished, or someone answered first)."""
+    """``RUN_NOT_WAITING``: The run is still active but waits for no action (for example, someone answered first
+    and it is running again). A finished run is ``RUN_NOT_FOUND``.
+    """
 
 
 class IdempotencyKeyInUseError(ConflictError):
@@ -416,8 +422,8 @@ class MisdirectedRequestError(APIStatusError):
 
 
 class RateLimitError(APIStatusError):
-    """429: too many requests. Retried only as ``HOST_BUSY`` / ``SESSION_STORE_FULL`` / ``SHUTTING_DOWN`` (see
-    ``clients/BEHAVIOUR.md``); a proxy's 429 and ``PROVIDER_RATE_LIMITED`` never are."""
+    """429: too many requests. Never retried (``clients/BEHAVIOUR.md``): neither ``PROVIDER_RATE_LIMITED`` nor a
+    proxy's 429."""
 
 
 class ProviderRateLimitedError(RateLimitError):
@@ -427,7 +433,8 @@ class ProviderRateLimitedError(RateLimitError):
 
 class InternalServerError(APIStatusError):
     """5xx: the host, its provider or a proxy failed. Retried: ``HOST_BUSY``, ``SESSION_STORE_FULL``,
-    ``SHUTTING_DOWN`` (after ``Retry-After``) and a 502/503/504 that is not a problem document (a proxy's page).
+    ``SHUTTING_DOWN``, ``HOST_UNAVAILABLE`` (after ``Retry-After``) and a 502/503/504 that is not a problem
+    document (a proxy's page).
     """
 
 
@@ -450,7 +457,10 @@ class SessionStoreFullError(InternalServerError):
 
 
 class HostBusyError(InternalServerError):
-    """``HOST_BUSY``: Every run slot is taken and the wait line is full; retry after ``Retry-After``."""
+    """``HOST_BUSY``: Every run slot is taken and the wait line is full (``limit: maxQueuedRuns``),
+    ``maxWaitingRuns`` runs that may wait for the application are active (``limit: maxWaitingRuns``), or the host
+    holds its maximum of connections (``limit: maxConnections``); retry after ``Retry-After``.
+    """
 
 
 class HostUnavailableError(InternalServerError):

@@ -5,11 +5,26 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from functools import wraps
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
 import httpx
 
-__all__ = ["RawResponse", "araw", "capture", "raw"]
+if TYPE_CHECKING:
+    from ._client import AgenticDriver, AsyncAgenticDriver
+    from ._resources import AsyncRuns, AsyncSessions, Runs, Sessions
+
+__all__ = [
+    "AsyncRawResponses",
+    "AsyncRawRuns",
+    "AsyncRawSessions",
+    "RawResponse",
+    "RawResponses",
+    "RawRuns",
+    "RawSessions",
+    "araw",
+    "capture",
+    "raw",
+]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -97,3 +112,71 @@ def araw(call: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any
         return RawResponse(_last(box), value)
 
     return wrapper
+
+
+class RawResponses:
+    """``client.with_raw_response``: each call with the same arguments, returning a ``RawResponse``.
+
+        raw = client.with_raw_response.sessions.create(provider="echo", model="echo-1")
+        print(raw.status_code, raw.headers["x-request-id"], raw.parse().id)
+
+    Errors carry their answer always (``error.response``, ``error.headers``);
+    a stream's answer is ``stream.response``.
+    """
+
+    def __init__(self, client: AgenticDriver) -> None:
+        self.discovery = raw(client.discovery)
+        self.run = raw(client.run)
+        self.sessions = RawSessions(client.sessions)
+        self.runs = RawRuns(client.runs)
+
+
+class RawSessions:
+    """``client.with_raw_response.sessions``."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.create = raw(sessions.create)
+        self.read = raw(sessions.read)
+        self.truncate = raw(sessions.truncate)
+        self.delete = raw(sessions.delete)
+
+
+class RawRuns:
+    """``client.with_raw_response.runs``."""
+
+    def __init__(self, runs: Runs) -> None:
+        self.create = raw(runs.create)
+        self.submit_actions = raw(runs.submit_actions)
+        self.cancel = raw(runs.cancel)
+
+
+class AsyncRawResponses:
+    """``client.with_raw_response`` of ``AsyncAgenticDriver``: as ``RawResponses``, awaited.
+
+    raw = await client.with_raw_response.sessions.create(provider="echo", model="echo-1")
+    """
+
+    def __init__(self, client: AsyncAgenticDriver) -> None:
+        self.discovery = araw(client.discovery)
+        self.run = araw(client.run)
+        self.sessions = AsyncRawSessions(client.sessions)
+        self.runs = AsyncRawRuns(client.runs)
+
+
+class AsyncRawSessions:
+    """``client.with_raw_response.sessions`` (async)."""
+
+    def __init__(self, sessions: AsyncSessions) -> None:
+        self.create = araw(sessions.create)
+        self.read = araw(sessions.read)
+        self.truncate = araw(sessions.truncate)
+        self.delete = araw(sessions.delete)
+
+
+class AsyncRawRuns:
+    """``client.with_raw_response.runs`` (async)."""
+
+    def __init__(self, runs: AsyncRuns) -> None:
+        self.create = araw(runs.create)
+        self.submit_actions = araw(runs.submit_actions)
+        self.cancel = araw(runs.cancel)

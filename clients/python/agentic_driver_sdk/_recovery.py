@@ -6,12 +6,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ._base import session_handle
+from ._plans import session_handle
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import InterruptedTurn, Message, ReadSessionResponse, SessionInfo, Turn
 
-    from ._base import Handle
+    from ._arguments import Handle
 
 __all__ = ["UNCHANGED", "Keep", "Reconciliation", "keep_messages", "reconciliation_of"]
 

@@ -1,0 +1,70 @@
+"""What the calls take, defined once: the arguments of a run and the answers to a required action.
+
+``client.run``, ``runs.create`` and ``runs.stream`` (sync and async) all take
+``**arguments: Unpack[RunArguments]`` beside ``session=``: a type checker sees each
+field as a keyword argument, and ``_plans`` turns the same fields into the request.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias, TypedDict
+
+if TYPE_CHECKING:
+    from agentic_driver_client.models import Message, SessionHandle, SessionInfo, ToolDefinition
+    from agentic_driver_client.types import Unset
+
+__all__ = ["Approvals", "Handle", "Results", "RunArguments", "SessionRunArguments", "check_arguments"]
+
+if TYPE_CHECKING:
+    Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any] | Unset
+    """What ``session=`` accepts: a ``SessionHandle``, a ``SessionInfo`` or ``{"id": ..., "revision": ...}``.
+
+    ``Unset`` is in the type only so that ``session=result.session`` type-checks for a
+    ``RunResult`` whose kind is not known statically (``runs.submit_actions``); passing
+    an unset session raises ``ValueError`` rather than silently running a stateless turn."""
+
+Results: TypeAlias = Sequence[Mapping[str, Any]] | Mapping[str, str]
+"""Function results: ``{call_id: output}`` or ``[{"callId": ..., "output": ...}]``."""
+Approvals: TypeAlias = Sequence[Mapping[str, Any]] | Mapping[str, bool]
+"""Host-tool approvals: ``{call_id: True}`` or ``[{"callId": ..., "approve": False, "reason": ...}]``."""
+
+
+class SessionRunArguments(TypedDict):
+    """The arguments of a run that continues a session (beside ``session=``)."""
+
+    provider: str
+    """The provider instance (``GET /v1/discovery`` lists yours); a session run names the session's."""
+    model: str
+    """The model; a session run names the session's."""
+    input: str
+    """The user's text for this turn."""
+    tools: NotRequired["Sequence[ToolDefinition | Mapping[str, Any]] | None"]
+    """Functions the application runs itself; the result is then ``requires_action`` when the model calls one."""
+    idle_timeout_ms: NotRequired[int | None]
+    """The longest the provider may make no progress (``PROVIDER_TIMEOUT`` beyond)."""
+    action_timeout_ms: NotRequired[int | None]
+    """How long a required action may stay unanswered before the run ends as cancelled (``action_timeout``)."""
+    idempotency_key: NotRequired[str | None]
+    """Your key for this logical call; by default a fresh UUID4, sent on every attempt."""
+
+
+class RunArguments(SessionRunArguments):
+    """The arguments of a stateless run: a session run's, and the context a session would own."""
+
+    instructions: NotRequired[str | None]
+    """The system instructions of this one turn."""
+    history: NotRequired["Sequence[Message | Mapping[str, Any]] | None"]
+    """Earlier messages, as generated ``Message`` models or ``{"role": ..., "content": ...}`` dicts."""
+    attachments: NotRequired[Sequence[Mapping[str, Any]] | None]
+    """Files or images for this turn (wire form, as in ``openapi.yaml``)."""
+    retrieval: NotRequired[Mapping[str, Any] | None]
+    """Retrieval settings for this turn (wire form, as in ``openapi.yaml``)."""
+
+
+def check_arguments(arguments: Mapping[str, Any]) -> None:
+    """The ``TypeError`` Python raises for explicit keyword parameters, for the ones a ``TypedDict`` declares."""
+    missing = sorted(RunArguments.__required_keys__ - arguments.keys())
+    if missing:
+        raise TypeError(f"missing required keyword arguments: {', '.join(missing)}")
+    unknown = sorted(arguments.keys() - RunArguments.__required_keys__ - RunArguments.__optional_keys__)
+    if unknown:
+        raise TypeError(f"unexpected keyword arguments: {', '.join(unknown)}")

@@ -1,0 +1,67 @@
+"""The attempts of one logical call, without I/O: ``clients/BEHAVIOUR.md``'s retries and routing, once.
+
+The sync and async clients each send what ``Attempts.request`` builds and hand
+the outcome (the answer, or the connection error) to ``Attempts.finish``, which
+logs it and decides: the call is over (an answer, or the error it raises), the
+same request goes at once to the owner a first ``421`` names, or it is sent again
+after ``wait`` seconds. Only the sending and the sleeping differ between the two.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from ._base import Options, log_attempt, misdirected_owner, retry_delay
+from ._exceptions import AgenticDriverError, NotFoundError, error_from_response
+from ._plans import Call
+
+__all__ = ["Attempts"]
+
+
+class Attempts:
+    """Where one call stands: which attempt, which host, whether a 421 was already followed."""
+
+    def __init__(self, call: Call[Any], options: Options) -> None:
+        self.call = call
+        self.options = options
+        self.attempt = 0
+        """Attempts made before this one, the 421 hop not counted."""
+        self.host = call.host
+        self.followed = False
+        self.wait: float | None = None
+        """After ``finish`` returned None: seconds to wait before sending again (None: at once)."""
+
+    def request(self, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+        return self.call.request(http, self.host)
+
+    def finish(self, outcome: httpx.Response | AgenticDriverError) -> httpx.Response | None:
+        """The answer that ends the call, or None to send again; raises the error that ends it.
+
+        An error answer's body must have been read (``outcome.content``).
+        """
+        call = self.call
+        failure: AgenticDriverError
+        if isinstance(outcome, httpx.Response):
+            if outcome.is_success:
+                log_attempt(call.method, call.path, self.attempt, outcome, None)
+                return outcome
+            failure = error_from_response(outcome, outcome.content)
+            if call.missing_means_done and self.attempt > 0 and isinstance(failure, NotFoundError):
+                log_attempt(call.method, call.path, self.attempt, outcome, None)
+                return outcome
+        else:
+            failure = outcome
+        owner = misdirected_owner(failure, self.followed)
+        if owner is not None:  # once, at once, and not one of the retries
+            log_attempt(call.method, call.path, self.attempt, failure, 0.0)
+            self.host, self.followed, self.wait = owner, True, None
+            return None
+        delay = retry_delay(failure, self.attempt, self.options, call.method)
+        log_attempt(call.method, call.path, self.attempt, failure, delay)
+        if delay is None:
+            raise failure
+        self.wait = delay
+        self.attempt += 1
+        return None

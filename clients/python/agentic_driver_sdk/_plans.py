@@ -1,0 +1,288 @@
+"""Every operation as a request plan (a ``Call``): what to send and how to read a success.
+
+The sync and async clients only execute plans (``_attempts.Attempts`` decides
+retries); nothing here does I/O, so both clients are built from this one description.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from urllib.parse import quote
+
+import httpx
+
+from ._arguments import check_arguments
+from ._base import ROUTING_HEADER, host_of
+
+if TYPE_CHECKING:
+    from agentic_driver_client.models import (
+        CancelRunResponse,
+        Discovery,
+        Message,
+        ReadSessionResponse,
+        RunResult,
+        SessionHandle,
+        SessionInfo,
+    )
+
+    from ._arguments import Approvals, Handle, Results, RunArguments
+    from ._models import SessionRunResult
+
+__all__ = ["Call", "new_key", "parse_run_result", "parse_session_run_result", "plans", "session_handle"]
+
+T = TypeVar("T")
+
+EVENT_STREAM = "text/event-stream"
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One logical API call: what to send and how to read a success."""
+
+    method: str
+    path: str
+    parse: Callable[[Any], T]
+    body: Mapping[str, Any] | None = None
+    idempotency_key: str | None = None
+    """Sent on every attempt of a POST, so a retry can never run a turn twice."""
+    missing_means_done: bool = False
+    """A DELETE retried after a lost answer finds nothing: the first attempt did the work."""
+    host: str | None = None
+    """The host that owns the session or run the call names (``Agentic-Host``), from its id."""
+    accept: str | None = None
+    """``text/event-stream`` for a streamed call; otherwise the client's default (JSON)."""
+
+    def headers(self, host: str | None) -> dict[str, str]:
+        """This attempt's own headers; ``host`` is ``self.host``, or the owner a 421 named."""
+        headers = {"Accept": self.accept} if self.accept else {}
+        if self.idempotency_key:
+            headers["Idempotency-Key"] = self.idempotency_key
+        if host is not None:
+            headers[ROUTING_HEADER] = host
+        return headers
+
+    def request(self, http: httpx.Client | httpx.AsyncClient, host: str | None) -> httpx.Request:
+        return http.build_request(self.method, self.path, json=self.body, headers=self.headers(host))
+
+    def result(self, response: httpx.Response) -> T:
+        """The value of the answer that ended the call (a ``missing_means_done`` 404 has none)."""
+        return self.parse(response.json() if response.is_success and response.content else None)
+
+
+def new_key() -> str:
+    """A fresh Idempotency-Key for one logical call."""
+    return str(uuid.uuid4())
+
+
+def _model(value: Any, model: Any) -> Any:
+    """A generated model from itself or from a plain dict."""
+    return model.from_dict(value) if isinstance(value, Mapping) else value
+
+
+def session_handle(session: Handle) -> SessionHandle:
+    """``{id, revision}`` from a handle, a ``SessionInfo`` or a dict with those keys."""
+    from ._models import SessionHandle, SessionInfo, Unset
+
+    if isinstance(session, SessionHandle):
+        return session
+    if isinstance(session, SessionInfo):
+        return SessionHandle(id=session.id, revision=session.revision)
+    if isinstance(session, Unset):
+        raise ValueError("session is unset: that result came from a stateless run, which has no session")
+    return SessionHandle(id=str(session["id"]), revision=int(session["revision"]))
+
+
+def parse_run_result(data: Any) -> RunResult:
+    """A ``RunResult`` (a ``SessionRunResult`` when it carries a session).
+
+    A ``requiredAction`` of a type newer than this client stays as its dict: the
+    generated parser tries each known action type and fails the whole result when
+    none fits; the SDK keeps the run (its id and status) readable instead.
+    """
+    from ._models import RunResult, SessionRunResult
+
+    cls = SessionRunResult if isinstance(data, Mapping) and data.get("session") is not None else RunResult
+    action = data.get("requiredAction") if isinstance(data, Mapping) else None
+    if isinstance(action, Mapping) and action.get("type") not in ("function_calls", "approvals"):
+        result = cls.from_dict({k: v for k, v in data.items() if k != "requiredAction"})
+        result.required_action = dict(action)  # type: ignore[assignment]
+        return result
+    return cls.from_dict(data)
+
+
+def parse_session_run_result(data: Any) -> SessionRunResult:
+    """The result of a run sent with a session (the host always returns the session then)."""
+    result = parse_run_result(data)
+    from ._models import SessionRunResult
+
+    if not isinstance(result, SessionRunResult):
+        raise ValueError("the host answered a session run without its session")
+    return result
+
+
+def _messages(history: Sequence[Message | Mapping[str, Any]]) -> list[dict[str, Any]]:
+    from ._models import Message
+
+    return [_model(m, Message).to_dict() for m in history]
+
+
+def _tools(tools: Sequence[Any]) -> list[dict[str, Any]]:
+    from ._models import ToolDefinition
+
+    return [_model(t, ToolDefinition).to_dict() for t in tools]
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+_RUN_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "instructions": ("instructions", _as_is),
+    "history": ("history", _messages),
+    "attachments": ("attachments", lambda items: [dict(a) for a in items]),
+    "retrieval": ("retrieval", dict),
+    "tools": ("tools", _tools),
+    "idle_timeout_ms": ("idleTimeoutMs", _as_is),
+    "action_timeout_ms": ("actionTimeoutMs", _as_is),
+}
+"""Each optional run argument: its wire name and how its value is sent (an argument left None is not sent)."""
+
+
+def run_body(session: Handle | None, arguments: RunArguments) -> dict[str, Any]:
+    """The ``RunRequest`` wire dict of ``arguments``.
+
+    Built directly as the wire dict: a round trip through the generated RunRequest
+    (from_dict, then to_dict) checks nothing more and costs about as much as the
+    rest of the client's work on a turn.
+    """
+    check_arguments(arguments)
+    body: dict[str, Any] = {"provider": arguments["provider"], "model": arguments["model"], "input": arguments["input"]}
+    if session is not None:
+        body["session"] = session_handle(session).to_dict()
+    for name, (wire, convert) in _RUN_FIELDS.items():
+        value = arguments.get(name)
+        if value is not None:
+            body[wire] = convert(value)
+    return body
+
+
+def actions_body(function_results: Results | None, approvals: Approvals | None) -> dict[str, Any]:
+    """Answers as lists of dicts, or as ``{call_id: output}`` / ``{call_id: approve}`` shortcuts."""
+    from ._models import SubmitRunActionsRequest
+
+    body: dict[str, Any] = {}
+    if function_results is not None:
+        body["functionResults"] = _answers(function_results, "output")
+    if approvals is not None:
+        body["approvals"] = _answers(approvals, "approve")
+    return SubmitRunActionsRequest.from_dict(body).to_dict()
+
+
+def _answers(answers: Results | Approvals, field: str) -> list[dict[str, Any]]:
+    if isinstance(answers, Mapping):
+        return [{"callId": k, field: v} for k, v in answers.items()]
+    return [dict(a) for a in answers]
+
+
+class plans:
+    """Request plans for every operation; the clients only execute them."""
+
+    @staticmethod
+    def discovery() -> Call[Discovery]:
+        from ._models import Discovery
+
+        return Call("GET", "/v1/discovery", Discovery.from_dict)
+
+    @staticmethod
+    def create_session(
+        *,
+        provider: str,
+        model: str,
+        mode: str,
+        instructions: str | None,
+        history: Sequence[Message | Mapping[str, Any]] | None,
+        idempotency_key: str | None,
+    ) -> Call[SessionInfo]:
+        from ._models import CreateSessionRequest
+
+        fields: dict[str, Any] = {"provider": provider, "model": model, "mode": str(mode), "instructions": instructions}
+        if history is not None:
+            fields["history"] = _messages(history)
+        body = CreateSessionRequest.from_dict({k: v for k, v in fields.items() if v is not None}).to_dict()
+        key = idempotency_key or new_key()
+        return Call("POST", "/v1/sessions", _session_of, body=body, idempotency_key=key)
+
+    @staticmethod
+    def read_session(session_id: str) -> Call[ReadSessionResponse]:
+        from ._models import ReadSessionResponse
+
+        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
+        return Call("GET", path, ReadSessionResponse.from_dict, host=host_of(session_id))
+
+    @staticmethod
+    def delete_session(session_id: str) -> Call[None]:
+        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
+        return Call("DELETE", path, lambda _: None, missing_means_done=True, host=host_of(session_id))
+
+    @staticmethod
+    def truncate_session(session: Handle, keep_turns: int) -> Call[SessionInfo]:
+        """``truncateSession`` takes no Idempotency-Key: a repeat meets a revision conflict, never a second cut."""
+        from ._models import TruncateSessionRequest
+
+        handle = session_handle(session)
+        body = TruncateSessionRequest(revision=handle.revision, keep_turns=keep_turns).to_dict()
+        path = f"/v1/sessions/{_segment(handle.id, 'session_id')}/truncate"
+        return Call("POST", path, _session_of, body=body, host=host_of(handle.id))
+
+    @staticmethod
+    def run(session: Handle | None, arguments: RunArguments, *, stream: bool = False) -> Call[RunResult]:
+        """``run`` (``streamRun`` with ``stream``): a session run reads a ``SessionRunResult`` and names its host."""
+        body = run_body(session, arguments)
+        named = body.get("session")
+        host = host_of(str(named["id"])) if isinstance(named, Mapping) else None
+        parse = parse_run_result if session is None else parse_session_run_result
+        path = "/v1/runs/stream" if stream else "/v1/runs"
+        key = arguments.get("idempotency_key") or new_key()
+        return Call("POST", path, parse, body=body, idempotency_key=key, host=host, accept=_accept(stream))
+
+    @staticmethod
+    def submit_actions(
+        run_id: str,
+        function_results: Results | None,
+        approvals: Approvals | None,
+        idempotency_key: str | None,
+        *,
+        stream: bool = False,
+    ) -> Call[RunResult]:
+        """``submitRunActions`` (``streamRunActions`` with ``stream``)."""
+        path = f"/v1/runs/{_segment(run_id, 'run_id')}/actions" + ("/stream" if stream else "")
+        body = actions_body(function_results, approvals)
+        key = idempotency_key or new_key()
+        host = host_of(run_id)
+        return Call("POST", path, parse_run_result, body=body, idempotency_key=key, host=host, accept=_accept(stream))
+
+    @staticmethod
+    def cancel(run_id: str) -> Call[CancelRunResponse]:
+        from ._models import CancelRunResponse
+
+        path = f"/v1/runs/{_segment(run_id, 'run_id')}/cancel"
+        return Call("POST", path, CancelRunResponse.from_dict, body=None, host=host_of(run_id))
+
+
+def _session_of(data: Any) -> SessionInfo:
+    from ._models import CreateSessionResponse
+
+    return CreateSessionResponse.from_dict(data).session
+
+
+def _accept(stream: bool) -> str | None:
+    return EVENT_STREAM if stream else None
+
+
+def _segment(value: str, name: str) -> str:
+    if not value:
+        raise ValueError(f"{name} must not be empty")
+    return quote(value, safe="")

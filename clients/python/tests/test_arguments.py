@@ -1,0 +1,78 @@
+"""A run's arguments, declared once (``_arguments.RunArguments``), are checked and sent alike by every run call."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from agentic_driver_sdk import InternalServerError
+
+from .conftest import d, mock_client
+
+RUN = {"provider": "echo", "model": "echo-1", "input": "Hi"}
+CALLS = ["run", "runs.create", "runs.stream"]
+
+
+def call(client: Any, name: str, **arguments: Any) -> Any:
+    target = client
+    for part in name.split("."):
+        target = getattr(target, part)
+    return target(**arguments)
+
+
+def refusing(requests: list[httpx.Request]) -> Any:
+    def handler(request: httpx.Request) -> httpx.Response:
+        requests.append(request)
+        return httpx.Response(500)
+
+    return handler
+
+
+@pytest.mark.parametrize("name", CALLS)
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({**RUN, "bogus": 1}, "unexpected keyword arguments: bogus"),
+        ({"provider": "echo", "model": "echo-1"}, "missing required keyword arguments: input"),
+    ],
+)
+async def test_an_unknown_or_missing_argument_is_a_type_error_before_any_request(
+    kind: str, name: str, arguments: dict[str, Any], message: str
+) -> None:
+    requests: list[httpx.Request] = []
+    client = mock_client(kind, refusing(requests))
+    with pytest.raises(TypeError, match=message):
+        await d(call(client, name, **arguments))
+    assert requests == []
+
+
+@pytest.mark.parametrize("name", CALLS)
+async def test_every_run_call_sends_the_same_body_for_the_same_arguments(kind: str, name: str) -> None:
+    requests: list[httpx.Request] = []
+    client = mock_client(kind, refusing(requests), max_retries=0)
+    arguments = {
+        **RUN,
+        "instructions": "Be brief.",
+        "history": [{"role": "user", "content": "Before"}],
+        "tools": [{"name": "f", "parameters": {"type": "object"}}],
+        "idle_timeout_ms": 5000,
+        "action_timeout_ms": 6000,
+        "idempotency_key": "key-1",
+        "retrieval": None,  # None is not sent
+    }
+    with pytest.raises(InternalServerError):  # the canned 500: only the request matters here
+        outcome = await d(call(client, name, **arguments))
+        await d(outcome.final_run())  # a stream sends its request when read
+    (request,) = requests
+    assert request.headers["idempotency-key"] == "key-1"
+    assert json.loads(request.content) == {
+        **RUN,
+        "instructions": "Be brief.",
+        "history": [{"role": "user", "content": "Before"}],
+        "tools": [{"name": "f", "parameters": {"type": "object"}}],
+        "idleTimeoutMs": 5000,
+        "actionTimeoutMs": 6000,
+    }
