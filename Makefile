@@ -155,8 +155,9 @@ setup-cluster: ## Install HAProxy and nginx (Debian packages) if they are missin
 		apt-cache policy haproxy 2>/dev/null | grep -q 'Candidate: [0-9]' || $(SUDO) apt-get update -qq; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy nginx; }
 
-test-cluster: $(CONTRACT_STAMP) setup-cluster ## Hosts behind the generated HAProxy (and nginx) config: routing, 421, drain, SIGKILL, scenarios, linearizability
+test-cluster: $(CONTRACT_STAMP) setup-cluster ## Hosts behind the generated HAProxy (and nginx) config: routing, 421, drain, SIGKILL, scenarios (Python and Go players), linearizability
 	cd server && ../$(BIN)/pytest -q tests/cluster
+	cd clients/go && go vet -tags cluster . && go test -count=1 -tags cluster -run TestThroughHAProxy .
 
 cluster: $(VENV_STAMP) setup-cluster ## Two hosts and HAProxy on loopback (the proxy on $(HOST):$(PORT)) until Ctrl-C
 	$(BIN)/python cluster/run.py --bind $(HOST):$(PORT)
