@@ -121,7 +121,7 @@ $(CONTRACT_NODE_STAMP): contract-tests/package.json contract-tests/package-lock.
 contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the conformance kit against the reference host, plus the spec rules and broken hosts
 	$(BIN)/python contract-tests/run.py
 
-test-kit: $(CONTRACT_STAMP) ## The conformance kit from its wheel in a fresh venv: reference host, mutants, missing provider, JUnit XSD, CI recipes
+test-kit: $(CONTRACT_STAMP) setup-cluster ## The conformance kit from its wheel in a fresh venv: reference host (also behind HAProxy), mutants, missing provider, JUnit XSD, CI recipes
 	$(BIN)/pytest -c contract-tests/pytest.ini --rootdir contract-tests contract-tests/kit-tests -q
 
 check-breaking: $(VENV_STAMP) $(OASDIFF_STAMP) ## Breaking-change gate (oasdiff): openapi.yaml vs contract/baseline, and the gate's tests

@@ -5,6 +5,8 @@
 - it fails, naming the failing check, against every broken host of harness/mutants.py;
 - against a host that lacks a provider of the profile it lists the skipped checks with the reason, and
   ``--strict`` exits non-zero;
+- the same kit passes against the same reference host behind the HAProxy configuration that
+  ``agentic-driver cluster config`` generates (the quick budget: it adds the proxy, not new checks);
 - its JUnit XML validates against the JUnit XSD that pytest's own tests use (fixtures/junit-10.xsd);
 - the read-only profile makes no model call and creates no session;
 - the CI recipes in docs/ci/ install and invoke the kit as its CLI expects.
@@ -34,6 +36,7 @@ import yaml
 from agentic_driver_conformance import cli, scenarios
 from agentic_driver_conformance.profile import load_profile
 from harness import hosts
+from harness.haproxy import running_haproxy
 from harness.mutants import MUTATIONS
 from harness.paths import CONTRACT_DIR, HOST_CONFIG, REPORTS_DIR, ROOT
 
@@ -261,6 +264,34 @@ def test_the_run_takes_under_three_minutes(reference_run: KitRun) -> None:
     unchanged work. Both figures are in reports/kit-tests.json with the load average.
     """
     assert reference_run.cpu_seconds < TIME_BUDGET_S, f"{reference_run.cpu_seconds:.1f} s of CPU"
+
+
+def test_the_installed_kit_passes_against_the_reference_host_behind_haproxy(kit: Path, tmp_path: Path) -> None:
+    """Issue 20's bar for a deployment behind a proxy: the host the profile describes, behind the generated
+    HAProxy config, every check through the proxy's URL only. ``--budget quick`` (a quarter of the schemathesis
+    examples) keeps it cheap; the full-budget run above already covers the checks themselves."""
+    config = _write_config(tmp_path, load_profile(None))
+    with (
+        hosts.running([("kit-behind-haproxy", config, None)]) as (host,),
+        running_haproxy({"contract-host": host.base_url}, tmp_path, hosts.TOKENS["full"]) as proxy_url,
+    ):
+        run = run_kit(kit, tmp_path / "out", proxy_url, "--budget", "quick")
+        sessions_left = _metric(host.base_url, "agentic_driver_sessions_stored")
+    assert run.returncode == 0, run.output[-6000:]
+    report = run.report
+    assert report["passed"], report["bars"]
+    assert report["plan"]["skipped"] == {}, report["plan"]["skipped"]
+    assert list(report["plan"]["notApplicable"]) == ["scenario sessions-disabled"]
+    assert report["testCases"]["pytest"]["failed"] == 0 and report["testCases"]["pytest"]["passed"] > 30
+    assert set(report["testCases"]["schemathesisByPhase"]) == {"examples", "coverage", "fuzzing", "stateful"}
+    assert sessions_left == 0
+    FIGURES["behindHaproxy"] = {
+        "seconds": round(run.seconds, 1),
+        "cpuSeconds": round(run.cpu_seconds, 1),
+        "budget": "quick",
+        "stages": report.get("stages"),
+        "schemathesisCases": report["testCases"]["schemathesisByPhase"],
+    }
 
 
 def test_the_junit_report_validates_against_the_junit_xsd(reference_run: KitRun, tmp_path: Path) -> None:
