@@ -219,6 +219,15 @@ func TestThroughHAProxy(t *testing.T) {
 		"main":        filepath.Join(dir, "host.json"),
 		"no-sessions": filepath.Join(dir, "host-no-sessions.json"),
 	}
+	names := map[string]bool{}
+	for _, s := range scenarios {
+		names[s.name] = true
+	}
+	for name := range perProcess {
+		if !names[name] { // a renamed one would otherwise be played over two hosts, and fail for that
+			t.Fatalf("perProcess names %s, which is not a scenario", name)
+		}
+	}
 	// The shared clusters live for the whole test (their cleanup is the parent's, not a subtest's).
 	spread := startCluster(t, configs["main"], "contract-a", "contract-b")
 	single := startCluster(t, configs["main"], "contract-host")
