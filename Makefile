@@ -132,7 +132,7 @@ $(CONTRACT_NODE_STAMP): contract-tests/package.json contract-tests/package-lock.
 contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the conformance kit against the reference host, plus the spec rules and broken hosts
 	$(BIN)/python contract-tests/run.py
 
-test-kit: $(CONTRACT_STAMP) ## The conformance kit from its wheel in a fresh venv: reference host, mutants, missing provider, JUnit XSD, CI recipes
+test-kit: $(CONTRACT_STAMP) setup-cluster ## The conformance kit from its wheel in a fresh venv: reference host (also behind HAProxy), mutants, missing provider, JUnit XSD, CI recipes
 	$(BIN)/pytest -c contract-tests/pytest.ini --rootdir contract-tests contract-tests/kit-tests -q
 
 check-breaking: $(VENV_STAMP) $(OASDIFF_STAMP) ## Breaking-change gate (oasdiff): openapi.yaml vs contract/baseline, and the gate's tests
@@ -166,8 +166,9 @@ setup-cluster: ## Install HAProxy and nginx (Debian packages) if they are missin
 		apt-cache policy haproxy 2>/dev/null | grep -q 'Candidate: [0-9]' || $(SUDO) apt-get update -qq; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy nginx; }
 
-test-cluster: $(CONTRACT_STAMP) setup-cluster ## Hosts behind the generated HAProxy (and nginx) config: routing, 421, drain, SIGKILL, scenarios, linearizability
+test-cluster: $(CONTRACT_STAMP) setup-cluster ## Hosts behind the generated HAProxy (and nginx) config: routing, 421, drain, SIGKILL, scenarios (Python and Go players), linearizability
 	cd server && ../$(BIN)/pytest -q tests/cluster
+	cd clients/go && go vet -tags cluster . && go test -count=1 -tags cluster -run TestThroughHAProxy .
 
 cluster: $(VENV_STAMP) setup-cluster ## Two hosts and HAProxy on loopback (the proxy on $(HOST):$(PORT)) until Ctrl-C
 	$(BIN)/python cluster/run.py --bind $(HOST):$(PORT)

@@ -96,8 +96,8 @@ func startHost(config any, env map[string]string) (*host, error) {
 }
 
 // launchHost starts a host serving scheme (https when config has a tls section with a
-// certificate) and polls /healthz through poller.
-func launchHost(config any, env map[string]string, scheme string, poller *http.Client) (*host, error) {
+// certificate) and polls /healthz through poller; args go to `serve` after the standard ones.
+func launchHost(config any, env map[string]string, scheme string, poller *http.Client, args ...string) (*host, error) {
 	command, err := serveCommand()
 	if err != nil {
 		return nil, err
@@ -127,8 +127,9 @@ func launchHost(config any, env map[string]string, scheme string, poller *http.C
 		return nil, err
 	}
 	defer logFile.Close()
-	cmd := exec.Command(command, "serve", "--config", configPath, "--host", "127.0.0.1",
-		"--port", fmt.Sprint(port), "--log-level", "warning")
+	serve := []string{"serve", "--config", configPath, "--host", "127.0.0.1", "--port", fmt.Sprint(port),
+		"--log-level", "warning"}
+	cmd := exec.Command(command, append(serve, args...)...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = os.Environ()
 	for name, value := range env {

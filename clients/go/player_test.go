@@ -444,20 +444,26 @@ type outcome struct {
 }
 
 type playContext struct {
-	scenario   scenario
-	baseURL    string
-	variables  object
-	background map[string]chan outcome
+	scenario    scenario
+	baseURL     string
+	metricsURLs []string // the hosts whose /metrics a metric step adds up (behind a proxy); none: baseURL
+	variables   object
+	background  map[string]chan outcome
 }
 
-func play(s scenario, baseURL string) error {
+func play(s scenario, baseURL string) error { return playMetered(s, baseURL, nil) }
+
+// playMetered plays s against baseURL; its metric steps add up the /metrics of metricsURLs
+// (the hosts behind a proxy at baseURL), or read baseURL's when there are none.
+func playMetered(s scenario, baseURL string, metricsURLs []string) error {
 	repeat := 1
 	if value, ok := s.data["repeat"].(float64); ok {
 		repeat = int(value)
 	}
 	steps, _ := s.data["steps"].([]any)
 	for iteration := 1; iteration <= repeat; iteration++ {
-		ctx := &playContext{scenario: s, baseURL: baseURL, variables: object{}, background: map[string]chan outcome{}}
+		ctx := &playContext{scenario: s, baseURL: baseURL, metricsURLs: metricsURLs, variables: object{},
+			background: map[string]chan outcome{}}
 		err := func() error {
 			defer func() { // a failed step may leave background requests running: let them finish first
 				for _, pending := range ctx.background {
@@ -704,20 +710,38 @@ func metricValue(text, name string, labels object) float64 {
 	return total
 }
 
-func metric(ctx *playContext, step object) error {
-	client := http.Client{Timeout: requestTimeout}
-	response, err := client.Get(ctx.baseURL + "/metrics")
-	if err != nil {
-		return err
+// metricsText is the /metrics of every host the scenario talks to, one after the other.
+func metricsText(ctx *playContext) (string, error) {
+	urls := ctx.metricsURLs
+	if len(urls) == 0 {
+		urls = []string{ctx.baseURL}
 	}
-	defer response.Body.Close()
-	text, err := io.ReadAll(response.Body)
+	client := http.Client{Timeout: requestTimeout}
+	var all strings.Builder
+	for _, url := range urls {
+		response, err := client.Get(url + "/metrics")
+		if err != nil {
+			return "", err
+		}
+		text, err := io.ReadAll(response.Body)
+		_ = response.Body.Close()
+		if err != nil {
+			return "", err
+		}
+		all.Write(text)
+		all.WriteString("\n")
+	}
+	return all.String(), nil
+}
+
+func metric(ctx *playContext, step object) error {
+	text, err := metricsText(ctx)
 	if err != nil {
 		return err
 	}
 	name := fmt.Sprint(step["metric"])
 	labels, _ := step["labels"].(object)
-	value := metricValue(string(text), name, labels)
+	value := metricValue(text, name, labels)
 	if expect, ok := step["expect"].(object); ok {
 		since, err := resolve(expect["since"], ctx.variables)
 		if err != nil {

@@ -51,6 +51,10 @@ func routedHost(request *http.Request) string {
 }
 
 // sessionHostOfBody reads a run body's session id (from a copy: the request keeps its body).
+// The transport reads it from the encoded body rather than from HostClient.Run's typed request
+// because Raw() calls go through the same transport with nothing but the *http.Request, and they
+// route too (README, routing); one reader for both keeps them from drifting apart. The cost is one
+// bounded decode of a run body that mentions "session".
 func sessionHostOfBody(request *http.Request) string {
 	if request.GetBody == nil {
 		return ""

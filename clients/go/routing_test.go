@@ -77,6 +77,19 @@ func TestAgenticHostNamesTheOwnerOfWhatTheRequestNames(t *testing.T) {
 			_, err := client.Raw().ReadSession(c, agenticdriver.ReadSessionParams{SessionID: routedSession})
 			return err
 		}, "alpha-1"},
+		// Through Raw() only the encoded body names the session: the transport reads it from there.
+		{"raw session run", func() error {
+			_, err := client.Raw().Run(c, sessionRun, agenticdriver.RunParams{})
+			return err
+		}, "alpha-1"},
+		{"raw session stream", func() error {
+			_, err := client.Raw().StreamRun(c, sessionRun, agenticdriver.StreamRunParams{})
+			return err
+		}, "alpha-1"},
+		{"raw stateless run", func() error {
+			_, err := client.Raw().Run(c, echoRequest(), agenticdriver.RunParams{})
+			return err
+		}, ""},
 	}
 	var want []string
 	for _, call := range calls {

@@ -5,6 +5,8 @@
 - it fails, naming the failing check, against every broken host of harness/mutants.py;
 - against a host that lacks a provider of the profile it lists the skipped checks with the reason, and
   ``--strict`` exits non-zero;
+- the same kit passes against the same reference host behind the HAProxy configuration that
+  ``agentic-driver cluster config`` generates (the quick budget: it adds the proxy, not new checks);
 - its JUnit XML validates against the JUnit XSD that pytest's own tests use (fixtures/junit-10.xsd);
 - the read-only profile makes no model call and creates no session;
 - the CI recipes in docs/ci/ install and invoke the kit as its CLI expects.
@@ -16,13 +18,13 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import shlex
 import subprocess
 import sys
 import time
 import venv
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,7 @@ import yaml
 from agentic_driver_conformance import cli, scenarios
 from agentic_driver_conformance.profile import load_profile
 from harness import hosts
+from harness.haproxy import running_haproxy
 from harness.mutants import MUTATIONS
 from harness.paths import CONTRACT_DIR, HOST_CONFIG, REPORTS_DIR, ROOT
 
@@ -167,9 +170,9 @@ def figures() -> Iterator[dict[str, Any]]:
 
 
 class KitRun:
-    def __init__(self, done: subprocess.CompletedProcess[str], out: Path, seconds: float, cpu_seconds: float) -> None:
-        self.returncode = done.returncode
-        self.output = done.stdout + done.stderr
+    def __init__(self, returncode: int, output: str, out: Path, seconds: float, cpu_seconds: float) -> None:
+        self.returncode = returncode
+        self.output = output
         self.report: dict[str, Any] = (
             json.loads((out / "report.json").read_text()) if (out / "report.json").exists() else {}
         )
@@ -185,20 +188,42 @@ class KitRun:
         return sorted(check_name(name) for name in self.report["testCases"]["pytest"]["failures"])
 
 
-def run_kit(kit: Path, out: Path, base_url: str, *arguments: str) -> KitRun:
+@dataclass
+class StartedKit:
+    process: subprocess.Popen[bytes]
+    out: Path
+    started: float
+
+
+def start_kit(kit: Path, out: Path, base_url: str, *arguments: str) -> StartedKit:
+    """The installed kit's command, started; its output goes to out/kit-output.txt (two can run at once)."""
     out.mkdir(parents=True, exist_ok=True)
     command = [str(kit), "--base-url", base_url, "--report", str(out / "report.json"), *arguments]
     env = {**os.environ, **hosts.token_environment()}
     env.pop("PYTHONPATH", None)
-    started, cpu = time.monotonic(), _children_cpu()
-    done = subprocess.run(command, cwd=out, env=env, capture_output=True, text=True, timeout=KIT_TIMEOUT_S, check=False)
-    return KitRun(done, out, time.monotonic() - started, _children_cpu() - cpu)
+    with (out / "kit-output.txt").open("wb") as log:
+        process = subprocess.Popen(command, cwd=out, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return StartedKit(process, out, time.monotonic())
 
 
-def _children_cpu() -> float:
-    """CPU time of this process' finished children (the hosts, still running, do not count yet)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def finish_kit(started: StartedKit) -> KitRun:
+    """Waits (bounded) for the kit and reaps it with os.wait4, whose rusage is this kit's own CPU time."""
+    deadline = started.started + KIT_TIMEOUT_S
+    pid, status, usage = os.wait4(started.process.pid, os.WNOHANG)
+    while pid == 0 and time.monotonic() < deadline:
+        time.sleep(0.2)  # polling a child's exit: os.wait4 has no timeout of its own
+        pid, status, usage = os.wait4(started.process.pid, os.WNOHANG)
+    if pid == 0:
+        started.process.kill()
+        _, status, usage = os.wait4(started.process.pid, 0)
+    started.process.returncode = os.waitstatus_to_exitcode(status)
+    output = (started.out / "kit-output.txt").read_text(encoding="utf-8", errors="replace")
+    seconds = time.monotonic() - started.started
+    return KitRun(started.process.returncode, output, started.out, seconds, usage.ru_utime + usage.ru_stime)
+
+
+def run_kit(kit: Path, out: Path, base_url: str, *arguments: str) -> KitRun:
+    return finish_kit(start_kit(kit, out, base_url, *arguments))
 
 
 def _write_config(tmp_path: Path, profile: dict[str, Any], drop_provider: str | None = None) -> Path:
@@ -216,28 +241,49 @@ def _metric(base_url: str, name: str) -> float:
 
 
 @pytest.fixture(scope="session")
-def reference_run(kit: Path, tmp_path_factory: pytest.TempPathFactory) -> KitRun:
-    """One run of the installed kit with nothing but --base-url (and the quick budget), against a host started here.
+def reference_runs(kit: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
+    """The installed kit with nothing but --base-url (and the quick budget), at once against two reference hosts
+    started here from the profile's config: one directly, one behind the generated HAProxy config.
 
     Every check and every schemathesis phase runs; the quick budget only divides the examples per operation.
     `make contract` runs the same kit code at the full budget and holds the three-minute bar (metrics.py).
     """
     tmp_path = tmp_path_factory.mktemp("reference")
     config = _write_config(tmp_path, load_profile(None))
-    with hosts.running([("kit-reference", config, None)]) as (host,):
-        run = run_kit(kit, tmp_path / "out", host.base_url, "--budget", "quick")
-        FIGURES["referenceRun"] = {
-            "seconds": round(run.seconds, 1),
-            "cpuSeconds": round(run.cpu_seconds, 1),
-            "loadAverage1min": round(os.getloadavg()[0], 1),
-            "passed": run.report.get("passed"),
-            "stages": run.report.get("stages"),
-            "schemathesisCases": run.report.get("testCases", {}).get("schemathesisByPhase"),
-            "scenarioRequests": run.report.get("testCases", {}).get("scenarioRequests"),
-            "checks": {k: run.report.get("checks", {}).get(k) for k in ("passed", "failed")},
-            "sessionsLeftOnTheHost": _metric(host.base_url, "agentic_driver_sessions_stored"),
+    specs = [("kit-reference", config, None), ("kit-behind-haproxy", config, None)]
+    with (
+        hosts.running(specs) as (direct, proxied),
+        running_haproxy({"contract-host": proxied.base_url}, tmp_path, hosts.TOKENS["full"]) as proxy_url,
+    ):
+        started = {
+            "direct": start_kit(kit, tmp_path / "direct", direct.base_url, "--budget", "quick"),
+            "behind-haproxy": start_kit(kit, tmp_path / "behind-haproxy", proxy_url, "--budget", "quick"),
         }
-    return run
+        runs = {name: finish_kit(run) for name, run in started.items()}
+        for figure, name, host in (("referenceRun", "direct", direct), ("behindHaproxy", "behind-haproxy", proxied)):
+            FIGURES[figure] = _figures(runs[name]) | {
+                "sessionsLeftOnTheHost": _metric(host.base_url, "agentic_driver_sessions_stored")
+            }
+    return runs
+
+
+def _figures(run: KitRun) -> dict[str, Any]:
+    return {
+        "seconds": round(run.seconds, 1),
+        "cpuSeconds": round(run.cpu_seconds, 1),
+        "budget": "quick",
+        "loadAverage1min": round(os.getloadavg()[0], 1),
+        "passed": run.report.get("passed"),
+        "stages": run.report.get("stages"),
+        "schemathesisCases": run.report.get("testCases", {}).get("schemathesisByPhase"),
+        "scenarioRequests": run.report.get("testCases", {}).get("scenarioRequests"),
+        "checks": {k: run.report.get("checks", {}).get(k) for k in ("passed", "failed")},
+    }
+
+
+@pytest.fixture(scope="session")
+def reference_run(reference_runs: dict[str, KitRun]) -> KitRun:
+    return reference_runs["direct"]
 
 
 def test_the_installed_kit_passes_against_the_reference_host(reference_run: KitRun) -> None:
@@ -254,6 +300,22 @@ def test_the_installed_kit_passes_against_the_reference_host(reference_run: KitR
 
 def test_the_kit_leaves_no_session_behind(reference_run: KitRun) -> None:
     assert FIGURES["referenceRun"]["sessionsLeftOnTheHost"] == 0
+
+
+def test_the_installed_kit_passes_against_the_reference_host_behind_haproxy(
+    reference_runs: dict[str, KitRun],
+) -> None:
+    """Issue 20's bar for a deployment behind a proxy: the host the profile describes, behind the generated
+    HAProxy config, every check through the proxy's URL only."""
+    run = reference_runs["behind-haproxy"]
+    assert run.returncode == 0, run.output[-6000:]
+    report = run.report
+    assert report["passed"], report["bars"]
+    assert report["plan"]["skipped"] == {}, report["plan"]["skipped"]
+    assert list(report["plan"]["notApplicable"]) == ["scenario sessions-disabled"]
+    assert report["testCases"]["pytest"]["failed"] == 0 and report["testCases"]["pytest"]["passed"] > 30
+    assert set(report["testCases"]["schemathesisByPhase"]) == {"examples", "coverage", "fuzzing", "stateful"}
+    assert FIGURES["behindHaproxy"]["sessionsLeftOnTheHost"] == 0
 
 
 def test_the_junit_report_validates_against_the_junit_xsd(reference_run: KitRun, tmp_path: Path) -> None:
