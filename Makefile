@@ -167,7 +167,8 @@ setup-cluster: ## Install HAProxy and nginx (Debian packages) if they are missin
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy nginx; }
 
 test-cluster: $(CONTRACT_STAMP) setup-cluster ## Hosts behind the generated HAProxy (and nginx) config: routing, 421, drain, SIGKILL, scenarios (Python and Go players), linearizability
-	cd server && ../$(BIN)/pytest -q tests/cluster
+	@# The scenario players record observations for the kit's metrics; here they go with the other contract reports.
+	cd server && CONTRACT_REPORTS_DIR=$(CURDIR)/contract-tests/reports/cluster ../$(BIN)/pytest -q tests/cluster
 	cd clients/go && go vet -tags cluster . && go test -count=1 -tags cluster -run TestThroughHAProxy .
 
 cluster: $(VENV_STAMP) setup-cluster ## Two hosts and HAProxy on loopback (the proxy on $(HOST):$(PORT)) until Ctrl-C
