@@ -38,6 +38,7 @@ class Outcome:
     lane: int
     passed: bool | None  # None: not started because an earlier stage failed
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # user + system of the stage and every process it waited for
 
 
 class Lanes:
@@ -69,13 +70,17 @@ class Lanes:
                 start_new_session=True,
             )
             self.running.add(process)
-            code = process.wait()
+            # os.wait4 instead of wait(): its rusage is this stage's own CPU time, whatever runs beside it.
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = code = os.waitstatus_to_exitcode(status)
             self.running.discard(process)
         seconds = time.monotonic() - started
+        cpu_seconds = usage.ru_utime + usage.ru_stime
         verdict = "passed" if code == 0 else f"FAILED (exit {code})"
         body = log_path.read_text(encoding="utf-8", errors="replace")
-        self.say(f"\n===== [lane {lane}] {stage}: {verdict} in {seconds:.0f} s =====\n{body}\n")
-        return Outcome(stage, lane, code == 0, round(seconds, 1))
+        timing = f"{seconds:.0f} s ({cpu_seconds:.0f} s CPU)"
+        self.say(f"\n===== [lane {lane}] {stage}: {verdict} in {timing} =====\n{body}\n")
+        return Outcome(stage, lane, code == 0, round(seconds, 1), round(cpu_seconds, 1))
 
     def run_lane(self, stages: list[str], lane: int) -> None:
         for stage in stages:
@@ -94,12 +99,15 @@ class Lanes:
 
 
 def summary(outcomes: list[Outcome], wall: float) -> str:
-    rows = [f"{'stage':<22} {'lane':>4}  {'result':<8} {'seconds':>8}"]
+    rows = [f"{'stage':<22} {'lane':>4}  {'result':<8} {'seconds':>8} {'CPU s':>8}"]
     for outcome in outcomes:
         result = {True: "passed", False: "FAILED", None: "not run"}[outcome.passed]
-        rows.append(f"{outcome.stage:<22} {outcome.lane:>4}  {result:<8} {outcome.seconds:>8.0f}")
+        rows.append(
+            f"{outcome.stage:<22} {outcome.lane:>4}  {result:<8} {outcome.seconds:>8.0f} {outcome.cpu_seconds:>8.0f}"
+        )
     busy = sum(outcome.seconds for outcome in outcomes)
-    rows.append(f"wall {wall:.0f} s for {busy:.0f} s of stages")
+    cpu = sum(outcome.cpu_seconds for outcome in outcomes)
+    rows.append(f"wall {wall:.0f} s for {busy:.0f} s of stages and {cpu:.0f} s of CPU")
     failed = [outcome.stage for outcome in outcomes if outcome.passed is False]
     rows += [f"FAILED: {stage} (its whole log: reports/stages/{stage}.log)" for stage in failed]
     return "\n".join(rows)
