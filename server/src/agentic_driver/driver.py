@@ -25,7 +25,8 @@ from typing import Any
 
 from pydantic import MISSING, BaseModel
 
-from . import __version__, envelope, views
+from . import envelope, views
+from ._version import __version__
 from .auth import SessionGrant, SessionPrincipal
 from .clock import Clock, SystemClock
 from .config import (
