@@ -96,3 +96,13 @@ def test_agentic_driver_has_no_import_cycle() -> None:
 
     # graphlib lists each module before the one that imports it; reversed, the message reads "imports"
     assert cycle is None, "import cycle: " + " imports ".join(reversed(cycle or []))
+
+
+def test_sessions_does_not_import_turns() -> None:
+    """The turn path depends on the session store, never the other way round."""
+    graph = import_graph()
+    sessions = {name for name in graph if name == f"{ROOT}.sessions" or name.startswith(f"{ROOT}.sessions.")}
+
+    imported = {edge for name in sessions for edge in graph[name]}
+
+    assert sessions and not {edge for edge in imported if edge.startswith(f"{ROOT}.turns")}
