@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import http.client
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
+from agentic_driver import testing
+from agentic_driver.testing import free_port, stop_process
 
 from .httpclient import Request, Response
 
@@ -193,13 +194,6 @@ class LangGraphApi(Api):
 # -- starting and stopping -------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def server_cpus() -> tuple[set[int] | None, set[int] | None]:
     """(server cores, client cores): disjoint when two or more cores are available, else (None, None)."""
     available = sorted(os.sched_getaffinity(0))
@@ -238,28 +232,9 @@ class RunningTarget:
 
     def stop(self) -> None:
         """SIGINT to the process group (uvicorn's graceful stop), then SIGKILL if it lingers."""
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGINT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        stop_process(self.process, sig=signal.SIGINT, group=True, timeout_s=10)
         if self.workdir is not None:
             shutil.rmtree(self.workdir, ignore_errors=True)
-
-
-def _healthy(port: int, path: str) -> bool:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-    try:
-        connection.request("GET", path)
-        return connection.getresponse().status == 200
-    except OSError:
-        return False
-    finally:
-        connection.close()
 
 
 NICE = -10
@@ -318,31 +293,26 @@ def start(spec: TargetSpec, logs: Path, cpus: set[int] | None, *, priority: bool
         if priority:
             raise_priority()
 
-    with log.open("ab") as sink:
-        started = time.perf_counter()
-        process = subprocess.Popen(
-            spec.command(port),
-            cwd=workdir or spec.cwd,
-            env=spec.env,
-            stdin=subprocess.DEVNULL,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=pin,
-        )
-    target = RunningTarget(spec, process, port, 0.0, log, workdir)
-    deadline = started + spec.start_timeout_s
-    while time.perf_counter() < deadline:
-        if process.poll() is not None:
-            target.stop()
-            raise TargetUnavailable(
-                f"{spec.name} exited with status {process.returncode} during start-up; last log lines:\n{_tail(log)}"
-            )
-        if _healthy(port, spec.api.health_path):
-            target.startup_s = time.perf_counter() - started
-            return target
-        time.sleep(0.005)
+    host = testing.spawn(
+        spec.command(port),
+        port,
+        log,
+        env=spec.env,
+        cwd=workdir or spec.cwd,
+        append_log=True,
+        start_new_session=True,
+        preexec_fn=pin,
+    )
+    target = RunningTarget(spec, host.process, port, 0.0, log, workdir)
+    if host.wait_ready(spec.api.health_path, spec.start_timeout_s, interval_s=0.005, probe_timeout_s=1.0):
+        target.startup_s = time.perf_counter() - host.started
+        return target
+    exited = host.process.poll()
     target.stop()
+    if exited is not None:
+        raise TargetUnavailable(
+            f"{spec.name} exited with status {exited} during start-up; last log lines:\n{_tail(log)}"
+        )
     raise TargetUnavailable(
         f"{spec.name} gave no healthy response within {spec.start_timeout_s:.0f} s; last log lines:\n{_tail(log)}"
     )

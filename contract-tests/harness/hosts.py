@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
-import httpx
+from agentic_driver import testing
+from agentic_driver.testing import free_port, stop_process
 
 from .paths import CONTRACT_DIR, LOGS_DIR
 
 STARTUP_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 5.0
 
 TOKENS: dict[str, str] = {
     "full": "contract-full-token-000000001",
@@ -44,13 +43,6 @@ def token_environment() -> dict[str, str]:
     return {token_env_name(name): secret for name, secret in TOKENS.items()}
 
 
-def free_port() -> int:
-    """A port that was free on 127.0.0.1 a moment ago."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @dataclass
 class Host:
     name: str
@@ -59,14 +51,8 @@ class Host:
     log_path: Path | None = None
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(STOP_TIMEOUT_S)
+        if self.process is not None:
+            stop_process(self.process)
 
     def log_tail(self, lines: int = 40) -> str:
         if self.log_path is None or not self.log_path.exists():
@@ -95,28 +81,25 @@ def _command(config: Path, port: int, mutation: str | None) -> list[str]:
 
 def spawn(name: str, config: Path, *, mutation: str | None = None) -> Host:
     """Start a host process; call ``wait_ready`` before using it."""
-    LOGS_DIR.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    log_path = LOGS_DIR / f"host-{name}-{port}.log"
     env = {**os.environ, **token_environment(), "PYTHONPATH": str(CONTRACT_DIR)}
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            _command(config, port, mutation), stdout=log, stderr=subprocess.STDOUT, env=env, cwd=CONTRACT_DIR
-        )
-    return Host(name=name, base_url=f"http://127.0.0.1:{port}", process=process, log_path=log_path)
+    started = testing.spawn(
+        _command(config, port, mutation), port, LOGS_DIR / f"host-{name}-{port}.log", env=env, cwd=CONTRACT_DIR
+    )
+    return Host(name=name, base_url=started.base_url, process=started.process, log_path=started.log_path)
 
 
 def wait_ready(host: Host, timeout_s: float = STARTUP_TIMEOUT_S) -> Host:
-    deadline = time.monotonic() + timeout_s
-    with httpx.Client(trust_env=False, timeout=1.0) as http:
-        while time.monotonic() < deadline:
-            if host.process is not None and host.process.poll() is not None:
-                raise RuntimeError(f"host {host.name} exited with {host.process.returncode}:\n{host.log_tail()}")
-            with contextlib.suppress(httpx.TransportError):
-                if http.get(f"{host.base_url}/healthz").status_code == 200:
-                    return host
-            time.sleep(0.05)
+    """Return ``host`` once ``/healthz`` answers; stop it and raise (with its log) if it exits or times out."""
+    assert host.process is not None and host.log_path is not None, f"{host.name} was not started here"
+    port = urlsplit(host.base_url).port
+    assert port is not None, host.base_url
+    if testing.HostProcess(host.process, port, host.log_path, 0.0).wait_ready(timeout_s=timeout_s, interval_s=0.05):
+        return host
+    exited = host.process.poll()
     host.stop()
+    if exited is not None:
+        raise RuntimeError(f"host {host.name} exited with {host.process.returncode}:\n{host.log_tail()}")
     raise RuntimeError(f"host {host.name} did not serve within {timeout_s}s:\n{host.log_tail()}")
 
 

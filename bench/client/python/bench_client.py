@@ -32,10 +32,10 @@ import json
 import os
 import platform
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable
@@ -44,6 +44,7 @@ from typing import Any
 
 import httpx
 
+from agentic_driver import testing
 from agentic_driver_sdk import AgenticDriver
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -54,37 +55,15 @@ PROVIDER = {"provider": "echo", "model": "echo-1"}
 INPUT = "How long does one turn take?"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_host(token: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "agentic_driver", "serve", "--port", str(port), "--log-level", "warning"]
-    host = subprocess.Popen(command, env={**os.environ, "AGENTIC_DRIVER_TOKEN": token}, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if host.poll() is not None:
-            raise SystemExit(f"the host exited with status {host.returncode}")
-        try:
-            if httpx.get(f"{base_url}/healthz", timeout=0.5).status_code == 200:
-                return host, base_url
-        except httpx.TransportError:
-            pass
-        time.sleep(0.05)
-    host.kill()
-    raise SystemExit("the host did not become healthy")
-
-
-def stop_host(host: subprocess.Popen[bytes]) -> None:
-    host.terminate()
+def start_host(token: str, logs: Path) -> testing.HostProcess:
     try:
-        host.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        host.kill()
+        return testing.start(
+            lambda port: testing.serve_command(port),
+            lambda attempt, port: logs / f"host-{attempt}.log",
+            env={**os.environ, "AGENTIC_DRIVER_TOKEN": token},
+        )
+    except testing.HostStartError as failed:
+        raise SystemExit(str(failed)) from failed
 
 
 # -- one turn, two ways ------------------------------------------------------------------
@@ -206,11 +185,12 @@ def main() -> int:
     args = parser.parse_args()
 
     token = secrets.token_urlsafe(24)
-    host, base_url = start_host(token)
-    try:
-        turns = bench_turns(base_url, token, args.pairs, args.warmup)
-    finally:
-        stop_host(host)
+    with tempfile.TemporaryDirectory(prefix="bench-client-") as logs:
+        host = start_host(token, Path(logs))
+        try:
+            turns = bench_turns(host.base_url, token, args.pairs, args.warmup)
+        finally:
+            host.stop(timeout_s=10)
     imports = bench_imports(args.imports)
 
     print(f"one session turn, {turns['pairs']} interleaved pairs (median, p10-p90):")

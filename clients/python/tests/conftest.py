@@ -18,9 +18,7 @@ import asyncio
 import inspect
 import json
 import re
-import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -32,15 +30,15 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
+from agentic_driver import testing
+from agentic_driver.testing import stop_process
 from agentic_driver_sdk import AgenticDriver, AsyncAgenticDriver
 
 T = TypeVar("T")
 
 STARTUP_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 5.0
 POLL_INTERVAL_S = 0.02
 WAIT_TIMEOUT_S = 10.0
-SERVE = (sys.executable, "-m", "agentic_driver", "serve", "--log-level", "warning")
 
 TOKEN = "sdk-tests-full-token-01"
 NO_GRANTS = "sdk-tests-no-grants-001"
@@ -49,13 +47,6 @@ RETENTION_MS = 600_000
 
 
 # -- host processes ------------------------------------------------------------
-
-
-def free_port() -> int:
-    """A port that was free on 127.0.0.1 a moment ago."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 _METRIC = re.compile(r"^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})?\s+(\S+)$")
@@ -102,63 +93,25 @@ class Host:
             )
         )
 
-    def healthy(self) -> bool:
-        try:
-            response = httpx.get(f"{self.base_url}/healthz", timeout=2.0, trust_env=False)
-        except httpx.TransportError:
-            return False
-        return response.status_code == 200
-
     def log_text(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
-    def wait_until_healthy(self) -> bool:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        for _ in range(int(STARTUP_TIMEOUT_S / POLL_INTERVAL_S) + 1):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                return False
-            if self.healthy():
-                return True
-            time.sleep(POLL_INTERVAL_S)
-        return False
-
     def stop(self) -> None:
         stop_process(self.process)
-
-
-def stop_process(process: subprocess.Popen[Any]) -> None:
-    """Terminate ``process`` if it still runs; kill it if it has not ended ``STOP_TIMEOUT_S`` later."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=STOP_TIMEOUT_S)
 
 
 def launch_host(name: str, config: dict[str, Any], workdir: Path) -> Host:
     """Start a real host for ``config``; returns once ``/healthz`` answers."""
     config_path = workdir / f"{name}.json"
     config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    for attempt in range(3):  # a probed port can be taken before the host binds it
-        port = free_port()
-        log_path = workdir / f"{name}-{attempt}.log"
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [*SERVE, "--config", str(config_path), "--host", "127.0.0.1", "--port", str(port)],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                cwd=workdir,
-            )
-        host = Host(name, f"http://127.0.0.1:{port}", process, log_path)
-        if host.wait_until_healthy():
-            return host
-        host.stop()
-        if "address already in use" not in host.log_text().lower():
-            break
-    raise RuntimeError(f"host {name!r} did not become healthy; its log:\n{host.log_text()}")
+    started = testing.start(
+        lambda port: testing.serve_command(port, "--config", str(config_path)),
+        lambda attempt, port: workdir / f"{name}-{attempt}.log",
+        name=f"host {name!r}",
+        timeout_s=STARTUP_TIMEOUT_S,
+        cwd=workdir,
+    )
+    return Host(name, started.base_url, started.process, started.log_path)
 
 
 def echo(provider_id: str, *, account: str | None = "acct-1", native: bool = True) -> dict[str, Any]:

@@ -19,10 +19,11 @@ import pytest
 import yaml
 
 import agentic_driver_sdk as sdk
+from agentic_driver.testing import free_port
 from agentic_driver_sdk import CODE_ERRORS
 from agentic_driver_sdk._exceptions import _STATUS_ERRORS
 
-from .conftest import NO_GRANTS, Driver, Host, d, driver_for, free_port, mock_client, problem, wait_for_status
+from .conftest import NO_GRANTS, Driver, Host, d, driver_for, mock_client, problem, wait_for_status
 
 SPEC = Path(__file__).resolve().parents[3] / "openapi.yaml"
 ECHO = {"provider": "echo", "model": "echo-1"}

@@ -10,9 +10,10 @@ import httpx
 import pytest
 
 import agentic_driver_sdk as sdk
+from agentic_driver.testing import free_port
 from agentic_driver_sdk._base import INITIAL_RETRY_DELAY, MAX_RETRY_DELAY
 
-from .conftest import Driver, Host, Seen, d, driver_for, free_port, mock_client, problem, recording, wait_for_status
+from .conftest import Driver, Host, Seen, d, driver_for, mock_client, problem, recording, wait_for_status
 
 # A provider instance no other test makes model calls on, so its call counter is this file's alone.
 COUNTED = {"provider": "echo-history", "model": "echo-1"}

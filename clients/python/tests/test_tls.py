@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import ssl
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +20,10 @@ import httpx
 import pytest
 import trustme
 
+from agentic_driver import testing
 from agentic_driver_sdk import AgenticDriver, APIConnectionError, AsyncAgenticDriver
 
-from .conftest import POLL_INTERVAL_S, SERVE, STARTUP_TIMEOUT_S, TOKEN, config, free_port, stop_process
+from .conftest import STARTUP_TIMEOUT_S, TOKEN, config
 
 
 @dataclass
@@ -32,14 +32,6 @@ class TlsHost:
     ca_file: Path
     ca_pem: bytes
     process: subprocess.Popen[bytes]
-
-
-def _healthy(base_url: str, ca_file: Path) -> bool:
-    try:
-        response = httpx.get(f"{base_url}/healthz", timeout=2.0, verify=ssl.create_default_context(cafile=ca_file))
-    except httpx.TransportError:
-        return False
-    return response.status_code == 200
 
 
 @pytest.fixture(scope="module")
@@ -52,36 +44,19 @@ def tls_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TlsHost]:
     issued.private_key_and_cert_chain_pem.write_to_path(str(cert))
     issued.private_key_pem.write_to_path(str(key))
     (directory / "host.json").write_text(json.dumps(config("sdk-tls")), encoding="utf-8")
-    port = free_port()
-    log = (directory / "host.log").open("wb")
-    process = subprocess.Popen(
-        [
-            *SERVE,
-            "--config",
-            str(directory / "host.json"),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--tls-cert",
-            str(cert),
-            "--tls-key",
-            str(key),
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
+    started = testing.start(
+        lambda port: testing.serve_command(
+            port, "--config", str(directory / "host.json"), "--tls-cert", str(cert), "--tls-key", str(key)
+        ),
+        lambda attempt, port: directory / f"host-{attempt}.log",
+        name="the TLS host",
+        timeout_s=STARTUP_TIMEOUT_S,
+        tls=ssl.create_default_context(cafile=ca_file),
     )
-    base_url = f"https://localhost:{port}"
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while not _healthy(base_url, ca_file):
-        assert process.poll() is None and time.monotonic() < deadline, (directory / "host.log").read_text()
-        time.sleep(POLL_INTERVAL_S)
     try:
-        yield TlsHost(base_url, ca_file, ca.cert_pem.bytes(), process)
+        yield TlsHost(f"https://localhost:{started.port}", ca_file, ca.cert_pem.bytes(), started.process)
     finally:
-        stop_process(process)
-        log.close()
+        started.stop()
 
 
 def _session_turn(client: AgenticDriver) -> None:

@@ -4,8 +4,7 @@ Embedded use builds a ``Driver`` and calls it with a trusted ``SessionPrincipal`
 ``serve`` (or ``agentic-driver serve``) exposes the same driver over HTTP.
 """
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .auth import SessionPrincipal, TokenPolicy
 from .clock import ManualClock, SystemClock
 from .config import ConfigError, HostConfig, SessionsConfig, embedded_default, load_config, parse_config

@@ -25,7 +25,8 @@ from typing import Any
 
 from pydantic import MISSING, BaseModel
 
-from . import __version__, envelope, views
+from . import envelope, views
+from ._version import __version__
 from .auth import SessionGrant, SessionPrincipal
 from .clock import Clock, SystemClock
 from .config import (
@@ -388,8 +389,7 @@ class Driver:
             )
         prefix = self._check_prefix(record, provider, tools)
         run.session = record
-        self._turns.admit(store, record, request.session.revision, run)
-        record.prefix_fingerprint = prefix
+        self._turns.admit(store, record, request.session.revision, run, prefix)
         self._turns.start(run, provider, self._turns.session_request(record, request.input, tools), store, idle)
         return run
 
@@ -509,8 +509,8 @@ class Driver:
             request.mode,
             None if request.instructions is MISSING else request.instructions,
             history,
+            native_filter=native_filter,
         )
-        record.native_filter = native_filter
         return CreateSessionResponse(session=views.session_info(record, self.host_id))
 
     def _active_run(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:

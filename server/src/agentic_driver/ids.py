@@ -13,10 +13,11 @@ host, so they are served (or not found) wherever they land.
 
 from __future__ import annotations
 
+import base64
 import re
 import secrets
 
-__all__ = ["HOST_ID_PATTERN", "HostIds", "is_host_id", "owner_of"]
+__all__ = ["HOST_ID_PATTERN", "RUN_ID_BYTES", "HostIds", "is_host_id", "owner_of", "run_id_bytes", "run_id_text"]
 
 HOST_ID_PATTERN = r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$"
 """A DNS label (RFC 1123): lower-case letters, digits and inner hyphens, 1 to 63 characters."""
@@ -24,6 +25,10 @@ HOST_ID_PATTERN = r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$"
 _HOST_ID = re.compile(HOST_ID_PATTERN)
 RANDOM_BYTES = 16
 """Random bytes after the host part: 22 URL-safe base64 characters, 128 bits."""
+_RANDOM_CHARS = 22
+"""Those bytes in URL-safe base64, unpadded."""
+RUN_ID_BYTES = RANDOM_BYTES
+"""Random bytes in a run id this module makes; a session's turn log keeps only these and the prefix."""
 _PREFIXES = ("ses_", "run_")
 
 
@@ -63,3 +68,21 @@ class HostIds:
     def owns(self, an_id: str) -> bool:
         """Whether ``an_id`` names this host (an id that names no host is nobody's: False)."""
         return an_id.startswith(self._session_prefix) or an_id.startswith(self._run_prefix)
+
+
+def run_id_text(prefix: str, raw: bytes) -> str:
+    """The run id spelled from its prefix (``run_{hostId}.``) and its random bytes."""
+    return prefix + base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def run_id_bytes(run_id: str) -> tuple[str, bytes] | None:
+    """The prefix and random bytes of a run id ``run_id_text`` spells, or None for any other text."""
+    dot = len(run_id) - _RANDOM_CHARS - 1
+    if dot < 4 or run_id[dot] != "." or not run_id.startswith("run_"):
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(run_id[dot + 1 :] + "==")
+    except ValueError:
+        return None
+    prefix = run_id[: dot + 1]
+    return (prefix, raw) if len(raw) == RUN_ID_BYTES and run_id_text(prefix, raw) == run_id else None

@@ -116,7 +116,7 @@ def configure(
                 "pip install 'agentic-driver[otel]'"
             ]
         ) from None
-    from . import __version__
+    from ._version import __version__
 
     attributes: dict[str, str] = {"service.version": __version__}
     if service_name is not None and "OTEL_SERVICE_NAME" not in env:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -30,15 +29,14 @@ from e2e.conftest import (
     REQUEST_TIMEOUT,
     Host,
     echo_provider,
-    free_port,
     launch_host,
     token_entry,
 )
 
 from agentic_driver.ids import owner_of
+from agentic_driver.testing import free_port, stop_process
 
 STARTUP_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 10.0
 POLL_S = 0.02
 HOST_HEADER = "Agentic-Host"
 
@@ -104,17 +102,6 @@ class Proxy:
 
     def log_text(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-
-def stop_process(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, then SIGKILL if it is still there after a bounded wait (by pid: this process only)."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=STOP_TIMEOUT_S)
 
 
 @dataclass

@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -50,6 +49,9 @@ from agentic_driver_client.models import (
 )
 from agentic_driver_client.types import UNSET
 
+from agentic_driver import testing
+from agentic_driver.testing import stop_process
+
 from . import host_tools
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -81,13 +83,6 @@ DAVE_ENV = "AGENTIC_DRIVER_E2E_DAVE_TOKEN"
 
 
 # -- host processes -------------------------------------------------------------
-
-
-def free_port() -> int:
-    """A port that was free on 127.0.0.1 a moment ago (bind to port 0, read it, release it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 _METRIC_LINE = re.compile(r"^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})?\s+(\S+)$")
@@ -202,26 +197,8 @@ class Host:
 
     # lifecycle -----------------------------------------------------------------
 
-    def wait_until_healthy(self) -> bool:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        for _ in range(int(STARTUP_TIMEOUT_S / POLL_INTERVAL_S) + 1):
-            if self.process.poll() is not None:
-                return False
-            if self.healthy():
-                return True
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(POLL_INTERVAL_S)
-        return False
-
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=STOP_TIMEOUT_S)
+        stop_process(self.process)
 
 
 def launch_host(
@@ -246,36 +223,16 @@ def launch_host(
     if python_path:
         inherited = [child_env["PYTHONPATH"]] if child_env.get("PYTHONPATH") else []
         child_env["PYTHONPATH"] = os.pathsep.join([*(str(p) for p in python_path), *inherited])
-    for attempt in range(3 if port is None else 1):  # a free port can be taken between probing and binding
-        bind = port if port is not None else free_port()
-        log_path = workdir / f"{name}-{attempt}-{bind}.log"
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [
-                    *SERVE,
-                    "--log-level",
-                    log_level,
-                    "--config",
-                    str(config_path),
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(bind),
-                    *args,
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                env=child_env,
-                cwd=workdir,
-            )
-        host = Host(name, f"http://127.0.0.1:{bind}", config, process, log_path)
-        if host.wait_until_healthy():
-            return host
-        host.stop()
-        if "address already in use" not in host.log_text().lower():
-            break
-    raise RuntimeError(f"host {name!r} did not become healthy; its log:\n{host.log_text()}")
+    started = testing.start(
+        lambda bind: testing.serve_command(bind, "--config", str(config_path), *args, log_level=log_level),
+        lambda attempt, bind: workdir / f"{name}-{attempt}-{bind}.log",
+        port=port,
+        name=f"host {name!r}",
+        timeout_s=STARTUP_TIMEOUT_S,
+        env=child_env,
+        cwd=workdir,
+    )
+    return Host(name, started.base_url, config, started.process, started.log_path)
 
 
 # -- host configurations ----------------------------------------------------------

@@ -13,8 +13,9 @@ from agentic_driver.cli import build_host
 from agentic_driver.config import parse_config
 from agentic_driver.http.metrics_access import MetricsAccess
 from agentic_driver.http.tls import is_loopback
+from agentic_driver.testing import free_port
 
-from .conftest import ALICE, Host, assert_problem, free_port, launch_host, parse_metrics, simple_config
+from .conftest import ALICE, Host, assert_problem, launch_host, parse_metrics, simple_config
 
 METRICS_TOKEN = "metrics-scrape-secret-0001"
 

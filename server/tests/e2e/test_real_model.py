@@ -25,11 +25,12 @@ import httpx
 import pytest
 from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent
 
+from agentic_driver.testing import free_port
+
 from .conftest import (
     ALICE,
     ALL_GRANTS,
     Host,
-    free_port,
     new_session,
     read_ok,
     run_ok,

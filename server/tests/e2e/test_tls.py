@@ -11,7 +11,6 @@ import json
 import socket
 import ssl
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,14 +21,14 @@ import trustme
 from agentic_driver_client import AuthenticatedClient
 from agentic_driver_client.types import Unset
 
+from agentic_driver import testing
+from agentic_driver.testing import free_port
+
 from .conftest import (
     ALICE,
-    POLL_INTERVAL_S,
     SERVE,
     STARTUP_TIMEOUT_S,
-    STOP_TIMEOUT_S,
     echo_provider,
-    free_port,
     new_session,
     run_ok,
     run_request,
@@ -47,13 +46,6 @@ class TlsHost:
     @property
     def base_url(self) -> str:
         return f"https://127.0.0.1:{self.port}"
-
-
-def _healthy(host: TlsHost) -> bool:
-    try:
-        return httpx.get(f"{host.base_url}/healthz", verify=host.trusting, timeout=2.0).status_code == 200
-    except httpx.TransportError:
-        return False
 
 
 @pytest.fixture(scope="module")
@@ -76,19 +68,17 @@ def tls_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TlsHost]:
     (directory / "host.json").write_text(json.dumps(config), encoding="utf-8")
     trusting = ssl.create_default_context()
     ca.configure_trust(trusting)
-    host = TlsHost(free_port(), trusting, metrics_port)
-    command = [*SERVE, "--log-level", "warning", "--config", str(directory / "host.json"), "--port", str(host.port)]
-    with (directory / "host.log").open("wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    started = testing.start(
+        lambda port: testing.serve_command(port, "--config", str(directory / "host.json")),
+        lambda attempt, port: directory / f"host-{attempt}.log",
+        name="the TLS host",
+        timeout_s=STARTUP_TIMEOUT_S,
+        tls=trusting,
+    )
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while not _healthy(host):
-            assert process.poll() is None and time.monotonic() < deadline, (directory / "host.log").read_text()
-            time.sleep(POLL_INTERVAL_S)
-        yield host
+        yield TlsHost(started.port, trusting, metrics_port)
     finally:
-        process.terminate()
-        process.wait(timeout=STOP_TIMEOUT_S)
+        started.stop()
 
 
 def test_the_generated_client_trusting_the_ca_completes_a_session_turn(tls_host: TlsHost) -> None:

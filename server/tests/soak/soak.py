@@ -23,10 +23,7 @@ import asyncio
 import json
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from agentic_driver import testing
 
 TOKEN = "soak-token-000000000001"
 RETENTION_MS = 3_000
@@ -48,12 +47,6 @@ EXPECTED = {
     422,  # the deliberate bad bodies
     502,  # the deliberate provider failures
 }
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _rss_mb(pid: int) -> float:
@@ -82,37 +75,16 @@ class Host:
         }
         path = workdir / "soak.json"
         path.write_text(json.dumps(config))
-        self.port = _free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self.log = (workdir / "soak.log").open("wb")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "agentic_driver",
-                "serve",
-                "--config",
-                str(path),
-                "--port",
-                str(self.port),
-                "--log-level",
-                "warning",
-            ],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
-        self.log_path = workdir / "soak.log"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(self.base_url + "/healthz", trust_env=False, timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise SystemExit(f"the host did not start:\n{self.log_path.read_text()}")
-            time.sleep(0.05)
+        try:
+            self.host = testing.start(
+                lambda port: testing.serve_command(port, "--config", str(path)),
+                lambda attempt, port: workdir / f"soak-{attempt}.log",
+                name="the soak host",
+            )
+        except testing.HostStartError as failed:
+            raise SystemExit(f"the host did not start: {failed}") from failed
+        self.port, self.base_url, self.process = self.host.port, self.host.base_url, self.host.process
+        self.log_path = self.host.log_path
 
     def gauges(self) -> dict[str, float]:
         text = httpx.get(self.base_url + "/metrics", trust_env=False, timeout=5, headers={"Connection": "close"}).text
@@ -124,12 +96,8 @@ class Host:
         return values
 
     def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return -9
+        self.host.stop(timeout_s=15)
+        return self.process.returncode
 
 
 class Stats:

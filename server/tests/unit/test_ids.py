@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_driver.ids import HostIds, is_host_id, owner_of
+from agentic_driver.ids import RUN_ID_BYTES, HostIds, is_host_id, owner_of, run_id_bytes, run_id_text
 
 
 def test_new_ids_name_their_host_and_are_unique() -> None:
@@ -52,3 +52,21 @@ def test_a_host_id_must_be_a_dns_label(bad: str) -> None:
     assert not is_host_id(bad)
     with pytest.raises(ValueError, match="DNS label"):
         HostIds(bad)
+
+
+def test_a_run_id_the_host_makes_splits_into_its_prefix_and_random_bytes_and_back() -> None:
+    run_id = HostIds("pod-3").new_run_id()
+
+    parts = run_id_bytes(run_id)
+
+    assert parts is not None
+    prefix, raw = parts
+    assert prefix == "run_pod-3." and len(raw) == RUN_ID_BYTES
+    assert run_id_text(prefix, raw) == run_id
+
+
+@pytest.mark.parametrize(
+    "other", ["run_pod-3.short", "ses_pod-3." + "A" * 22, "run_" + "A" * 22, "run_x.AAAA=AAAAAAAAAAAAAAAAA"]
+)
+def test_text_that_is_not_a_made_run_id_does_not_split(other: str) -> None:
+    assert run_id_bytes(other) is None

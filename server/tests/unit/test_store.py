@@ -11,7 +11,7 @@ from agentic_driver.config import SessionsConfig
 from agentic_driver.errors import SessionLimitExceeded, SessionStoreFull
 from agentic_driver.providers import VisibleMessage
 from agentic_driver.sessions import InterruptedTurnRecord, Owner, SessionStore, TurnGrowth, TurnRecord
-from agentic_driver.sessions.records import message_bytes
+from agentic_driver.sessions.records import RunFigures, message_bytes
 
 OWNER = Owner(subject="local", provider="echo", account="acct-1", model="echo-1")
 
@@ -358,3 +358,77 @@ def test_without_a_running_loop_no_timer_is_scheduled_and_access_still_expires()
 
     assert record.timer is None
     assert store.get(record.id) is None
+
+
+class _Run:
+    """The least a session needs of its active run (``SessionRun``)."""
+
+    def __init__(self, run_id: str) -> None:
+        self.id = run_id
+        self.reasons: list[str] = []
+
+    def cancel(self, reason: str) -> None:
+        self.reasons.append(reason)
+
+    async def settled(self) -> None:
+        return None
+
+
+def test_a_session_is_created_with_its_native_filter() -> None:
+    store = SessionStore(SessionsConfig(retentionMs=60_000), ManualClock())
+
+    assert store.create(OWNER, "native", None, [], native_filter="compact").native_filter == "compact"
+    assert store.create(OWNER, "native", None, []).native_filter == "full"
+
+
+def test_a_turn_holds_its_run_and_prefix_until_it_ends() -> None:
+    store = SessionStore(SessionsConfig(retentionMs=60_000), ManualClock())
+    record = store.create(OWNER, "native", None, [])
+    run = _Run("run_1")
+
+    store.begin_turn(record, run, prefix_fingerprint="prefix-a")
+    assert record.active_run is run and record.prefix_fingerprint == "prefix-a"
+
+    store.commit_turn(record, TurnGrowth("run_1", (VisibleMessage("user", "a"), VisibleMessage("assistant", "b"))))
+    assert record.active_run is None and record.prefix_fingerprint == "prefix-a"
+
+    store.begin_turn(record, _Run("run_2"))  # no prefix given: the session keeps the one it has
+    assert record.prefix_fingerprint == "prefix-a"
+
+
+def test_the_first_completed_turn_fixes_the_tools_fingerprint() -> None:
+    store = SessionStore(SessionsConfig(retentionMs=60_000), ManualClock())
+    record = store.create(OWNER, "history", None, [])
+    turn = (VisibleMessage("user", "a"), VisibleMessage("assistant", "b"))
+
+    for run_id, tools in (("run_1", "tools-1"), ("run_2", "tools-2")):
+        store.begin_turn(record, _Run(run_id))
+        store.commit_turn(record, TurnGrowth(run_id, turn, tools_fingerprint=tools))
+
+    assert record.tools_fingerprint == "tools-1"
+
+
+def test_a_refused_turn_fixes_no_tools_fingerprint() -> None:
+    store = SessionStore(SessionsConfig(retentionMs=60_000, maxMessages=1), ManualClock())
+    record = store.create(OWNER, "history", None, [])
+    store.begin_turn(record, _Run("run_1"))
+
+    with pytest.raises(SessionLimitExceeded):
+        store.commit_turn(
+            record,
+            TurnGrowth("run_1", (VisibleMessage("user", "a"), VisibleMessage("assistant", "b")), tools_fingerprint="t"),
+        )
+
+    assert record.tools_fingerprint is None and record.revision == 0
+
+
+def test_a_run_is_accounted_to_its_session_unless_the_session_was_deleted() -> None:
+    store = SessionStore(SessionsConfig(retentionMs=60_000), ManualClock())
+    kept, deleted = store.create(OWNER, "history", None, []), store.create(OWNER, "history", None, [])
+    store.delete(deleted)
+
+    for record in (kept, deleted):
+        store.account(record, RunFigures(retries=2))
+
+    assert (kept.accounting.runs, kept.accounting.retries) == (1, 2)
+    assert deleted.accounting.runs == 0

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import base64
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, overload
+from typing import Literal, Protocol, overload
 
 import orjson
 
+from ..ids import RUN_ID_BYTES, run_id_bytes, run_id_text
 from ..providers.base import Usage, VisibleMessage
-
-if TYPE_CHECKING:
-    from ..turns.runs import ActiveRun
 
 __all__ = [
     "Accounting",
@@ -23,12 +20,11 @@ __all__ = [
     "Owner",
     "RunFigures",
     "SessionRecord",
+    "SessionRun",
     "Status",
     "TurnLog",
     "TurnRecord",
     "message_bytes",
-    "run_id_bytes",
-    "run_id_text",
 ]
 
 Mode = Literal["history", "native"]
@@ -125,30 +121,6 @@ class TurnLog(Sequence[TurnRecord]):
             del self._other_ids[index]
 
 
-RUN_ID_BYTES = 16
-"""Random bytes in a run id the host makes (``ids.HostIds.new_run_id``)."""
-_RANDOM_CHARS = 22
-"""Those bytes in URL-safe base64, unpadded."""
-
-
-def run_id_text(prefix: str, raw: bytes) -> str:
-    """The run id spelled from its prefix (``run_{hostId}.``) and its random bytes."""
-    return prefix + base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
-
-
-def run_id_bytes(run_id: str) -> tuple[str, bytes] | None:
-    """The prefix and random bytes of a run id ``run_id_text`` spells, or None for any other text."""
-    dot = len(run_id) - _RANDOM_CHARS - 1
-    if dot < 4 or run_id[dot] != "." or not run_id.startswith("run_"):
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(run_id[dot + 1 :] + "==")
-    except ValueError:
-        return None
-    prefix = run_id[: dot + 1]
-    return (prefix, raw) if len(raw) == RUN_ID_BYTES and run_id_text(prefix, raw) == run_id else None
-
-
 @dataclass(frozen=True, slots=True)
 class RunFigures:
     """What one run consumed: the same figures a session accumulates."""
@@ -203,6 +175,21 @@ def message_bytes(message: VisibleMessage) -> int:
     return len(orjson.dumps({"role": message.role, "content": message.content}))
 
 
+class SessionRun(Protocol):
+    """What a session knows of the run it is busy with (``turns.runs.ActiveRun`` is one).
+
+    A protocol, so that ``sessions/`` does not import ``turns/``: the turn path depends on the store,
+    never the other way round (``tests/unit/test_import_cycles.py``).
+    """
+
+    @property
+    def id(self) -> str: ...
+
+    def cancel(self, reason: str) -> None: ...
+
+    async def settled(self) -> None: ...
+
+
 @dataclass(slots=True, eq=False)
 class SessionRecord:
     id: str
@@ -223,7 +210,7 @@ class SessionRecord:
     """Native sessions on providers with a fixed prefix: the instructions and tools of the first turn."""
     revision: int = 0
     status: Status = "ready"
-    active_run: ActiveRun | None = None
+    active_run: SessionRun | None = None
     interrupted_turn: InterruptedTurnRecord | None = None
     deleted: bool = False
     timer: asyncio.TimerHandle | None = None

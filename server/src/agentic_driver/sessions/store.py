@@ -18,7 +18,16 @@ from ..config import SessionsConfig
 from ..errors import SessionLimitExceeded, SessionStoreFull, ValidationFailed
 from ..ids import HostIds
 from ..providers.base import VisibleMessage
-from .records import InterruptedTurnRecord, Mode, Owner, SessionRecord, TurnRecord, message_bytes
+from .records import (
+    InterruptedTurnRecord,
+    Mode,
+    Owner,
+    RunFigures,
+    SessionRecord,
+    SessionRun,
+    TurnRecord,
+    message_bytes,
+)
 
 __all__ = ["SessionStore", "TurnGrowth"]
 
@@ -30,9 +39,14 @@ class TurnGrowth:
     run_id: str
     messages: tuple[VisibleMessage, ...]
     native: tuple[str, ...] = ()
+    tools_fingerprint: str | None = None
+    """The turn's tool surface; the session keeps the first completed turn's."""
 
 
 class SessionStore:
+    """Every change to a ``SessionRecord`` is made here, so the record's invariants (revision, bounds,
+    status, retention) hold by construction; everything else only reads records."""
+
     def __init__(
         self,
         policy: SessionsConfig,
@@ -62,6 +76,8 @@ class SessionStore:
         mode: Mode,
         instructions: str | None,
         history: Sequence[VisibleMessage],
+        *,
+        native_filter: str = "full",
     ) -> SessionRecord:
         """Store a new ready session at revision 0, or refuse it with a clear error."""
         size = _text_bytes(instructions) + sum(message_bytes(m) for m in history)
@@ -80,6 +96,7 @@ class SessionStore:
             expires_ms=None,
             record_bytes=size,
             imported=len(history),
+            native_filter=native_filter,
         )
         self._records[record.id] = record
         self._start_idle(record, now)
@@ -128,8 +145,16 @@ class SessionStore:
         user_bytes = message_bytes(VisibleMessage("user", input_text))
         self._check_bytes(record.record_bytes + user_bytes, "The turn's input")
 
-    def begin_turn(self, record: SessionRecord) -> None:
-        """The record has an active turn: retention is suspended until it ends."""
+    def begin_turn(
+        self, record: SessionRecord, run: SessionRun | None = None, *, prefix_fingerprint: str | None = None
+    ) -> None:
+        """``run`` is the record's active turn: retention is suspended until it ends.
+
+        ``prefix_fingerprint``, when given, is the request prefix the session holds its native turns to from now on.
+        """
+        record.active_run = run
+        if prefix_fingerprint is not None:
+            record.prefix_fingerprint = prefix_fingerprint
         record.status = "running"
         record.expires_ms = None
         self._cancel_timer(record)
@@ -149,6 +174,8 @@ class SessionStore:
             )
         now = self._clock.now_ms()
         start = len(record.history)
+        if record.tools_fingerprint is None:
+            record.tools_fingerprint = growth.tools_fingerprint
         record.history.extend(growth.messages)
         record.native.extend(growth.native)
         record.record_bytes += added
@@ -177,6 +204,11 @@ class SessionStore:
         record.revision += 1
         self._cancel_timer(record)
         self._end_turn(record, self._clock.now_ms())
+
+    def account(self, record: SessionRecord, run: RunFigures) -> None:
+        """Add what a run consumed to its session's figures (a deleted session counts nothing more)."""
+        if not record.deleted:
+            record.accounting.add(run)
 
     def end_turn_without_commit(self, record: SessionRecord, interrupted: InterruptedTurnRecord | None) -> None:
         """The active turn stopped: interrupted if model work had started, else ready again."""

@@ -130,8 +130,10 @@ class TurnLifecycle:
 
     # -- admission --------------------------------------------------------------
 
-    def admit(self, store: SessionStore, record: SessionRecord, revision: int, run: ActiveRun) -> None:
-        """Make ``run`` the session's active turn, or refuse it without touching anything."""
+    def admit(
+        self, store: SessionStore, record: SessionRecord, revision: int, run: ActiveRun, prefix: str | None
+    ) -> None:
+        """Make ``run`` the session's active turn (holding it to ``prefix``), or refuse it without touching anything."""
         if record.status == "interrupted":
             raise SessionInterrupted(
                 f"Session {record.id!r} was interrupted; read it to reconcile, then start a new session."
@@ -139,8 +141,7 @@ class TurnLifecycle:
         refuse_stale_or_busy(record, revision)
         store.check_growth(record, run.input)
         self.reserve(run)
-        record.active_run = run
-        store.begin_turn(record)
+        store.begin_turn(record, run, prefix_fingerprint=prefix)
 
     def reserve(self, run: ActiveRun) -> None:
         """Claim the run's places (a waiting place if it may wait, a run slot or a place in line), or refuse it."""
@@ -228,7 +229,7 @@ class TurnLifecycle:
                 holding = True
             self._commit(run, provider, store, progress, native)
             outcome = "completed"
-            self._account(run, progress)
+            self._account(run, store, progress)
             self._answer_with(run, Outcome(result=self._describe(run, None, progress)))
         except asyncio.CancelledError:
             outcome = "cancelled"
@@ -412,12 +413,11 @@ class TurnLifecycle:
         items = progress.native if native else ()  # history mode keeps only visible text
         if items and record.native_filter != "full" and isinstance(provider, NativeFiltering):
             items = provider.filter_native(items, record.native_filter, self._compact_max_chars)
-        if record.tools_fingerprint is None:  # the tool surface of the session's first completed turn
-            record.tools_fingerprint = tools_fingerprint(progress.tools)
         growth = TurnGrowth(
             run_id=run.id,
             messages=(VisibleMessage("user", run.input), VisibleMessage("assistant", "".join(progress.text))),
             native=items,
+            tools_fingerprint=tools_fingerprint(progress.tools),
         )
         store.commit_turn(record, growth)
 
@@ -433,15 +433,15 @@ class TurnLifecycle:
             served_model=progress.served_model,
         )
 
-    def _account(self, run: ActiveRun, progress: _Progress) -> None:
+    def _account(self, run: ActiveRun, store: SessionStore | None, progress: _Progress) -> None:
         """A turn that reached the model was billed, however it ended: add it to its session."""
         record = run.session
-        if run.model_work_started and record is not None and not record.deleted:
-            record.accounting.add(self.figures(progress))
+        if run.model_work_started and record is not None and store is not None:
+            store.account(record, self.figures(progress))
 
     def _stop(self, run: ActiveRun, store: SessionStore | None, progress: _Progress | None, reason: str) -> None:
         if progress is not None:
-            self._account(run, progress)
+            self._account(run, store, progress)
         record = run.session
         if record is None or store is None or record.deleted:
             return
