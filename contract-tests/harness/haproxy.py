@@ -17,8 +17,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import httpx
+from agentic_driver.testing import free_port, stop_process
 
-from .hosts import STARTUP_TIMEOUT_S, STOP_TIMEOUT_S, free_port
+from .hosts import STARTUP_TIMEOUT_S
 
 BIND_ATTEMPTS = 3
 POLL_S = 0.1
@@ -51,16 +52,6 @@ def _routes_to(proxy_url: str, host_ids: list[str], token: str, process: subproc
     return False
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(STOP_TIMEOUT_S)
-
-
 @contextlib.contextmanager
 def running_haproxy(hosts: Mapping[str, str], workdir: Path, token: str) -> Iterator[str]:
     """HAProxy routing to ``hosts`` (host id -> base URL); yields its base URL once it reaches each of them."""
@@ -84,7 +75,7 @@ def running_haproxy(hosts: Mapping[str, str], workdir: Path, token: str) -> Iter
                 yield f"http://127.0.0.1:{port}"
                 return
         finally:
-            _stop(process)
+            stop_process(process)
         log_text = log_path.read_text(encoding="utf-8", errors="replace")
         if "bind" not in log_text.lower():
             break
