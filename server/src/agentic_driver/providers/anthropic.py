@@ -18,7 +18,7 @@ includes thinking.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ from .base import (
     Usage,
     UsageReport,
 )
+from .history_filters import ALL_FILTERS, filter_anthropic
 from .upstream import (
     RetryPolicy,
     ServerSentEvent,
@@ -92,8 +93,13 @@ class AnthropicProvider:
             native_continuation=True,
             streaming=True,
             application_functions=True,
+            native_filters=ALL_FILTERS,
             fixed_native_prefix=True,
         )
+
+    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+        """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
+        return filter_anthropic(items, mode, max_chars)
 
     def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         return retrying(lambda: self._step(request), self.retry, self.id)
