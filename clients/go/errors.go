@@ -168,6 +168,7 @@ var (
 	ErrShuttingDown              = &CodeError{ErrorCodeSHUTTINGDOWN}
 	ErrHeadersTooLarge           = &CodeError{ErrorCodeHEADERSTOOLARGE}
 	ErrRequestTimeout            = &CodeError{ErrorCodeREQUESTTIMEOUT}
+	ErrAttachmentUnsupported     = &CodeError{ErrorCodeATTACHMENTUNSUPPORTED}
 )
 
 var sentinels = map[ErrorCode]*CodeError{}
@@ -182,6 +183,7 @@ func init() {
 		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
 		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout,
+		ErrAttachmentUnsupported,
 	} {
 		sentinels[sentinel.Code] = sentinel
 	}

@@ -1614,6 +1614,8 @@ func (s *ErrorCode) Decode(d *jx.Decoder) error {
 		*s = ErrorCodeSHUTTINGDOWN
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+	case ErrorCodeATTACHMENTUNSUPPORTED:
+		*s = ErrorCodeATTACHMENTUNSUPPORTED
 	default:
 		*s = ErrorCode(v)
 	}
@@ -3188,6 +3190,24 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.Attachment.Set {
+			e.FieldStart("attachment")
+			s.Attachment.Encode(e)
+		}
+	}
+	{
+		if s.MediaType.Set {
+			e.FieldStart("mediaType")
+			s.MediaType.Encode(e)
+		}
+	}
+	{
+		if s.Provider.Set {
+			e.FieldStart("provider")
+			s.Provider.Encode(e)
+		}
+	}
+	{
 		if s.Reason.Set {
 			e.FieldStart("reason")
 			s.Reason.Encode(e)
@@ -3205,7 +3225,7 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfProblem = [13]string{
+var jsonFieldsNameOfProblem = [16]string{
 	0:  "type",
 	1:  "title",
 	2:  "status",
@@ -3217,8 +3237,11 @@ var jsonFieldsNameOfProblem = [13]string{
 	8:  "retryAfterSeconds",
 	9:  "limit",
 	10: "maximum",
-	11: "reason",
-	12: "errors",
+	11: "attachment",
+	12: "mediaType",
+	13: "provider",
+	14: "reason",
+	15: "errors",
 }
 
 // Decode decodes Problem from json.
@@ -3348,6 +3371,36 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"maximum\"")
 			}
+		case "attachment":
+			if err := func() error {
+				s.Attachment.Reset()
+				if err := s.Attachment.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"attachment\"")
+			}
+		case "mediaType":
+			if err := func() error {
+				s.MediaType.Reset()
+				if err := s.MediaType.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"mediaType\"")
+			}
+		case "provider":
+			if err := func() error {
+				s.Provider.Reset()
+				if err := s.Provider.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"provider\"")
+			}
 		case "reason":
 			if err := func() error {
 				s.Reason.Reset()
@@ -3465,14 +3518,25 @@ func (s *ProviderCapabilities) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		if s.AttachmentMediaTypes != nil {
+			e.FieldStart("attachmentMediaTypes")
+			e.ArrStart()
+			for _, elem := range s.AttachmentMediaTypes {
+				e.Str(elem)
+			}
+			e.ArrEnd()
+		}
+	}
 }
 
-var jsonFieldsNameOfProviderCapabilities = [5]string{
+var jsonFieldsNameOfProviderCapabilities = [6]string{
 	0: "historyContinuation",
 	1: "nativeContinuation",
 	2: "streaming",
 	3: "applicationFunctions",
 	4: "nativeHistoryFilters",
+	5: "attachmentMediaTypes",
 }
 
 // Decode decodes ProviderCapabilities from json.
@@ -3549,6 +3613,25 @@ func (s *ProviderCapabilities) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"nativeHistoryFilters\"")
+			}
+		case "attachmentMediaTypes":
+			if err := func() error {
+				s.AttachmentMediaTypes = make([]string, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem string
+					v, err := d.Str()
+					elem = string(v)
+					if err != nil {
+						return err
+					}
+					s.AttachmentMediaTypes = append(s.AttachmentMediaTypes, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"attachmentMediaTypes\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)

@@ -83,12 +83,16 @@ func (s *ApprovalsAction) SetApprovals(val []FunctionCall) {
 	s.Approvals = val
 }
 
-// A file sent with a stateless run.
+// A file sent with a stateless run. Text (`text/*`, JSON, XML) goes to the model decoded, beside the
+// input; images (`image/png`, `image/jpeg`, `image/webp`, `image/gif`) and PDFs (`application/pdf`) go
+// in the provider's own form, where the instance lists the type in discovery's `attachmentMediaTypes`.
+// The host bounds each attachment's decoded size (`maxAttachmentBytes`) and a run's
+// (`maxRunAttachmentBytes`).
 // Ref: #/components/schemas/Attachment
 type Attachment struct {
 	// The file name.
 	Name string `json:"name"`
-	// The IANA media type, for example `text/plain`.
+	// The IANA media type, for example `text/plain` or `image/png`.
 	MediaType string `json:"mediaType"`
 	// The file content, base64-encoded.
 	Data string `json:"data"`
@@ -464,15 +468,15 @@ func (*Discovery) getDiscoveryRes() {}
 // `RUN_NOT_WAITING`, `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
 // `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`, `UNSUPPORTED_CONTINUATION`,
 // `SESSION_CONTEXT_UNSUPPORTED`, `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-// `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422;
-// `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501;
-// `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-// `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504. `ROUTE_NOT_FOUND`,
-// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
-// host defect) and appear in no operation. The connection-level guards answer before any operation is
-// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
-// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
-// connections; the new connection is answered and closed).
+// `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT`,
+// `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR`
+// 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502;
+// `SESSION_STORE_FULL`, `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT`
+// 504. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the
+// documented operations (or a host defect) and appear in no operation. The connection-level guards
+// answer before any operation is known, so they appear in no operation either: `HEADERS_TOO_LARGE`
+// (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host
+// holds its maximum of open connections; the new connection is answered and closed).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -516,6 +520,7 @@ const (
 	ErrorCodePROVIDEROVERLOADED        ErrorCode = "PROVIDER_OVERLOADED"
 	ErrorCodeSHUTTINGDOWN              ErrorCode = "SHUTTING_DOWN"
 	ErrorCodePROVIDERTIMEOUT           ErrorCode = "PROVIDER_TIMEOUT"
+	ErrorCodeATTACHMENTUNSUPPORTED     ErrorCode = "ATTACHMENT_UNSUPPORTED"
 )
 
 // AllValues returns all ErrorCode values.
@@ -560,6 +565,7 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodePROVIDEROVERLOADED,
 		ErrorCodeSHUTTINGDOWN,
 		ErrorCodePROVIDERTIMEOUT,
+		ErrorCodeATTACHMENTUNSUPPORTED,
 	}
 }
 
@@ -643,6 +649,8 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodeSHUTTINGDOWN:
 		return []byte(s), nil
 	case ErrorCodePROVIDERTIMEOUT:
+		return []byte(s), nil
+	case ErrorCodeATTACHMENTUNSUPPORTED:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -768,6 +776,9 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 		return nil
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+		return nil
+	case ErrorCodeATTACHMENTUNSUPPORTED:
+		*s = ErrorCodeATTACHMENTUNSUPPORTED
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -1092,9 +1103,11 @@ func (s *MessageRole) UnmarshalText(data []byte) error {
 
 // What a native session keeps of each stored turn (applied when the turn is stored, so replay and
 // bounds both see the filtered history). `full` keeps everything; `no_reasoning` drops
-// reasoning/thinking blocks whole (never edits one); `no_tool_results` replaces each tool result's
-// content with a short placeholder, keeping calls and results paired; `compact_tool_results` cuts each
-// tool result to the host's `sessions.compactToolResultsMaxChars`.
+// reasoning/thinking blocks whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+// replaces each tool result's content with a short placeholder, keeping calls and results paired;
+// `compact_tool_results` cuts each tool result (a string or a list of text blocks) to at most the
+// host's `sessions.compactToolResultsMaxChars` characters. A history that ends inside a tool round
+// keeps that round as it is.
 // Ref: #/components/schemas/NativeHistoryFilter
 type NativeHistoryFilter string
 
@@ -1805,10 +1818,17 @@ type Problem struct {
 	// The same value as the `Retry-After` header, where waiting helps.
 	RetryAfterSeconds OptInt `json:"retryAfterSeconds"`
 	// `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
-	// `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+	// `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its
+	// host setting name.
 	Limit OptString `json:"limit"`
 	// The value of that bound.
 	Maximum OptInt `json:"maximum"`
+	// `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
+	Attachment OptInt `json:"attachment"`
+	// `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
+	MediaType OptString `json:"mediaType"`
+	// `ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
+	Provider OptString `json:"provider"`
 	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped
 	// before the turn finished).
 	Reason OptString `json:"reason"`
@@ -1869,6 +1889,21 @@ func (s *Problem) GetLimit() OptString {
 // GetMaximum returns the value of Maximum.
 func (s *Problem) GetMaximum() OptInt {
 	return s.Maximum
+}
+
+// GetAttachment returns the value of Attachment.
+func (s *Problem) GetAttachment() OptInt {
+	return s.Attachment
+}
+
+// GetMediaType returns the value of MediaType.
+func (s *Problem) GetMediaType() OptString {
+	return s.MediaType
+}
+
+// GetProvider returns the value of Provider.
+func (s *Problem) GetProvider() OptString {
+	return s.Provider
 }
 
 // GetReason returns the value of Reason.
@@ -1936,6 +1971,21 @@ func (s *Problem) SetMaximum(val OptInt) {
 	s.Maximum = val
 }
 
+// SetAttachment sets the value of Attachment.
+func (s *Problem) SetAttachment(val OptInt) {
+	s.Attachment = val
+}
+
+// SetMediaType sets the value of MediaType.
+func (s *Problem) SetMediaType(val OptString) {
+	s.MediaType = val
+}
+
+// SetProvider sets the value of Provider.
+func (s *Problem) SetProvider(val OptString) {
+	s.Provider = val
+}
+
 // SetReason sets the value of Reason.
 func (s *Problem) SetReason(val OptString) {
 	s.Reason = val
@@ -1958,6 +2008,11 @@ type ProviderCapabilities struct {
 	ApplicationFunctions bool `json:"applicationFunctions"`
 	// The `nativeHistory` filters this instance's native sessions support.
 	NativeHistoryFilters []NativeHistoryFilter `json:"nativeHistoryFilters"`
+	// The attachment media types a stateless run on this instance may send: media types, or ranges such as
+	// `text/*` (sent decoded, as text beside the input). Images and PDFs go in the provider's own form.
+	// Any other type is `ATTACHMENT_UNSUPPORTED` before any model work. Matching ignores case and
+	// parameters such as `; charset=utf-8`.
+	AttachmentMediaTypes []string `json:"attachmentMediaTypes"`
 }
 
 // GetHistoryContinuation returns the value of HistoryContinuation.
@@ -1985,6 +2040,11 @@ func (s *ProviderCapabilities) GetNativeHistoryFilters() []NativeHistoryFilter {
 	return s.NativeHistoryFilters
 }
 
+// GetAttachmentMediaTypes returns the value of AttachmentMediaTypes.
+func (s *ProviderCapabilities) GetAttachmentMediaTypes() []string {
+	return s.AttachmentMediaTypes
+}
+
 // SetHistoryContinuation sets the value of HistoryContinuation.
 func (s *ProviderCapabilities) SetHistoryContinuation(val bool) {
 	s.HistoryContinuation = val
@@ -2008,6 +2068,11 @@ func (s *ProviderCapabilities) SetApplicationFunctions(val bool) {
 // SetNativeHistoryFilters sets the value of NativeHistoryFilters.
 func (s *ProviderCapabilities) SetNativeHistoryFilters(val []NativeHistoryFilter) {
 	s.NativeHistoryFilters = val
+}
+
+// SetAttachmentMediaTypes sets the value of AttachmentMediaTypes.
+func (s *ProviderCapabilities) SetAttachmentMediaTypes(val []string) {
+	s.AttachmentMediaTypes = val
 }
 
 // Ref: #/components/schemas/ProviderInfo

@@ -347,6 +347,14 @@ pub enum ProblemKind {
     HeadersTooLarge,
     /// The request body did not arrive in time.
     RequestTimeout,
+    /// A stateless run's attachment the instance does not take (`media_type`, `provider`), or
+    /// larger than the host's bound (`limit`, `maximum`); nothing reached the model.
+    AttachmentUnsupported {
+        media_type: Option<String>,
+        provider: Option<String>,
+        limit: Option<String>,
+        maximum: Option<i64>,
+    },
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -368,6 +376,8 @@ struct Fields {
     limit: Option<String>,
     maximum: Option<i64>,
     reason: Option<String>,
+    media_type: Option<String>,
+    provider: Option<String>,
     #[serde(default)]
     errors: Vec<ValidationIssue>,
 }
@@ -421,6 +431,12 @@ impl ProblemKind {
             ErrorCode::ShuttingDown => ProblemKind::ShuttingDown,
             ErrorCode::HeadersTooLarge => ProblemKind::HeadersTooLarge,
             ErrorCode::RequestTimeout => ProblemKind::RequestTimeout,
+            ErrorCode::AttachmentUnsupported => ProblemKind::AttachmentUnsupported {
+                media_type: fields.media_type.clone(),
+                provider: fields.provider.clone(),
+                limit: limit(),
+                maximum: fields.maximum,
+            },
         })
     }
 
@@ -466,6 +482,7 @@ impl ProblemKind {
             ProblemKind::ShuttingDown => ErrorCode::ShuttingDown,
             ProblemKind::HeadersTooLarge => ErrorCode::HeadersTooLarge,
             ProblemKind::RequestTimeout => ErrorCode::RequestTimeout,
+            ProblemKind::AttachmentUnsupported { .. } => ErrorCode::AttachmentUnsupported,
             ProblemKind::Unknown(_) => return None,
         })
     }
@@ -596,6 +613,7 @@ mod tests {
             "SESSION_STORE_FULL",
             "HOST_BUSY",
             "PROVIDER_TIMEOUT",
+            "ATTACHMENT_UNSUPPORTED",
         ];
         let mut kinds = Vec::new();
         for code in codes {

@@ -210,6 +210,10 @@ class SessionsConfig(_Closed):
     """How much of each tool result a ``compact_tool_results`` native session keeps."""
 
 
+DEFAULT_MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024
+DEFAULT_MAX_RUN_ATTACHMENT_BYTES = 20 * 1024 * 1024
+
+
 class LimitsConfig(_Closed):
     maxConcurrentRuns: Annotated[int, Field(ge=1)] = 64
     """Run slots: model calls in flight at once; further runs wait (and their sessions are busy)."""
@@ -217,6 +221,10 @@ class LimitsConfig(_Closed):
     """Runs that may wait for a slot; beyond this a run is refused with HOST_BUSY."""
     maxBodyBytes: Annotated[int, Field(ge=1024)] = 4 * 1024 * 1024
     """The largest request body the host reads."""
+    maxAttachmentBytes: Annotated[int, Field(ge=1)] = DEFAULT_MAX_ATTACHMENT_BYTES
+    """The largest attachment a stateless run may send, decoded (5 MiB: Anthropic's image limit)."""
+    maxRunAttachmentBytes: Annotated[int, Field(ge=1)] = DEFAULT_MAX_RUN_ATTACHMENT_BYTES
+    """All of a stateless run's attachments together, decoded (20 MiB: Gemini's inline request limit)."""
     heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
     """How long a stream may stay silent before the host sends an SSE comment."""
     streamStallMs: Annotated[int, Field(ge=100)] = 60_000

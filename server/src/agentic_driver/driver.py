@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import MISSING, BaseModel
 
 from . import __version__, envelope, views
+from .attachments import AttachmentLimits, check_attachments
 from .auth import SessionGrant, SessionPrincipal
 from .clock import Clock, SystemClock
 from .config import (
@@ -99,8 +100,10 @@ class Driver:
         tools: Iterable[HostTool] = (),
         prices: Mapping[tuple[str, str], Prices] | None = None,
         clock: Clock | None = None,
+        attachment_limits: AttachmentLimits | None = None,
     ) -> None:
         self.host_id = host_id
+        self._attachment_limits = attachment_limits or AttachmentLimits()
         self.metrics = Metrics()
         self._clock = clock or SystemClock()
         self._providers = {p.id: p for p in providers}
@@ -160,6 +163,7 @@ class Driver:
                 for model, price in provider.prices.items()
             },
             clock=clock,
+            attachment_limits=AttachmentLimits(config.limits.maxAttachmentBytes, config.limits.maxRunAttachmentBytes),
         )
 
     @property
@@ -359,6 +363,8 @@ class Driver:
         tools = self._tool_specs(request, provider)
         idle = None if request.idleTimeoutMs is MISSING else request.idleTimeoutMs
         if request.session is MISSING:
+            if request.attachments is not MISSING:
+                check_attachments(provider, request.attachments, self._attachment_limits)
             self._turns.slots.reserve()
             run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input)
             self._turns.start(run, provider, _stateless_request(request, tools), None, idle)

@@ -21,7 +21,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .script import Conversation, answer
-from .server import Failure, FakeUpstream, Recorded, Rejection, new_id, words
+from .server import IMAGES, Failure, FakeUpstream, Recorded, Rejection, media_problem, new_id, words
 
 USAGE = {
     "input_tokens": 30,
@@ -126,6 +126,7 @@ class AnthropicFake(FakeUpstream):
                 continue
             texts = [b.get("text", "") for b in blocks if b.get("type") == "text"]
             results = [b for b in blocks if b.get("type") == "tool_result"]
+            self.check_media(blocks, i, recorded)
             for j, block in enumerate(blocks):
                 if block.get("type") == "tool_result" and block.get("tool_use_id") not in previous_calls:
                     raise self.reject(
@@ -139,6 +140,22 @@ class AnthropicFake(FakeUpstream):
                 conversation.results = []
             conversation.results += [_result_text(b.get("content")) for b in results]
         return conversation
+
+    def check_media(self, blocks: list[Any], i: int, recorded: Recorded) -> None:
+        """``image`` blocks take a base64 JPEG, PNG, GIF or WebP; ``document`` blocks a base64 PDF."""
+        for j, block in enumerate(blocks):
+            kind = block.get("type")
+            if kind not in ("image", "document"):
+                continue
+            source = block.get("source") or {}
+            where = f"messages.{i}.content.{j}.{kind}.source.base64"
+            if source.get("type") != "base64":
+                raise self.reject(f"messages.{i}.content.{j}.{kind}.source: Input tag does not match 'base64'")
+            accepted = IMAGES if kind == "image" else ("application/pdf",)
+            problem = media_problem(source.get("media_type"), source.get("data"), accepted)
+            if problem is not None:
+                raise self.reject(f"{where}: {problem}")
+            recorded.media.append(source["media_type"])
 
     def check_open_round(self, body: dict[str, Any]) -> None:
         """Tool results answering the latest assistant message need that message's thinking, first, as sent.

@@ -23,7 +23,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .script import Conversation, answer
-from .server import Failure, FakeUpstream, Recorded, Rejection, new_id, words
+from .server import Failure, FakeUpstream, Recorded, Rejection, media_problem, new_id, words
+
+INLINE_TYPES = ("image/png", "image/jpeg", "image/webp", "application/pdf")
+"""The inline types the fake knows (Gemini also takes HEIC and HEIF images, audio and video; no GIF)."""
 
 USAGE = {
     "promptTokenCount": 50,
@@ -174,6 +177,15 @@ class GeminiFake(FakeUpstream):
                     recorded.verified += 1
                 open_calls = len(calls)
                 continue
+            for j, part in enumerate(parts):
+                if "inlineData" in part:
+                    inline = part["inlineData"] or {}
+                    problem = media_problem(inline.get("mimeType"), inline.get("data"), INLINE_TYPES)
+                    if problem is not None:
+                        raise self.reject(
+                            f"* GenerateContentRequest.contents[{index}].parts[{j}].inline_data: {problem}"
+                        )
+                    recorded.media.append(inline["mimeType"])
             responses = [p["functionResponse"] for p in parts if "functionResponse" in p]
             if responses:
                 if open_calls == 0:

@@ -91,6 +91,15 @@ export type ProviderCapabilities = {
      * The `nativeHistory` filters this instance's native sessions support.
      */
     nativeHistoryFilters: Array<NativeHistoryFilter>;
+    /**
+     * The attachment media types a stateless run on this instance may send:
+     * media types, or ranges such as `text*` (sent decoded, as text beside
+     * the input). Images and PDFs go in the provider's own form. Any other
+     * type is `ATTACHMENT_UNSUPPORTED` before any model work. Matching
+     * ignores case and parameters such as `; charset=utf-8`.
+     *
+     */
+    attachmentMediaTypes?: Array<string>;
 };
 
 export type SessionsPolicy = {
@@ -347,7 +356,13 @@ export type ReadSessionResponse = {
 };
 
 /**
- * A file sent with a stateless run.
+ * A file sent with a stateless run. Text (`text*`, JSON, XML) goes to
+ * the model decoded, beside the input; images (`image/png`, `image/jpeg`,
+ * `image/webp`, `image/gif`) and PDFs (`application/pdf`) go in the
+ * provider's own form, where the instance lists the type in discovery's
+ * `attachmentMediaTypes`. The host bounds each attachment's decoded size
+ * (`maxAttachmentBytes`) and a run's (`maxRunAttachmentBytes`).
+ *
  */
 export type Attachment = {
     /**
@@ -355,7 +370,7 @@ export type Attachment = {
      */
     name: string;
     /**
-     * The IANA media type, for example `text/plain`.
+     * The IANA media type, for example `text/plain` or `image/png`.
      */
     mediaType: string;
     /**
@@ -501,10 +516,12 @@ export type RetryAccounting = {
  * What a native session keeps of each stored turn (applied when the turn
  * is stored, so replay and bounds both see the filtered history).
  * `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
- * whole (never edits one); `no_tool_results` replaces each tool result's
- * content with a short placeholder, keeping calls and results paired;
- * `compact_tool_results` cuts each tool result to the host's
- * `sessions.compactToolResultsMaxChars`.
+ * whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+ * replaces each tool result's content with a short placeholder, keeping
+ * calls and results paired; `compact_tool_results` cuts each tool result
+ * (a string or a list of text blocks) to at most the host's
+ * `sessions.compactToolResultsMaxChars` characters. A history that ends
+ * inside a tool round keeps that round as it is.
  *
  */
 export const NativeHistoryFilter = {
@@ -518,10 +535,12 @@ export const NativeHistoryFilter = {
  * What a native session keeps of each stored turn (applied when the turn
  * is stored, so replay and bounds both see the filtered history).
  * `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
- * whole (never edits one); `no_tool_results` replaces each tool result's
- * content with a short placeholder, keeping calls and results paired;
- * `compact_tool_results` cuts each tool result to the host's
- * `sessions.compactToolResultsMaxChars`.
+ * whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+ * replaces each tool result's content with a short placeholder, keeping
+ * calls and results paired; `compact_tool_results` cuts each tool result
+ * (a string or a list of text blocks) to at most the host's
+ * `sessions.compactToolResultsMaxChars` characters. A history that ends
+ * inside a tool round keeps that round as it is.
  *
  */
 export type NativeHistoryFilter = typeof NativeHistoryFilter[keyof typeof NativeHistoryFilter];
@@ -749,7 +768,7 @@ export type CancelRunResponse = {
  * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
  * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
  * `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
- * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+ * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
@@ -801,7 +820,8 @@ export const ErrorCode = {
     HOST_BUSY: 'HOST_BUSY',
     PROVIDER_OVERLOADED: 'PROVIDER_OVERLOADED',
     SHUTTING_DOWN: 'SHUTTING_DOWN',
-    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT'
+    PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT',
+    ATTACHMENT_UNSUPPORTED: 'ATTACHMENT_UNSUPPORTED'
 } as const;
 
 /**
@@ -816,7 +836,7 @@ export const ErrorCode = {
  * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
  * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
  * `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
- * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+ * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
@@ -889,13 +909,25 @@ export type Problem = {
      */
     retryAfterSeconds?: number;
     /**
-     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host setting name.
      */
     limit?: string;
     /**
      * The value of that bound.
      */
     maximum?: number;
+    /**
+     * `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
+     */
+    attachment?: number;
+    /**
+     * `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
+     */
+    mediaType?: string;
+    /**
+     * `ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
+     */
+    provider?: string;
     /**
      * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
      */
@@ -1322,9 +1354,13 @@ export type RunErrors = {
      * `SESSION_PREFIX_CHANGED` (a native session on a provider whose request
      * prefix must stay byte-identical, such as Anthropic, got tools that
      * differ from its first turn's; refused before any model work),
-     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body) or
+     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body),
      * `TOOL_NAME_CONFLICT` (two declared tools share a name, or one is named
-     * like a host tool).
+     * like a host tool) or `ATTACHMENT_UNSUPPORTED` (a stateless run's
+     * attachment of a type the instance does not take, see discovery's
+     * `attachmentMediaTypes`, or larger than the host's `maxAttachmentBytes`
+     * or `maxRunAttachmentBytes`; `attachment`, `mediaType` and `provider`
+     * name it, `limit` and `maximum` the bound; refused before any model work).
      *
      */
     422: RunInvalidProblem;
@@ -1438,9 +1474,13 @@ export type StreamRunErrors = {
      * `SESSION_PREFIX_CHANGED` (a native session on a provider whose request
      * prefix must stay byte-identical, such as Anthropic, got tools that
      * differ from its first turn's; refused before any model work),
-     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body) or
+     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body),
      * `TOOL_NAME_CONFLICT` (two declared tools share a name, or one is named
-     * like a host tool).
+     * like a host tool) or `ATTACHMENT_UNSUPPORTED` (a stateless run's
+     * attachment of a type the instance does not take, see discovery's
+     * `attachmentMediaTypes`, or larger than the host's `maxAttachmentBytes`
+     * or `maxRunAttachmentBytes`; `attachment`, `mediaType` and `provider`
+     * name it, `limit` and `maximum` the bound; refused before any model work).
      *
      */
     422: RunInvalidProblem;

@@ -52,6 +52,9 @@ from typing import Any, cast
 
 from ..config import EchoProviderConfig
 from .base import (
+    IMAGE_MEDIA_TYPES,
+    PDF_MEDIA_TYPE,
+    TEXT_MEDIA_TYPES,
     AuthFailure,
     Capabilities,
     ModelRequest,
@@ -170,6 +173,7 @@ class EchoProvider:
             if self.native_supported
             else ("full",),
             fixed_native_prefix=self.fixed_native_prefix,
+            attachment_media_types=(*TEXT_MEDIA_TYPES, *IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE),
         )
 
     async def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:

@@ -24,6 +24,8 @@ from typing import Any
 
 from ..config import GeminiProviderConfig
 from .base import (
+    PDF_MEDIA_TYPE,
+    TEXT_MEDIA_TYPES,
     Capabilities,
     ModelRequest,
     NativeItems,
@@ -48,11 +50,15 @@ from .upstream import (
     retry_after_from_headers,
     retrying,
 )
-from .wire import dump_item, load_item, user_text
+from .wire import binary_attachments, dump_item, load_item, user_text
 
 __all__ = ["GeminiProvider", "map_request", "process_response", "process_stream"]
 
 CALL_ID_PREFIX = "gemini_call_"
+BINARY_MEDIA_TYPES = ("image/png", "image/jpeg", "image/webp", PDF_MEDIA_TYPE)
+"""Sent as ``inlineData`` parts before the text. Gemini takes no GIF (its image types are PNG, JPEG,
+WebP, HEIC and HEIF). https://ai.google.dev/gemini-api/docs/image-understanding
+https://ai.google.dev/gemini-api/docs/document-processing"""
 
 
 @dataclass(slots=True)
@@ -106,6 +112,7 @@ class GeminiProvider:
             streaming=True,
             application_functions=True,
             native_filters=ALL_FILTERS,
+            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
         )
 
     def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
@@ -145,7 +152,7 @@ def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict
     turn = [load_item(raw) for raw in request.turn_items]
     added: list[Any] = []
     if not turn:
-        added.append({"role": "user", "parts": [{"text": user_text(request)}]})
+        added.append({"role": "user", "parts": _user_parts(request)})
     results = request.exchange[len(_parts(turn, "functionResponse")) :]
     if results:
         added.append(
@@ -158,6 +165,15 @@ def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict
         body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
     body.update(options)
     return body, added, len(_parts(turn, "functionCall"))
+
+
+def _user_parts(request: ModelRequest) -> list[Any]:
+    parts: list[Any] = [
+        {"inlineData": {"mimeType": media_type, "data": data}}
+        for _, media_type, data in binary_attachments(request, BINARY_MEDIA_TYPES)
+    ]
+    parts.append({"text": user_text(request, BINARY_MEDIA_TYPES)})
+    return parts
 
 
 def _declaration(tool: ToolSpec) -> dict[str, Any]:
