@@ -274,3 +274,20 @@ async def test_discovery_advertises_each_instances_media_types(driver: Driver) -
     for kind in KINDS:
         assert advertised[kind][:3] == text
         assert set(advertised[kind][3:]) == ACCEPTS[kind]
+
+
+@pytest.mark.parametrize("kind", ["openai-responses", "anthropic"])
+async def test_an_unnamed_pdf_still_goes_in_a_shape_the_provider_takes(
+    driver: Driver, fakes: dict[str, FakeUpstream], kind: str
+) -> None:
+    unnamed = Attachment(name="", mediaType="application/pdf", data=encoded("application/pdf"))
+
+    await driver.run(stateless(kind, unnamed))
+
+    recorded = fakes[kind].requests[-1]
+    assert recorded.outcome == "ok" and recorded.media == ["application/pdf"]
+    parts = [p for p in user_content(kind, recorded.body) if p["type"] in ("input_file", "document")]
+    if kind == "openai-responses":
+        assert parts[0]["filename"] == "document.pdf"  # OpenAI requires one
+    else:
+        assert "title" not in parts[0]  # optional on Anthropic, and an empty one says nothing

@@ -166,7 +166,7 @@ def _user_content(request: ModelRequest) -> list[Any]:
     for name, media_type, data in binary_attachments(request, BINARY_MEDIA_TYPES):
         source = {"type": "base64", "media_type": media_type, "data": data}
         if media_type == PDF_MEDIA_TYPE:
-            content.append({"type": "document", "source": source, "title": name})
+            content.append({"type": "document", "source": source, **({"title": name} if name else {})})
         else:
             content.append({"type": "image", "source": source})
     content.append({"type": "text", "text": user_text(request, BINARY_MEDIA_TYPES)})

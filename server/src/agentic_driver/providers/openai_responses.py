@@ -169,7 +169,8 @@ def _user_content(request: ModelRequest) -> list[Any]:
     content: list[Any] = [{"type": "input_text", "text": user_text(request, BINARY_MEDIA_TYPES)}]
     for name, media_type, data in binary_attachments(request, BINARY_MEDIA_TYPES):
         if media_type == PDF_MEDIA_TYPE:
-            content.append({"type": "input_file", "filename": name, "file_data": data_url(media_type, data)})
+            file = {"type": "input_file", "filename": name or "document.pdf", "file_data": data_url(media_type, data)}
+            content.append(file)  # OpenAI requires a file name
         else:
             content.append({"type": "input_image", "image_url": data_url(media_type, data), "detail": "auto"})
     return content
