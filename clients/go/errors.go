@@ -8,7 +8,9 @@ package agenticdriver
 //	├── APIError                   an answer with an error status: StatusCode(), ResponseHeader()
 //	│   ├── *ProblemError          a problem document: Status, Code, Detail, Header, Body, ...
 //	│   │   ├── *SessionRevisionConflictError   .CurrentRevision (int)
-//	│   │   └── *SessionBusyError               .ActiveRunID (string)
+//	│   │   ├── *SessionBusyError               .ActiveRunID (string)
+//	│   │   ├── *MisdirectedRequestError        .HostID, .OwnerHostID (string)
+//	│   │   └── *HostUnavailableError           .OwnerHostID (string; empty: no host takes new work)
 //	│   │     every code also matches its sentinel: errors.Is(err, ErrSessionBusy), ...
 //	│   └── *UnexpectedStatusError  an error status whose body is not a problem document (a proxy's page)
 //	├── *StreamProtocolError       a malformed Server-Sent Event
@@ -169,6 +171,11 @@ var (
 	ErrHeadersTooLarge           = &CodeError{ErrorCodeHEADERSTOOLARGE}
 	ErrRequestTimeout            = &CodeError{ErrorCodeREQUESTTIMEOUT}
 	ErrAttachmentUnsupported     = &CodeError{ErrorCodeATTACHMENTUNSUPPORTED}
+	ErrMalformedRequest          = &CodeError{ErrorCodeMALFORMEDREQUEST}
+	// ErrMisdirectedRequest: the request named another host's session or run (ownerHostId); nothing was done.
+	ErrMisdirectedRequest = &CodeError{ErrorCodeMISDIRECTEDREQUEST}
+	// ErrHostUnavailable: a proxy's answer; the host that owns the session or run is down or restarting.
+	ErrHostUnavailable = &CodeError{ErrorCodeHOSTUNAVAILABLE}
 )
 
 var sentinels = map[ErrorCode]*CodeError{}
@@ -182,8 +189,8 @@ func init() {
 		ErrUnsupportedContinuation, ErrSessionContextUnsupported, ErrSessionOverrideRejected,
 		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
-		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout,
-		ErrAttachmentUnsupported,
+		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout, ErrMalformedRequest,
+		ErrMisdirectedRequest, ErrHostUnavailable, ErrAttachmentUnsupported,
 	} {
 		sentinels[sentinel.Code] = sentinel
 	}
@@ -220,7 +227,8 @@ type ProblemError struct {
 	Reason string
 	// Errors (VALIDATION_ERROR): every problem found in the request.
 	Errors []ValidationIssue
-	// Header is the answer's headers; RequestID its X-Request-Id.
+	// Header is the answer's headers. RequestID is the host's id for the request: its X-Request-Id,
+	// else the problem's requestId (a stream's problem has no headers); host logs and spans carry it.
 	Header    http.Header
 	RequestID string
 	// Body is the problem document as sent.
@@ -264,6 +272,32 @@ type SessionBusyError struct {
 }
 
 func (e *SessionBusyError) Unwrap() error { return e.ProblemError }
+
+// MisdirectedRequestError is MISDIRECTED_REQUEST (421): host HostID answered for a session or
+// run that host OwnerHostID owns, and did nothing. The client already sent the request once
+// more to the owner (Agentic-Host); this is the second 421 of the call: check that the proxy
+// routes on Agentic-Host.
+type MisdirectedRequestError struct {
+	*ProblemError
+	// HostID is the host that answered (always sent with this code).
+	HostID string
+	// OwnerHostID is the host that owns the session or run (always sent with this code).
+	OwnerHostID string
+}
+
+func (e *MisdirectedRequestError) Unwrap() error { return e.ProblemError }
+
+// HostUnavailableError is HOST_UNAVAILABLE (503, from the proxy): host OwnerHostID, which owns
+// the session or run, is down. Retried after Retry-After like HOST_BUSY; sessions never move,
+// and once back that host answers SESSION_NOT_FOUND for the sessions it lost.
+type HostUnavailableError struct {
+	*ProblemError
+	// OwnerHostID is the host the request was for; empty when the request named no session or
+	// run and no host behind the proxy takes new work.
+	OwnerHostID string
+}
+
+func (e *HostUnavailableError) Unwrap() error { return e.ProblemError }
 
 func (e *ProblemError) Error() string {
 	return fmt.Sprintf("%s (%d): %s", e.Code, e.Status, e.Detail)
@@ -339,6 +373,9 @@ type wireProblem struct {
 	Maximum           *int              `json:"maximum"`
 	Reason            string            `json:"reason"`
 	Errors            []ValidationIssue `json:"errors"`
+	HostID            string            `json:"hostId"`
+	OwnerHostID       string            `json:"ownerHostId"`
+	RequestID         string            `json:"requestId"`
 }
 
 func optInt(value *int) OptInt {
@@ -367,9 +404,10 @@ func ParseProblem(status int, header http.Header, body []byte) (problem *Problem
 		Reason:            wire.Reason,
 		Errors:            wire.Errors,
 		Header:            header,
+		RequestID:         wire.RequestID,
 		Body:              append(json.RawMessage(nil), body...),
 	}
-	if header != nil {
+	if header != nil && header.Get("X-Request-Id") != "" {
 		problem.RequestID = header.Get("X-Request-Id")
 	}
 	if !problem.RetryAfterSeconds.Set && header != nil {
@@ -404,6 +442,13 @@ func typed(problem *ProblemError) Error {
 		if wire.ActiveRunID != "" {
 			return &SessionBusyError{ProblemError: problem, ActiveRunID: wire.ActiveRunID}
 		}
+	case ErrorCodeMISDIRECTEDREQUEST:
+		if wire.HostID != "" && wire.OwnerHostID != "" {
+			return &MisdirectedRequestError{ProblemError: problem, HostID: wire.HostID, OwnerHostID: wire.OwnerHostID}
+		}
+	case ErrorCodeHOSTUNAVAILABLE:
+		// Without ownerHostId the request named no session or run: no host behind the proxy takes new work.
+		return &HostUnavailableError{ProblemError: problem, OwnerHostID: wire.OwnerHostID}
 	}
 	return problem
 }

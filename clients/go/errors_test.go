@@ -70,6 +70,27 @@ func TestParseProblemFields(t *testing.T) {
 	}
 }
 
+// TestParseProblemRequestID: the X-Request-Id header, else the body's requestId, else empty.
+func TestParseProblemRequestID(t *testing.T) {
+	body := []byte(`{"type":"t","title":"T","status":404,"code":"SESSION_NOT_FOUND","detail":"d","requestId":"body-id"}`)
+	cases := []struct {
+		header http.Header
+		body   []byte
+		want   string
+	}{
+		{http.Header{"X-Request-Id": {"header-id"}}, body, "header-id"},
+		{http.Header{}, body, "body-id"},
+		{nil, body, "body-id"},
+		{http.Header{}, []byte(`{"code":"SESSION_NOT_FOUND","detail":"d"}`), ""},
+	}
+	for _, c := range cases {
+		problem, ok := agenticdriver.ParseProblem(404, c.header, c.body)
+		if !ok || problem.RequestID != c.want {
+			t.Errorf("RequestID = %q (ok %v), want %q", problem.RequestID, ok, c.want)
+		}
+	}
+}
+
 func TestParseProblemKeepsAnUnknownCode(t *testing.T) {
 	problem, ok := agenticdriver.ParseProblem(418, nil, problemBody("TEAPOT_EMPTY", `,"extra":true`))
 	if !ok || problem.Code != "TEAPOT_EMPTY" || problem.Known() || agenticdriver.Sentinel(problem.Code) != nil {

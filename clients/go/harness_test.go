@@ -86,11 +86,18 @@ type host struct {
 	workDir string
 	logPath string
 	exited  chan struct{}
+	http    *http.Client // polls /healthz
 }
 
 // startHost starts a host from config (a value marshalled to host JSON, or a file path string)
 // with extra environment, and waits until /healthz answers.
 func startHost(config any, env map[string]string) (*host, error) {
+	return launchHost(config, env, "http", http.DefaultClient)
+}
+
+// launchHost starts a host serving scheme (https when config has a tls section with a
+// certificate) and polls /healthz through poller.
+func launchHost(config any, env map[string]string, scheme string, poller *http.Client) (*host, error) {
 	command, err := serveCommand()
 	if err != nil {
 		return nil, err
@@ -130,8 +137,8 @@ func startHost(config any, env map[string]string) (*host, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	h := &host{baseURL: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, workDir: workDir, logPath: logPath,
-		exited: make(chan struct{})}
+	h := &host{baseURL: fmt.Sprintf("%s://127.0.0.1:%d", scheme, port), cmd: cmd, workDir: workDir, logPath: logPath,
+		exited: make(chan struct{}), http: poller}
 	go func() { _ = cmd.Wait(); close(h.exited) }()
 	deadline := time.Now().Add(startupTimeout)
 	for time.Now().Before(deadline) {
@@ -155,7 +162,7 @@ func (h *host) healthy() bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	request, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.baseURL+"/healthz", nil)
-	response, err := http.DefaultClient.Do(request)
+	response, err := h.http.Do(request)
 	if err != nil {
 		return false
 	}

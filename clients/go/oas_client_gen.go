@@ -290,6 +290,15 @@ type Invoker interface {
 	//
 	// GET /healthz
 	GetHealth(ctx context.Context, options ...RequestOption) (*Health, error)
+	// GetReadiness invokes getReadiness operation.
+	//
+	// 200 while the host takes new sessions and stateless runs; `SHUTTING_DOWN` (503) from the moment it
+	// starts draining until it exits. A proxy in front of several hosts sends new work only to ready
+	// hosts, and keeps sending a draining host the requests for its own sessions and runs (`/healthz`
+	// stays the liveness check). `HEAD` answers the same status.
+	//
+	// GET /readyz
+	GetReadiness(ctx context.Context, options ...RequestOption) (GetReadinessRes, error)
 	// ReadSession invokes readSession operation.
 	//
 	// Needs the `read` session grant and a grant for the session's provider instance. Reading does not
@@ -312,7 +321,7 @@ type Invoker interface {
 	// StreamRun invokes streamRun operation.
 	//
 	// The same request and the same session rules as `run`. Refusals known before the stream starts (401,
-	// 403, 404, 408, 409, 413, 415, 422, 501, 503) are ordinary problem responses. Once the run is
+	// 403, 404, 408, 409, 413, 415, 421, 422, 501, 503) are ordinary problem responses. Once the run is
 	// admitted the answer is `text/event-stream`: each SSE message has an `id`, an `event` equal to the
 	// event's `type`, and `data` holding one `RunEvent` as JSON. The stream ends after `run.completed`,
 	// `run.requires_action` or `run.failed`; a provider failure after admission is a `run.failed` whose
@@ -442,6 +451,22 @@ func (c *Client) sendCancelRun(ctx context.Context, params CancelRunParams, requ
 	r, err := ht.NewRequest(ctx, "POST", u)
 	if err != nil {
 		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
 	}
 
 	{
@@ -674,6 +699,22 @@ func (c *Client) sendDeleteSession(ctx context.Context, params DeleteSessionPara
 		return res, errors.Wrap(err, "create request")
 	}
 
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
 	{
 		type bitset = [1]uint8
 		var satisfied bitset
@@ -892,6 +933,70 @@ func (c *Client) sendGetHealth(ctx context.Context, requestOptions ...RequestOpt
 	return result, nil
 }
 
+// GetReadiness invokes getReadiness operation.
+//
+// 200 while the host takes new sessions and stateless runs; `SHUTTING_DOWN` (503) from the moment it
+// starts draining until it exits. A proxy in front of several hosts sends new work only to ready
+// hosts, and keeps sending a draining host the requests for its own sessions and runs (`/healthz`
+// stays the liveness check). `HEAD` answers the same status.
+//
+// GET /readyz
+func (c *Client) GetReadiness(ctx context.Context, options ...RequestOption) (GetReadinessRes, error) {
+	res, err := c.sendGetReadiness(ctx, options...)
+	return res, err
+}
+
+func (c *Client) sendGetReadiness(ctx context.Context, requestOptions ...RequestOption) (res GetReadinessRes, err error) {
+
+	var reqCfg requestConfig
+	reqCfg.setDefaults(c.baseClient)
+	for _, o := range requestOptions {
+		o(&reqCfg)
+	}
+
+	u := c.serverURL
+	if override := reqCfg.ServerURL; override != nil {
+		u = override
+	}
+	u = uri.Clone(u)
+	var pathParts [1]string
+	pathParts[0] = "/readyz"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	if err := reqCfg.onRequest(r); err != nil {
+		return res, errors.Wrap(err, "edit request")
+	}
+
+	resp, err := reqCfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	if err := reqCfg.onResponse(resp); err != nil {
+		return res, errors.Wrap(err, "edit response")
+	}
+
+	result, err := decodeGetReadinessResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ReadSession invokes readSession operation.
 //
 // Needs the `read` session grant and a grant for the session's provider instance. Reading does not
@@ -942,6 +1047,22 @@ func (c *Client) sendReadSession(ctx context.Context, params ReadSessionParams, 
 	r, err := ht.NewRequest(ctx, "GET", u)
 	if err != nil {
 		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
 	}
 
 	{
@@ -1061,6 +1182,20 @@ func (c *Client) sendRun(ctx context.Context, request *RunRequest, params RunPar
 			return res, errors.Wrap(err, "encode header")
 		}
 	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
 
 	{
 		type bitset = [1]uint8
@@ -1127,7 +1262,7 @@ func (c *Client) sendRun(ctx context.Context, request *RunRequest, params RunPar
 // StreamRun invokes streamRun operation.
 //
 // The same request and the same session rules as `run`. Refusals known before the stream starts (401,
-// 403, 404, 408, 409, 413, 415, 422, 501, 503) are ordinary problem responses. Once the run is
+// 403, 404, 408, 409, 413, 415, 421, 422, 501, 503) are ordinary problem responses. Once the run is
 // admitted the answer is `text/event-stream`: each SSE message has an `id`, an `event` equal to the
 // event's `type`, and `data` holding one `RunEvent` as JSON. The stream ends after `run.completed`,
 // `run.requires_action` or `run.failed`; a provider failure after admission is a `run.failed` whose
@@ -1176,6 +1311,20 @@ func (c *Client) sendStreamRun(ctx context.Context, request *RunRequest, params 
 		}
 		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
 				return e.EncodeValue(conv.StringToString(val))
 			}
 			return nil
@@ -1375,6 +1524,20 @@ func (c *Client) sendStreamRunActions(ctx context.Context, request *SubmitRunAct
 		}
 		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
 				return e.EncodeValue(conv.StringToString(val))
 			}
 			return nil
@@ -1592,6 +1755,20 @@ func (c *Client) sendSubmitRunActions(ctx context.Context, request *SubmitRunAct
 			return res, errors.Wrap(err, "encode header")
 		}
 	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
 
 	{
 		type bitset = [1]uint8
@@ -1713,6 +1890,22 @@ func (c *Client) sendTruncateSession(ctx context.Context, request *TruncateSessi
 	}
 	if err := encodeTruncateSessionRequest(request, r); err != nil {
 		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
 	}
 
 	{

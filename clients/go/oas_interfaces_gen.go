@@ -17,6 +17,10 @@ type GetDiscoveryRes interface {
 	getDiscoveryRes()
 }
 
+type GetReadinessRes interface {
+	getReadinessRes()
+}
+
 type ReadSessionRes interface {
 	readSessionRes()
 }

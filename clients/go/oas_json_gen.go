@@ -434,6 +434,44 @@ func (s *CancelRunForbidden) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes CancelRunMisdirectedRequest as json.
+func (s *CancelRunMisdirectedRequest) Encode(e *jx.Encoder) {
+	unwrapped := (*Problem)(s)
+
+	unwrapped.Encode(e)
+}
+
+// Decode decodes CancelRunMisdirectedRequest from json.
+func (s *CancelRunMisdirectedRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CancelRunMisdirectedRequest to nil")
+	}
+	var unwrapped Problem
+	if err := func() error {
+		if err := unwrapped.Decode(d); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
+	}
+	*s = CancelRunMisdirectedRequest(unwrapped)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *CancelRunMisdirectedRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CancelRunMisdirectedRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes CancelRunNotFound as json.
 func (s *CancelRunNotFound) Encode(e *jx.Encoder) {
 	unwrapped := (*Problem)(s)
@@ -1245,6 +1283,44 @@ func (s *DeleteSessionForbidden) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes DeleteSessionMisdirectedRequest as json.
+func (s *DeleteSessionMisdirectedRequest) Encode(e *jx.Encoder) {
+	unwrapped := (*Problem)(s)
+
+	unwrapped.Encode(e)
+}
+
+// Decode decodes DeleteSessionMisdirectedRequest from json.
+func (s *DeleteSessionMisdirectedRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode DeleteSessionMisdirectedRequest to nil")
+	}
+	var unwrapped Problem
+	if err := func() error {
+		if err := unwrapped.Decode(d); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
+	}
+	*s = DeleteSessionMisdirectedRequest(unwrapped)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *DeleteSessionMisdirectedRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *DeleteSessionMisdirectedRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes DeleteSessionNotFound as json.
 func (s *DeleteSessionNotFound) Encode(e *jx.Encoder) {
 	unwrapped := (*Problem)(s)
@@ -1616,6 +1692,12 @@ func (s *ErrorCode) Decode(d *jx.Decoder) error {
 		*s = ErrorCodePROVIDERTIMEOUT
 	case ErrorCodeATTACHMENTUNSUPPORTED:
 		*s = ErrorCodeATTACHMENTUNSUPPORTED
+	case ErrorCodeMALFORMEDREQUEST:
+		*s = ErrorCodeMALFORMEDREQUEST
+	case ErrorCodeMISDIRECTEDREQUEST:
+		*s = ErrorCodeMISDIRECTEDREQUEST
+	case ErrorCodeHOSTUNAVAILABLE:
+		*s = ErrorCodeHOSTUNAVAILABLE
 	default:
 		*s = ErrorCode(v)
 	}
@@ -2182,6 +2264,8 @@ func (s *InterruptReason) Decode(d *jx.Decoder) error {
 		*s = InterruptReasonLimitExceeded
 	case InterruptReasonShutdown:
 		*s = InterruptReasonShutdown
+	case InterruptReasonActionTimeout:
+		*s = InterruptReasonActionTimeout
 	default:
 		*s = InterruptReason(v)
 	}
@@ -3160,6 +3244,12 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.RequestID.Set {
+			e.FieldStart("requestId")
+			s.RequestID.Encode(e)
+		}
+	}
+	{
 		if s.CurrentRevision.Set {
 			e.FieldStart("currentRevision")
 			s.CurrentRevision.Encode(e)
@@ -3214,6 +3304,18 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.HostID.Set {
+			e.FieldStart("hostId")
+			s.HostID.Encode(e)
+		}
+	}
+	{
+		if s.OwnerHostID.Set {
+			e.FieldStart("ownerHostId")
+			s.OwnerHostID.Encode(e)
+		}
+	}
+	{
 		if s.Errors != nil {
 			e.FieldStart("errors")
 			e.ArrStart()
@@ -3225,23 +3327,26 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfProblem = [16]string{
+var jsonFieldsNameOfProblem = [19]string{
 	0:  "type",
 	1:  "title",
 	2:  "status",
 	3:  "code",
 	4:  "detail",
 	5:  "instance",
-	6:  "currentRevision",
-	7:  "activeRunId",
-	8:  "retryAfterSeconds",
-	9:  "limit",
-	10: "maximum",
-	11: "attachment",
-	12: "mediaType",
-	13: "provider",
-	14: "reason",
-	15: "errors",
+	6:  "requestId",
+	7:  "currentRevision",
+	8:  "activeRunId",
+	9:  "retryAfterSeconds",
+	10: "limit",
+	11: "maximum",
+	12: "attachment",
+	13: "mediaType",
+	14: "provider",
+	15: "reason",
+	16: "hostId",
+	17: "ownerHostId",
+	18: "errors",
 }
 
 // Decode decodes Problem from json.
@@ -3249,7 +3354,7 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode Problem to nil")
 	}
-	var requiredBitSet [2]uint8
+	var requiredBitSet [3]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -3320,6 +3425,16 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"instance\"")
+			}
+		case "requestId":
+			if err := func() error {
+				s.RequestID.Reset()
+				if err := s.RequestID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"requestId\"")
 			}
 		case "currentRevision":
 			if err := func() error {
@@ -3411,6 +3526,26 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"reason\"")
 			}
+		case "hostId":
+			if err := func() error {
+				s.HostID.Reset()
+				if err := s.HostID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"hostId\"")
+			}
+		case "ownerHostId":
+			if err := func() error {
+				s.OwnerHostID.Reset()
+				if err := s.OwnerHostID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"ownerHostId\"")
+			}
 		case "errors":
 			if err := func() error {
 				s.Errors = make([]ValidationIssue, 0)
@@ -3437,8 +3572,9 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [2]uint8{
+	for i, mask := range [3]uint8{
 		0b00011111,
+		0b00000000,
 		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
@@ -3901,6 +4037,44 @@ func (s *ReadSessionForbidden) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes ReadSessionMisdirectedRequest as json.
+func (s *ReadSessionMisdirectedRequest) Encode(e *jx.Encoder) {
+	unwrapped := (*Problem)(s)
+
+	unwrapped.Encode(e)
+}
+
+// Decode decodes ReadSessionMisdirectedRequest from json.
+func (s *ReadSessionMisdirectedRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ReadSessionMisdirectedRequest to nil")
+	}
+	var unwrapped Problem
+	if err := func() error {
+		if err := unwrapped.Decode(d); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
+	}
+	*s = ReadSessionMisdirectedRequest(unwrapped)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ReadSessionMisdirectedRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ReadSessionMisdirectedRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes ReadSessionNotFound as json.
 func (s *ReadSessionNotFound) Encode(e *jx.Encoder) {
 	unwrapped := (*Problem)(s)
@@ -4153,6 +4327,102 @@ func (s *ReadSessionResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *ReadSessionResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *Readiness) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *Readiness) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("status")
+		e.Str("ready")
+	}
+}
+
+var jsonFieldsNameOfReadiness = [1]string{
+	0: "status",
+}
+
+// Decode decodes Readiness from json.
+func (s *Readiness) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode Readiness to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "status":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Status = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode Readiness")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000001,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfReadiness) {
+					name = jsonFieldsNameOfReadiness[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *Readiness) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *Readiness) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -5151,6 +5421,44 @@ func (s *RunGatewayTimeout) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes RunMisdirectedRequest as json.
+func (s *RunMisdirectedRequest) Encode(e *jx.Encoder) {
+	unwrapped := (*Problem)(s)
+
+	unwrapped.Encode(e)
+}
+
+// Decode decodes RunMisdirectedRequest from json.
+func (s *RunMisdirectedRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode RunMisdirectedRequest to nil")
+	}
+	var unwrapped Problem
+	if err := func() error {
+		if err := unwrapped.Decode(d); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
+	}
+	*s = RunMisdirectedRequest(unwrapped)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *RunMisdirectedRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *RunMisdirectedRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes RunNotFound as json.
 func (s *RunNotFound) Encode(e *jx.Encoder) {
 	unwrapped := (*Problem)(s)
@@ -5398,19 +5706,26 @@ func (s *RunRequest) encodeFields(e *jx.Encoder) {
 			s.IdleTimeoutMs.Encode(e)
 		}
 	}
+	{
+		if s.ActionTimeoutMs.Set {
+			e.FieldStart("actionTimeoutMs")
+			s.ActionTimeoutMs.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfRunRequest = [10]string{
-	0: "provider",
-	1: "model",
-	2: "input",
-	3: "instructions",
-	4: "history",
-	5: "attachments",
-	6: "retrieval",
-	7: "session",
-	8: "tools",
-	9: "idleTimeoutMs",
+var jsonFieldsNameOfRunRequest = [11]string{
+	0:  "provider",
+	1:  "model",
+	2:  "input",
+	3:  "instructions",
+	4:  "history",
+	5:  "attachments",
+	6:  "retrieval",
+	7:  "session",
+	8:  "tools",
+	9:  "idleTimeoutMs",
+	10: "actionTimeoutMs",
 }
 
 // Decode decodes RunRequest from json.
@@ -5548,6 +5863,16 @@ func (s *RunRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"idleTimeoutMs\"")
+			}
+		case "actionTimeoutMs":
+			if err := func() error {
+				s.ActionTimeoutMs.Reset()
+				if err := s.ActionTimeoutMs.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"actionTimeoutMs\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -7139,6 +7464,44 @@ func (s *StreamRunActionsForbidden) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes StreamRunActionsMisdirectedRequest as json.
+func (s *StreamRunActionsMisdirectedRequest) Encode(e *jx.Encoder) {
+	unwrapped := (*Problem)(s)
+
+	unwrapped.Encode(e)
+}
+
+// Decode decodes StreamRunActionsMisdirectedRequest from json.
+func (s *StreamRunActionsMisdirectedRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode StreamRunActionsMisdirectedRequest to nil")
+	}
+	var unwrapped Problem
+	if err := func() error {
+		if err := unwrapped.Decode(d); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
+	}
+	*s = StreamRunActionsMisdirectedRequest(unwrapped)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *StreamRunActionsMisdirectedRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *StreamRunActionsMisdirectedRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes StreamRunActionsNotFound as json.
 func (s *StreamRunActionsNotFound) Encode(e *jx.Encoder) {
 	unwrapped := (*Problem)(s)
@@ -7363,6 +7726,44 @@ func (s *StreamRunForbidden) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *StreamRunForbidden) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes StreamRunMisdirectedRequest as json.
+func (s *StreamRunMisdirectedRequest) Encode(e *jx.Encoder) {
+	unwrapped := (*Problem)(s)
+
+	unwrapped.Encode(e)
+}
+
+// Decode decodes StreamRunMisdirectedRequest from json.
+func (s *StreamRunMisdirectedRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode StreamRunMisdirectedRequest to nil")
+	}
+	var unwrapped Problem
+	if err := func() error {
+		if err := unwrapped.Decode(d); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
+	}
+	*s = StreamRunMisdirectedRequest(unwrapped)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *StreamRunMisdirectedRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *StreamRunMisdirectedRequest) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -7743,6 +8144,44 @@ func (s *SubmitRunActionsGatewayTimeout) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *SubmitRunActionsGatewayTimeout) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes SubmitRunActionsMisdirectedRequest as json.
+func (s *SubmitRunActionsMisdirectedRequest) Encode(e *jx.Encoder) {
+	unwrapped := (*Problem)(s)
+
+	unwrapped.Encode(e)
+}
+
+// Decode decodes SubmitRunActionsMisdirectedRequest from json.
+func (s *SubmitRunActionsMisdirectedRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode SubmitRunActionsMisdirectedRequest to nil")
+	}
+	var unwrapped Problem
+	if err := func() error {
+		if err := unwrapped.Decode(d); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
+	}
+	*s = SubmitRunActionsMisdirectedRequest(unwrapped)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *SubmitRunActionsMisdirectedRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *SubmitRunActionsMisdirectedRequest) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -8270,6 +8709,44 @@ func (s *TruncateSessionForbidden) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *TruncateSessionForbidden) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes TruncateSessionMisdirectedRequest as json.
+func (s *TruncateSessionMisdirectedRequest) Encode(e *jx.Encoder) {
+	unwrapped := (*Problem)(s)
+
+	unwrapped.Encode(e)
+}
+
+// Decode decodes TruncateSessionMisdirectedRequest from json.
+func (s *TruncateSessionMisdirectedRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode TruncateSessionMisdirectedRequest to nil")
+	}
+	var unwrapped Problem
+	if err := func() error {
+		if err := unwrapped.Decode(d); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return errors.Wrap(err, "alias")
+	}
+	*s = TruncateSessionMisdirectedRequest(unwrapped)
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *TruncateSessionMisdirectedRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *TruncateSessionMisdirectedRequest) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

@@ -11,6 +11,7 @@ const (
 	DeleteSessionOperation    OperationName = "DeleteSession"
 	GetDiscoveryOperation     OperationName = "GetDiscovery"
 	GetHealthOperation        OperationName = "GetHealth"
+	GetReadinessOperation     OperationName = "GetReadiness"
 	ReadSessionOperation      OperationName = "ReadSession"
 	RunOperation              OperationName = "Run"
 	StreamRunOperation        OperationName = "StreamRun"

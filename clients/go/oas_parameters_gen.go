@@ -4,8 +4,18 @@ package agenticdriver
 
 // CancelRunParams is parameters of cancelRun operation.
 type CancelRunParams struct {
-	// The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s
+	// `activeRunId`: `run_{hostId}.{random}`, naming the host process that runs it.
 	RunID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
 // CreateSessionParams is parameters of createSession operation.
@@ -20,14 +30,34 @@ type CreateSessionParams struct {
 
 // DeleteSessionParams is parameters of deleteSession operation.
 type DeleteSessionParams struct {
-	// The session id returned by `createSession`.
+	// The session id returned by `createSession`: `ses_{hostId}.{random}`, naming the host process that
+	// holds the session (see `SessionInfo.id`).
 	SessionID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
 // ReadSessionParams is parameters of readSession operation.
 type ReadSessionParams struct {
-	// The session id returned by `createSession`.
+	// The session id returned by `createSession`: `ses_{hostId}.{random}`, naming the host process that
+	// holds the session (see `SessionInfo.id`).
 	SessionID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
 // RunParams is parameters of run operation.
@@ -38,6 +68,15 @@ type RunParams struct {
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
 	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
 // StreamRunParams is parameters of streamRun operation.
@@ -48,6 +87,15 @@ type StreamRunParams struct {
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
 	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
 // StreamRunActionsParams is parameters of streamRunActions operation.
@@ -58,8 +106,18 @@ type StreamRunActionsParams struct {
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
 	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
-	// The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s
+	// `activeRunId`: `run_{hostId}.{random}`, naming the host process that runs it.
 	RunID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
 // SubmitRunActionsParams is parameters of submitRunActions operation.
@@ -70,12 +128,32 @@ type SubmitRunActionsParams struct {
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
 	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
-	// The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s
+	// `activeRunId`: `run_{hostId}.{random}`, naming the host process that runs it.
 	RunID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
 // TruncateSessionParams is parameters of truncateSession operation.
 type TruncateSessionParams struct {
-	// The session id returned by `createSession`.
+	// The session id returned by `createSession`: `ses_{hostId}.{random}`, naming the host process that
+	// holds the session (see `SessionInfo.id`).
 	SessionID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
 }

@@ -157,6 +157,10 @@ type CancelRunForbidden Problem
 
 func (*CancelRunForbidden) cancelRunRes() {}
 
+type CancelRunMisdirectedRequest Problem
+
+func (*CancelRunMisdirectedRequest) cancelRunRes() {}
+
 type CancelRunNotFound Problem
 
 func (*CancelRunNotFound) cancelRunRes() {}
@@ -371,6 +375,10 @@ type DeleteSessionForbidden Problem
 
 func (*DeleteSessionForbidden) deleteSessionRes() {}
 
+type DeleteSessionMisdirectedRequest Problem
+
+func (*DeleteSessionMisdirectedRequest) deleteSessionRes() {}
+
 // DeleteSessionNoContent is response for DeleteSession operation.
 type DeleteSessionNoContent struct{}
 
@@ -386,7 +394,7 @@ func (*DeleteSessionNotImplemented) deleteSessionRes() {}
 
 // Ref: #/components/schemas/Discovery
 type Discovery struct {
-	// The host's configured id; sessions carry it as `hostId`.
+	// The host process's id (a DNS label); the session and run ids it makes name it.
 	HostID string `json:"hostId"`
 	// The host software version.
 	Version string `json:"version"`
@@ -471,12 +479,20 @@ func (*Discovery) getDiscoveryRes() {}
 // `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT`,
 // `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR`
 // 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502;
-// `SESSION_STORE_FULL`, `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT`
-// 504. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the
-// documented operations (or a host defect) and appear in no operation. The connection-level guards
-// answer before any operation is known, so they appear in no operation either: `HEADERS_TOO_LARGE`
-// (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host
-// holds its maximum of open connections; the new connection is answered and closed).
+// `SESSION_STORE_FULL`, `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
+// `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400. `ROUTE_NOT_FOUND`,
+// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
+// host defect) and appear in no operation. The connection-level guards answer before any operation is
+// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
+// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
+// connections; the new connection is answered and closed), and `MALFORMED_REQUEST` (the bytes received
+// are not a valid HTTP/1.1 request: a control byte in a header, a bad request line or target, a bad
+// `Content-Length` or chunk size, a header line without a colon; the answer carries
+// `Connection: close` and the connection is closed). `HOST_UNAVAILABLE` (with `ownerHostId` when the
+// request named a session or run, and `Retry-After`) is answered by the proxy in front of several
+// hosts, never by a host, so it appears in no operation either: the proxy cannot reach the host that
+// owns the session or run (down or restarting), or no host takes new work. A client retries it a
+// bounded number of times; a host that comes back has lost its sessions (`SESSION_NOT_FOUND`).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -521,6 +537,9 @@ const (
 	ErrorCodeSHUTTINGDOWN              ErrorCode = "SHUTTING_DOWN"
 	ErrorCodePROVIDERTIMEOUT           ErrorCode = "PROVIDER_TIMEOUT"
 	ErrorCodeATTACHMENTUNSUPPORTED     ErrorCode = "ATTACHMENT_UNSUPPORTED"
+	ErrorCodeMALFORMEDREQUEST          ErrorCode = "MALFORMED_REQUEST"
+	ErrorCodeMISDIRECTEDREQUEST        ErrorCode = "MISDIRECTED_REQUEST"
+	ErrorCodeHOSTUNAVAILABLE           ErrorCode = "HOST_UNAVAILABLE"
 )
 
 // AllValues returns all ErrorCode values.
@@ -566,6 +585,9 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodeSHUTTINGDOWN,
 		ErrorCodePROVIDERTIMEOUT,
 		ErrorCodeATTACHMENTUNSUPPORTED,
+		ErrorCodeMALFORMEDREQUEST,
+		ErrorCodeMISDIRECTEDREQUEST,
+		ErrorCodeHOSTUNAVAILABLE,
 	}
 }
 
@@ -651,6 +673,12 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodePROVIDERTIMEOUT:
 		return []byte(s), nil
 	case ErrorCodeATTACHMENTUNSUPPORTED:
+		return []byte(s), nil
+	case ErrorCodeMALFORMEDREQUEST:
+		return []byte(s), nil
+	case ErrorCodeMISDIRECTEDREQUEST:
+		return []byte(s), nil
+	case ErrorCodeHOSTUNAVAILABLE:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -780,6 +808,15 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 	case ErrorCodeATTACHMENTUNSUPPORTED:
 		*s = ErrorCodeATTACHMENTUNSUPPORTED
 		return nil
+	case ErrorCodeMALFORMEDREQUEST:
+		*s = ErrorCodeMALFORMEDREQUEST
+		return nil
+	case ErrorCodeMISDIRECTEDREQUEST:
+		*s = ErrorCodeMISDIRECTEDREQUEST
+		return nil
+	case ErrorCodeHOSTUNAVAILABLE:
+		*s = ErrorCodeHOSTUNAVAILABLE
+		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
@@ -908,7 +945,8 @@ func (s *Health) SetStatus(val string) {
 	s.Status = val
 }
 
-// Why a turn stopped after model work started.
+// Why a turn stopped after model work started. `action_timeout`: the run's `actionTimeoutMs` passed
+// with its required action unanswered.
 // Ref: #/components/schemas/InterruptReason
 type InterruptReason string
 
@@ -919,6 +957,7 @@ const (
 	InterruptReasonIdleTimeout   InterruptReason = "idle_timeout"
 	InterruptReasonLimitExceeded InterruptReason = "limit_exceeded"
 	InterruptReasonShutdown      InterruptReason = "shutdown"
+	InterruptReasonActionTimeout InterruptReason = "action_timeout"
 )
 
 // AllValues returns all InterruptReason values.
@@ -930,6 +969,7 @@ func (InterruptReason) AllValues() []InterruptReason {
 		InterruptReasonIdleTimeout,
 		InterruptReasonLimitExceeded,
 		InterruptReasonShutdown,
+		InterruptReasonActionTimeout,
 	}
 }
 
@@ -947,6 +987,8 @@ func (s InterruptReason) MarshalText() ([]byte, error) {
 	case InterruptReasonLimitExceeded:
 		return []byte(s), nil
 	case InterruptReasonShutdown:
+		return []byte(s), nil
+	case InterruptReasonActionTimeout:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -973,6 +1015,9 @@ func (s *InterruptReason) UnmarshalText(data []byte) error {
 		return nil
 	case InterruptReasonShutdown:
 		*s = InterruptReasonShutdown
+		return nil
+	case InterruptReasonActionTimeout:
+		*s = InterruptReasonActionTimeout
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -1343,6 +1388,34 @@ func (o NilString) Or(d string) string {
 	}
 	return d
 }
+
+// NotReadyHeaders wraps Problem with response headers.
+type NotReadyHeaders struct {
+	RetryAfter OptInt
+	Response   Problem
+}
+
+// GetRetryAfter returns the value of RetryAfter.
+func (s *NotReadyHeaders) GetRetryAfter() OptInt {
+	return s.RetryAfter
+}
+
+// GetResponse returns the value of Response.
+func (s *NotReadyHeaders) GetResponse() Problem {
+	return s.Response
+}
+
+// SetRetryAfter sets the value of RetryAfter.
+func (s *NotReadyHeaders) SetRetryAfter(val OptInt) {
+	s.RetryAfter = val
+}
+
+// SetResponse sets the value of Response.
+func (s *NotReadyHeaders) SetResponse(val Problem) {
+	s.Response = val
+}
+
+func (*NotReadyHeaders) getReadinessRes() {}
 
 // NewOptInt returns new OptInt with value set to v.
 func NewOptInt(v int) OptInt {
@@ -1811,6 +1884,8 @@ type Problem struct {
 	Detail string `json:"detail"`
 	// The request path.
 	Instance OptString `json:"instance"`
+	// The request's id, the same as the `X-Request-Id` response header.
+	RequestID OptString `json:"requestId"`
 	// `SESSION_REVISION_CONFLICT`: the session's current revision.
 	CurrentRevision OptInt `json:"currentRevision"`
 	// `SESSION_BUSY`: the run that holds the session.
@@ -1829,9 +1904,15 @@ type Problem struct {
 	MediaType OptString `json:"mediaType"`
 	// `ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
 	Provider OptString `json:"provider"`
-	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped
-	// before the turn finished).
+	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before
+	// the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action
+	// unanswered).
 	Reason OptString `json:"reason"`
+	// `MISDIRECTED_REQUEST`: the host process that answered.
+	HostID OptString `json:"hostId"`
+	// `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request
+	// names (send `Agentic-Host` with it).
+	OwnerHostID OptString `json:"ownerHostId"`
 	// `VALIDATION_ERROR`: every problem found in the request.
 	Errors []ValidationIssue `json:"errors"`
 }
@@ -1864,6 +1945,11 @@ func (s *Problem) GetDetail() string {
 // GetInstance returns the value of Instance.
 func (s *Problem) GetInstance() OptString {
 	return s.Instance
+}
+
+// GetRequestID returns the value of RequestID.
+func (s *Problem) GetRequestID() OptString {
+	return s.RequestID
 }
 
 // GetCurrentRevision returns the value of CurrentRevision.
@@ -1911,6 +1997,16 @@ func (s *Problem) GetReason() OptString {
 	return s.Reason
 }
 
+// GetHostID returns the value of HostID.
+func (s *Problem) GetHostID() OptString {
+	return s.HostID
+}
+
+// GetOwnerHostID returns the value of OwnerHostID.
+func (s *Problem) GetOwnerHostID() OptString {
+	return s.OwnerHostID
+}
+
 // GetErrors returns the value of Errors.
 func (s *Problem) GetErrors() []ValidationIssue {
 	return s.Errors
@@ -1944,6 +2040,11 @@ func (s *Problem) SetDetail(val string) {
 // SetInstance sets the value of Instance.
 func (s *Problem) SetInstance(val OptString) {
 	s.Instance = val
+}
+
+// SetRequestID sets the value of RequestID.
+func (s *Problem) SetRequestID(val OptString) {
+	s.RequestID = val
 }
 
 // SetCurrentRevision sets the value of CurrentRevision.
@@ -1989,6 +2090,16 @@ func (s *Problem) SetProvider(val OptString) {
 // SetReason sets the value of Reason.
 func (s *Problem) SetReason(val OptString) {
 	s.Reason = val
+}
+
+// SetHostID sets the value of HostID.
+func (s *Problem) SetHostID(val OptString) {
+	s.HostID = val
+}
+
+// SetOwnerHostID sets the value of OwnerHostID.
+func (s *Problem) SetOwnerHostID(val OptString) {
+	s.OwnerHostID = val
 }
 
 // SetErrors sets the value of Errors.
@@ -2200,6 +2311,10 @@ type ReadSessionForbidden Problem
 
 func (*ReadSessionForbidden) readSessionRes() {}
 
+type ReadSessionMisdirectedRequest Problem
+
+func (*ReadSessionMisdirectedRequest) readSessionRes() {}
+
 type ReadSessionNotFound Problem
 
 func (*ReadSessionNotFound) readSessionRes() {}
@@ -2271,6 +2386,24 @@ func (s *ReadSessionResponse) SetInterruptedTurn(val OptInterruptedTurn) {
 }
 
 func (*ReadSessionResponse) readSessionRes() {}
+
+// Ref: #/components/schemas/Readiness
+type Readiness struct {
+	// Always `ready` while the host takes new work.
+	Status string `json:"status"`
+}
+
+// GetStatus returns the value of Status.
+func (s *Readiness) GetStatus() string {
+	return s.Status
+}
+
+// SetStatus sets the value of Status.
+func (s *Readiness) SetStatus(val string) {
+	s.Status = val
+}
+
+func (*Readiness) getReadinessRes() {}
 
 // What a `requires_action` run waits for.
 // Ref: #/components/schemas/RequiredAction
@@ -2701,6 +2834,10 @@ type RunGatewayTimeout Problem
 
 func (*RunGatewayTimeout) runRes() {}
 
+type RunMisdirectedRequest Problem
+
+func (*RunMisdirectedRequest) runRes() {}
+
 type RunNotFound Problem
 
 func (*RunNotFound) runRes() {}
@@ -2752,6 +2889,13 @@ type RunRequest struct {
 	// `PROVIDER_TIMEOUT` (a session turn leaves the session interrupted). There is never a total run
 	// deadline.
 	IdleTimeoutMs OptInt `json:"idleTimeoutMs"`
+	// Opt-in bound on each wait for the application: if a required action (function results or approvals)
+	// is not answered this long, the run ends as cancelled (`RUN_CANCELLED`, reason `action_timeout`); a
+	// session turn had started model work, so the session is interrupted and its interrupted turn records
+	// reason `action_timeout`. Without it a paused run waits until it is answered, cancelled or deleted
+	// (session retention stays suspended meanwhile). Separate from the host's `maxWaitingRuns`, which
+	// bounds how many runs may wait at once.
+	ActionTimeoutMs OptInt `json:"actionTimeoutMs"`
 }
 
 // GetProvider returns the value of Provider.
@@ -2804,6 +2948,11 @@ func (s *RunRequest) GetIdleTimeoutMs() OptInt {
 	return s.IdleTimeoutMs
 }
 
+// GetActionTimeoutMs returns the value of ActionTimeoutMs.
+func (s *RunRequest) GetActionTimeoutMs() OptInt {
+	return s.ActionTimeoutMs
+}
+
 // SetProvider sets the value of Provider.
 func (s *RunRequest) SetProvider(val string) {
 	s.Provider = val
@@ -2854,6 +3003,11 @@ func (s *RunRequest) SetIdleTimeoutMs(val OptInt) {
 	s.IdleTimeoutMs = val
 }
 
+// SetActionTimeoutMs sets the value of ActionTimeoutMs.
+func (s *RunRequest) SetActionTimeoutMs(val OptInt) {
+	s.ActionTimeoutMs = val
+}
+
 type RunRequestEntityTooLarge Problem
 
 func (*RunRequestEntityTooLarge) runRes() {}
@@ -2891,7 +3045,7 @@ func (s *RunRequiresActionEvent) SetRun(val RunResult) {
 
 // Ref: #/components/schemas/RunResult
 type RunResult struct {
-	// The run id.
+	// The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
 	ID             string            `json:"id"`
 	Status         RunStatus         `json:"status"`
 	Output         RunOutput         `json:"output"`
@@ -3178,7 +3332,7 @@ func (s *SessionGrant) UnmarshalText(data []byte) error {
 // Copy exactly these two fields from the last `SessionInfo` into the next run.
 // Ref: #/components/schemas/SessionHandle
 type SessionHandle struct {
-	// The session id.
+	// The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
 	ID string `json:"id"`
 	// The revision the caller believes is current (at most 2^53 - 1, which every JSON client represents
 	// exactly).
@@ -3207,7 +3361,11 @@ func (s *SessionHandle) SetRevision(val int) {
 
 // Ref: #/components/schemas/SessionInfo
 type SessionInfo struct {
-	// The session id.
+	// The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label of the host process that holds
+	// the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`) and `random` is URL-safe base64, so the first
+	// `.` ends the host part. Applications treat the id as opaque; clients and proxies read the host part
+	// to route (`Agentic-Host`). Ids of hosts older than this format (`ses_{random}`) name no host and
+	// stay valid.
 	ID string `json:"id"`
 	// Starts at 0 and advances by one with every completed turn.
 	Revision int           `json:"revision"`
@@ -3643,6 +3801,11 @@ type StreamRunActionsForbidden Problem
 func (*StreamRunActionsForbidden) initSSEStream(sseConnectFunc, sseClientConfig) {}
 func (*StreamRunActionsForbidden) streamRunActionsRes()                          {}
 
+type StreamRunActionsMisdirectedRequest Problem
+
+func (*StreamRunActionsMisdirectedRequest) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunActionsMisdirectedRequest) streamRunActionsRes()                          {}
+
 type StreamRunActionsNotFound Problem
 
 func (*StreamRunActionsNotFound) initSSEStream(sseConnectFunc, sseClientConfig) {}
@@ -3992,6 +4155,11 @@ type StreamRunForbidden Problem
 func (*StreamRunForbidden) initSSEStream(sseConnectFunc, sseClientConfig) {}
 func (*StreamRunForbidden) streamRunRes()                                 {}
 
+type StreamRunMisdirectedRequest Problem
+
+func (*StreamRunMisdirectedRequest) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunMisdirectedRequest) streamRunRes()                                 {}
+
 type StreamRunNotFound Problem
 
 func (*StreamRunNotFound) initSSEStream(sseConnectFunc, sseClientConfig) {}
@@ -4317,6 +4485,10 @@ type SubmitRunActionsGatewayTimeout Problem
 
 func (*SubmitRunActionsGatewayTimeout) submitRunActionsRes() {}
 
+type SubmitRunActionsMisdirectedRequest Problem
+
+func (*SubmitRunActionsMisdirectedRequest) submitRunActionsRes() {}
+
 type SubmitRunActionsNotFound Problem
 
 func (*SubmitRunActionsNotFound) submitRunActionsRes() {}
@@ -4459,6 +4631,10 @@ func (*TruncateConflictHeaders) truncateSessionRes() {}
 type TruncateSessionForbidden Problem
 
 func (*TruncateSessionForbidden) truncateSessionRes() {}
+
+type TruncateSessionMisdirectedRequest Problem
+
+func (*TruncateSessionMisdirectedRequest) truncateSessionRes() {}
 
 type TruncateSessionNotFound Problem
 

@@ -48,6 +48,14 @@ func (s *CancelRunForbidden) Validate() error {
 	return nil
 }
 
+func (s *CancelRunMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *CancelRunNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -298,6 +306,14 @@ func (s *DeleteSessionForbidden) Validate() error {
 	return nil
 }
 
+func (s *DeleteSessionMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *DeleteSessionNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -475,6 +491,12 @@ func (s ErrorCode) Validate() error {
 		return nil
 	case "ATTACHMENT_UNSUPPORTED":
 		return nil
+	case "MALFORMED_REQUEST":
+		return nil
+	case "MISDIRECTED_REQUEST":
+		return nil
+	case "HOST_UNAVAILABLE":
+		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
@@ -524,6 +546,8 @@ func (s InterruptReason) Validate() error {
 	case "limit_exceeded":
 		return nil
 	case "shutdown":
+		return nil
+	case "action_timeout":
 		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
@@ -600,6 +624,57 @@ func (s NativeHistoryFilter) Validate() error {
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
+}
+
+func (s *NotReadyHeaders) Validate() error {
+	if s == nil {
+		return validate.ErrNilPointer
+	}
+
+	var failures []validate.FieldError
+	if err := func() error {
+		if value, ok := s.RetryAfter.Get(); ok {
+			if err := func() error {
+				if err := (validate.Int{
+					MinSet:        true,
+					Min:           0,
+					MaxSet:        false,
+					Max:           0,
+					MinExclusive:  false,
+					MaxExclusive:  false,
+					MultipleOfSet: false,
+					MultipleOf:    0,
+					Pattern:       nil,
+				}).Validate(int64(value)); err != nil {
+					return errors.Wrap(err, "int")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "RetryAfter",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if err := s.Response.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "Response",
+			Error: err,
+		})
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+	return nil
 }
 
 func (s *Problem) Validate() error {
@@ -830,6 +905,14 @@ func (s *ProviderRateLimitedHeaders) Validate() error {
 }
 
 func (s *ReadSessionForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *ReadSessionMisdirectedRequest) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
 		return err
@@ -1261,6 +1344,14 @@ func (s *RunGatewayTimeout) Validate() error {
 	return nil
 }
 
+func (s *RunMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *RunNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -1405,6 +1496,34 @@ func (s *RunRequest) Validate() error {
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
 			Name:  "idleTimeoutMs",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if value, ok := s.ActionTimeoutMs.Get(); ok {
+			if err := func() error {
+				if err := (validate.Int{
+					MinSet:        true,
+					Min:           1,
+					MaxSet:        true,
+					Max:           86400000,
+					MinExclusive:  false,
+					MaxExclusive:  false,
+					MultipleOfSet: false,
+					MultipleOf:    0,
+					Pattern:       nil,
+				}).Validate(int64(value)); err != nil {
+					return errors.Wrap(err, "int")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "actionTimeoutMs",
 			Error: err,
 		})
 	}
@@ -2083,6 +2202,14 @@ func (s *StreamRunActionsForbidden) Validate() error {
 	return nil
 }
 
+func (s *StreamRunActionsMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *StreamRunActionsNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -2223,6 +2350,14 @@ func (s *StreamRunForbidden) Validate() error {
 	return nil
 }
 
+func (s *StreamRunMisdirectedRequest) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (s *StreamRunNotFound) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
@@ -2319,6 +2454,14 @@ func (s *SubmitRunActionsForbidden) Validate() error {
 }
 
 func (s *SubmitRunActionsGatewayTimeout) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *SubmitRunActionsMisdirectedRequest) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
 		return err
@@ -2521,6 +2664,14 @@ func (s *TruncateConflictHeaders) Validate() error {
 }
 
 func (s *TruncateSessionForbidden) Validate() error {
+	alias := (*Problem)(s)
+	if err := alias.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *TruncateSessionMisdirectedRequest) Validate() error {
 	alias := (*Problem)(s)
 	if err := alias.Validate(); err != nil {
 		return err

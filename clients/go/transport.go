@@ -121,14 +121,19 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	path := request.URL.EscapedPath()
-	for attempt := 1; ; attempt++ {
-		if attempt > 1 && request.GetBody != nil {
+	if host := routedHost(request); host != "" && request.Header.Get(routingHeader) == "" {
+		request.Header.Set(routingHeader, host)
+	}
+	followed := false
+	for attempt, sent := 1, 0; ; attempt++ {
+		if sent > 0 && request.GetBody != nil {
 			body, err := request.GetBody()
 			if err != nil {
 				return nil, err
 			}
 			request.Body = body
 		}
+		sent++
 		response, err := t.attempt(request)
 		if err == nil {
 			if state.response != nil {
@@ -140,6 +145,14 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 		if ctx.Err() != nil { // the caller's cancellation or deadline: not ours to retry
 			t.log(ctx, request.Method, path, attempt, 0, nil, ctx.Err(), -1)
 			return nil, ctx.Err()
+		}
+		if owner, ok := misdirectedOwner(err); ok && !followed {
+			// A wrong hop: the same request at once to the owner, once per call, not one of the retries.
+			followed = true
+			request.Header.Set(routingHeader, owner)
+			t.log(ctx, request.Method, path, attempt, http.StatusMisdirectedRequest, nil, err, 0)
+			attempt--
+			continue
 		}
 		retry, wait := t.decide(request.Method, err, attempt-1)
 		status, header := 0, http.Header(nil)
@@ -283,7 +296,8 @@ func (t *transport) decide(method string, err error, n int) (bool, time.Duration
 	var problem *ProblemError
 	if errors.As(err, &problem) {
 		switch problem.Code {
-		case ErrorCodeHOSTBUSY, ErrorCodeSESSIONSTOREFULL, ErrorCodeSHUTTINGDOWN, ErrorCodeIDEMPOTENCYKEYINUSE:
+		case ErrorCodeHOSTBUSY, ErrorCodeSESSIONSTOREFULL, ErrorCodeSHUTTINGDOWN, ErrorCodeHOSTUNAVAILABLE,
+			ErrorCodeIDEMPOTENCYKEYINUSE:
 		default:
 			return false, 0
 		}

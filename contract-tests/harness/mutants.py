@@ -2,8 +2,9 @@
 
     python -m harness.mutants MUTATION --config host.json --port P
 
-``tests/test_mutations.py`` proves that the suite rejects each mutation; a suite
-that passed against them would not be testing those rules. ``defect`` is not a
+``tests/test_mutations.py`` proves that the suite rejects each mutation, and
+``kit-tests/test_kit.py`` that the installed kit does, naming the failing check;
+a suite that passed against them would not be testing those rules. ``defect`` is not a
 mutation of a rule: it makes one operation fail unexpectedly, so that the
 ``INTERNAL_ERROR`` envelope a host defect produces can be checked at all.
 """
@@ -18,7 +19,7 @@ from typing import Any
 from agentic_driver.cli import serve
 from agentic_driver.config import load_config
 from agentic_driver.driver import Driver
-from agentic_driver.errors import CATALOGUE, CodeSpec, ErrorCode, RunNotFound
+from agentic_driver.errors import CATALOGUE, CodeSpec, DriverError, ErrorCode, RunNotFound, SessionBusy
 from agentic_driver.turns.lifecycle import TurnLifecycle
 
 
@@ -35,6 +36,32 @@ def stale_revision_accepted() -> None:
 def busy_as_400() -> None:
     """SESSION_BUSY keeps its code and body but is sent with status 400."""
     CATALOGUE[ErrorCode.SESSION_BUSY] = CodeSpec(400, CATALOGUE[ErrorCode.SESSION_BUSY].title)
+
+
+def busy_without_retry_after() -> None:
+    """SESSION_BUSY keeps status, code and ``retryAfterSeconds`` in its body, but no ``Retry-After`` header is sent."""
+
+    def without_header(self: SessionBusy, detail: str, *, active_run_id: str, retry_after_seconds: int = 1) -> None:
+        # The header comes from retry_after_seconds; a plain problem field keeps only the body member.
+        DriverError.__init__(self, detail, activeRunId=active_run_id, retryAfterSeconds=retry_after_seconds)
+        self.active_run_id = active_run_id
+
+    SessionBusy.__init__ = without_header  # type: ignore[method-assign]
+
+
+def weakened_served_spec() -> None:
+    """The host serves a document whose ErrorCode enum lacks SESSION_BUSY (its behaviour is unchanged)."""
+    import agentic_driver.http.app as app
+
+    served = app.openapi_document
+
+    def weakened() -> str:
+        document = served()
+        line = "        - SESSION_BUSY\n"  # an item of components.schemas.ErrorCode.enum
+        assert line in document, "the mutation no longer finds SESSION_BUSY in the ErrorCode enum"
+        return document.replace(line, "", 1)
+
+    app.openapi_document = weakened
 
 
 def run_not_found_as_session_not_found() -> None:
@@ -54,6 +81,8 @@ def defect() -> None:
 MUTATIONS: dict[str, Callable[[], None]] = {
     "stale-revision-accepted": stale_revision_accepted,
     "busy-as-400": busy_as_400,
+    "busy-without-retry-after": busy_without_retry_after,
+    "weakened-served-spec": weakened_served_spec,
     "run-not-found-as-session-not-found": run_not_found_as_session_not_found,
     "defect": defect,
 }

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import hosts, scenarios
+from agentic_driver_conformance import scenarios
+from agentic_driver_conformance.schemathesis_run import run_schemathesis
+from harness import hosts
 from harness.paths import HOST_CONFIG
-from harness.schemathesis_run import run_schemathesis
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +26,7 @@ def _scenario(name: str) -> scenarios.Scenario:
 
 
 def _failure_of(scenario_name: str, base_url: str) -> str:
-    runner = scenarios.Runner({"main": base_url})
+    runner = scenarios.Runner({"main": base_url}, hosts.TOKENS)
     try:
         runner.play(_scenario(scenario_name))
     except AssertionError as failure:
@@ -49,6 +50,7 @@ def test_stale_revision_answered_200_is_caught(quiet_observations: Path) -> None
 
         run = run_schemathesis(
             host.base_url,
+            hosts.TOKENS["full"],
             quiet_observations / "schemathesis-observations.json",
             output_path=quiet_observations / "schemathesis.txt",
             # Only the session flow (createSession and run links, the stale replay among them), stopping at the first

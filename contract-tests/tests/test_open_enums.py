@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from harness import spec
+from agentic_driver_conformance import spec
 
 SCHEMAS = spec.document()["components"]["schemas"]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from harness import spec
+from agentic_driver_conformance import spec
 
 LINKS = spec.links()
 EXPRESSION = re.compile(

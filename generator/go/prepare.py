@@ -15,6 +15,11 @@ becomes the ``$ref`` alone: ogen generates a string enum as ``type ErrorCode str
 constant per known value, and its decoder keeps any other string, so the Go type is as open as the
 contract (the hand-written problem parser never validates it against the known values).
 
+The ``X-Request-Id`` response header that every answer declares is left out: ogen turns a response
+with a declared header into a ``<Name>Headers`` wrapper type, which would change every operation's
+result type for one string that the hand-written layer reads from the HTTP response anyway
+(``RequestID`` on ``*Problem`` errors, and the raw response on success).
+
 Everything else passes through unchanged; the published openapi.yaml is not edited.
 """
 
@@ -55,8 +60,30 @@ def prepare(node: Any) -> Any:
     return out
 
 
+REQUEST_ID_HEADER = "X-Request-Id"
+
+
+def _responses(document: dict[str, Any]) -> list[dict[str, Any]]:
+    found = list(document.get("components", {}).get("responses", {}).values())
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            if isinstance(operation, dict):
+                found += operation.get("responses", {}).values()
+    return [response for response in found if isinstance(response, dict)]
+
+
+def without_request_id_header(document: dict[str, Any]) -> dict[str, Any]:
+    for response in _responses(document):
+        headers = response.get("headers")
+        if isinstance(headers, dict) and REQUEST_ID_HEADER in headers:
+            del headers[REQUEST_ID_HEADER]
+            if not headers:
+                del response["headers"]
+    return document
+
+
 def main(source: Path, target: Path) -> None:
-    document = yaml.safe_load(source.read_text(encoding="utf-8"))
+    document = without_request_id_header(yaml.safe_load(source.read_text(encoding="utf-8")))
     target.write_text(json.dumps(prepare(document), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -13,7 +14,14 @@ from urllib.parse import quote
 
 import httpx
 
-from ._exceptions import AgenticDriverError, APIConnectionError, APIStatusError, APITimeoutError, SessionBusyError
+from ._exceptions import (
+    AgenticDriverError,
+    APIConnectionError,
+    APIStatusError,
+    APITimeoutError,
+    MisdirectedRequestError,
+    SessionBusyError,
+)
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import (
@@ -33,11 +41,14 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_STREAM_IDLE_TIMEOUT",
     "DEFAULT_TIMEOUT",
+    "ROUTING_HEADER",
     "USER_AGENT",
     "Call",
     "Handle",
     "Options",
+    "host_of",
     "log_attempt",
+    "misdirected_owner",
     "plans",
     "retry_delay",
 ]
@@ -65,10 +76,37 @@ MAX_RETRY_DELAY = 8.0
 """The longest backoff between attempts when the host does not say how long to wait."""
 MAX_RETRY_AFTER = 60.0
 """The longest ``Retry-After`` the client waits out by itself; a longer ask is raised to the caller."""
-RETRIED_CODES = frozenset({"HOST_BUSY", "SESSION_STORE_FULL", "SHUTTING_DOWN", "IDEMPOTENCY_KEY_IN_USE"})
+RETRIED_CODES = frozenset(
+    {"HOST_BUSY", "SESSION_STORE_FULL", "SHUTTING_DOWN", "HOST_UNAVAILABLE", "IDEMPOTENCY_KEY_IN_USE"}
+)
 """Problem codes retried (after ``Retry-After``); every other code of ours never is (``clients/BEHAVIOUR.md``)."""
 PROXY_STATUSES = frozenset({502, 503, 504})
 """Statuses retried when the answer is not a problem document of ours (a proxy's page)."""
+
+ROUTING_HEADER = "Agentic-Host"
+"""Names the host that owns the session or run a request is about (``clients/BEHAVIOUR.md``, Routing)."""
+_ROUTED_ID = re.compile(r"(?:ses|run)_([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.")
+_HOST_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+
+
+def host_of(object_id: str) -> str | None:
+    """The owning host of a session or run id (``ses_{hostId}.{random}``, ``run_{hostId}.{random}``).
+
+    None for an id in the old form (no ``.``) or whose host part is not a DNS label:
+    such a request carries no ``Agentic-Host`` header. Only routing reads this;
+    applications treat ids as opaque.
+    """
+    found = _ROUTED_ID.match(object_id)
+    return found.group(1) if found else None
+
+
+def misdirected_owner(error: AgenticDriverError, followed: bool) -> str | None:
+    """The host to send the same request to at once, when ``error`` is the first 421 of this call."""
+    if followed or not isinstance(error, MisdirectedRequestError):
+        return None
+    owner = error.owner_host_id
+    return owner if _HOST_LABEL.fullmatch(owner) else None
+
 
 log = logging.getLogger("agentic_driver_sdk")
 """One debug line per attempt: method, path, status or failure, attempt, wait, request id. Never a token or body."""
@@ -183,9 +221,15 @@ class Call(Generic[T]):
     """Sent on every attempt of a POST, so a retry can never run a turn twice."""
     missing_means_done: bool = False
     """A DELETE retried after a lost answer finds nothing: the first attempt did the work."""
+    host: str | None = None
+    """The host that owns the session or run the call names (``Agentic-Host``), from its id."""
 
-    def headers(self) -> dict[str, str]:
-        return {"Idempotency-Key": self.idempotency_key} if self.idempotency_key else {}
+    def headers(self, host: str | None) -> dict[str, str]:
+        """This attempt's own headers; ``host`` is ``self.host``, or the owner a 421 named."""
+        headers = {"Idempotency-Key": self.idempotency_key} if self.idempotency_key else {}
+        if host is not None:
+            headers[ROUTING_HEADER] = host
+        return headers
 
 
 def connection_error(error: httpx.TransportError) -> APIConnectionError:
@@ -349,12 +393,13 @@ class plans:
     def read_session(session_id: str) -> Call[ReadSessionResponse]:
         from ._models import ReadSessionResponse
 
-        return Call("GET", f"/v1/sessions/{_segment(session_id, 'session_id')}", ReadSessionResponse.from_dict)
+        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
+        return Call("GET", path, ReadSessionResponse.from_dict, host=host_of(session_id))
 
     @staticmethod
     def delete_session(session_id: str) -> Call[None]:
         path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
-        return Call("DELETE", path, lambda _: None, missing_means_done=True)
+        return Call("DELETE", path, lambda _: None, missing_means_done=True, host=host_of(session_id))
 
     @staticmethod
     def run_body(
@@ -369,6 +414,7 @@ class plans:
         retrieval: Mapping[str, Any] | None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None,
         idle_timeout_ms: int | None,
+        action_timeout_ms: int | None = None,
     ) -> dict[str, Any]:
         # Built directly as the wire dict: a round trip through the generated RunRequest
         # (from_dict, then to_dict) checks nothing more and costs about as much as the
@@ -390,6 +436,8 @@ class plans:
             body["tools"] = [_model(t, ToolDefinition).to_dict() for t in tools]
         if idle_timeout_ms is not None:
             body["idleTimeoutMs"] = idle_timeout_ms
+        if action_timeout_ms is not None:
+            body["actionTimeoutMs"] = action_timeout_ms
         return body
 
     @staticmethod
@@ -399,7 +447,8 @@ class plans:
     @staticmethod
     def session_run(body: dict[str, Any], idempotency_key: str | None) -> Call[SessionRunResult]:
         key = idempotency_key or new_key()
-        return Call("POST", "/v1/runs", parse_session_run_result, body=body, idempotency_key=key)
+        host = session_host(body)
+        return Call("POST", "/v1/runs", parse_session_run_result, body=body, idempotency_key=key, host=host)
 
     @staticmethod
     def truncate_session(session: Handle, keep_turns: int) -> Call[SessionInfo]:
@@ -409,7 +458,13 @@ class plans:
         handle = session_handle(session)
         body = TruncateSessionRequest(revision=handle.revision, keep_turns=keep_turns).to_dict()
         path = f"/v1/sessions/{_segment(handle.id, 'session_id')}/truncate"
-        return Call("POST", path, lambda data: CreateSessionResponse.from_dict(data).session, body=body)
+        return Call(
+            "POST",
+            path,
+            lambda data: CreateSessionResponse.from_dict(data).session,
+            body=body,
+            host=host_of(handle.id),
+        )
 
     @staticmethod
     def actions_body(
@@ -442,6 +497,7 @@ class plans:
             parse_run_result,
             body=body,
             idempotency_key=idempotency_key or new_key(),
+            host=host_of(run_id),
         )
 
     @staticmethod
@@ -453,7 +509,13 @@ class plans:
         from ._models import CancelRunResponse
 
         path = f"/v1/runs/{_segment(run_id, 'run_id')}/cancel"
-        return Call("POST", path, CancelRunResponse.from_dict, body=None)
+        return Call("POST", path, CancelRunResponse.from_dict, body=None, host=host_of(run_id))
+
+
+def session_host(body: Mapping[str, Any]) -> str | None:
+    """The owner of the session a run body names (a stateless run names none)."""
+    session = body.get("session")
+    return host_of(str(session["id"])) if isinstance(session, Mapping) else None
 
 
 def _without_none(values: dict[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,9 @@ never run a turn twice; connection failures, connect timeouts, ``HOST_BUSY``,
 proxy's 502/503/504 are retried (``max_retries``, default 2, exponential
 backoff with jitter, honouring ``Retry-After`` up to 60 s); nothing else is.
 ``SESSION_BUSY`` is never retried: ``sessions.wait_until_idle`` is its helper.
+A request about a session or run sends ``Agentic-Host`` (the owner named in its
+id); a ``421 MISDIRECTED_REQUEST`` is sent again once, at once, to its
+``ownerHostId``, and ``HOST_UNAVAILABLE`` is retried like ``HOST_BUSY``.
 """
 
 from __future__ import annotations
@@ -29,23 +32,28 @@ from ._base import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_STREAM_IDLE_TIMEOUT,
     DEFAULT_TIMEOUT,
+    ROUTING_HEADER,
     Call,
     Options,
     configure_logging,
     connection_error,
+    host_of,
     idle_timeout_error,
     idle_waits,
     log_attempt,
+    misdirected_owner,
     new_key,
     parse_run_result,
     parse_session_run_result,
     plans,
     retry_delay,
+    session_host,
 )
 from ._exceptions import AgenticDriverError, NotFoundError, SessionBusyError, error_from_response
 from ._raw import araw, capture, raw
 from ._recovery import UNCHANGED, Keep, Reconciliation, _fork_arguments, _Unchanged, reconciliation_of
 from ._stream import AsyncRunStream, RunStream
+from ._tls import CABundle, ssl_verification
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import (
@@ -97,8 +105,11 @@ def _parse(call: Call[T], response: httpx.Response) -> T:
     return call.parse(response.json() if response.content else None)
 
 
-def _stream_headers(key: str) -> dict[str, str]:
-    return {"Accept": "text/event-stream", "Idempotency-Key": key}
+def _stream_headers(key: str, host: str | None) -> dict[str, str]:
+    headers = {"Accept": "text/event-stream", "Idempotency-Key": key}
+    if host is not None:
+        headers[ROUTING_HEADER] = host
+    return headers
 
 
 class AgenticDriver:
@@ -121,8 +132,14 @@ class AgenticDriver:
         with client:
             print(client.discovery().providers)
 
+    ``ca_bundle`` is the CA certificates to trust for an ``https://`` host, a PEM
+    file path or PEM bytes (``ca_bundle="/etc/agentic/ca.pem"``): for a host whose
+    certificate a private CA signed. It replaces the default trust (httpx's
+    ``certifi`` bundle, or ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` when set); an
+    untrusted host fails with ``APIConnectionError``, never unverified.
     ``transport`` replaces httpx's network transport (an ``httpx.MockTransport``
-    in tests, or a transport with your own proxies and certificates).
+    in tests, or a transport with your own proxies and certificates; it decides
+    about TLS, so it cannot be combined with ``ca_bundle``).
     ``client.with_raw_response.<call>(...)`` returns a ``RawResponse`` (status,
     headers, ``.parse()``) instead of the value. ``AGENTIC_DRIVER_LOG=debug`` logs
     one line per attempt on standard error (``logging.getLogger("agentic_driver_sdk")``).
@@ -138,15 +155,18 @@ class AgenticDriver:
         default_headers: Mapping[str, str] | None = None,
         stream_idle_timeout: float = DEFAULT_STREAM_IDLE_TIMEOUT,
         transport: httpx.BaseTransport | None = None,
+        ca_bundle: CABundle | None = None,
     ) -> None:
         configure_logging()
         self._options = Options.resolve(base_url, token, timeout, max_retries, default_headers, stream_idle_timeout)
         self._transport = transport
+        self._ca_bundle = ca_bundle
         self._http = httpx.Client(
             base_url=self._options.base_url,
             headers=self._options.headers(),
             timeout=self._options.timeout,
             transport=transport,
+            verify=ssl_verification(ca_bundle, transport),
         )
         self.sessions = Sessions(self)
         """Create, read, truncate and delete sessions; wait until one is idle."""
@@ -165,7 +185,7 @@ class AgenticDriver:
 
         Accepts ``base_url``, ``token``, ``timeout``, ``max_retries``,
         ``default_headers`` and ``stream_idle_timeout``. The copy has its own
-        connection pool (close it too) and shares this client's transport.
+        connection pool (close it too) and shares this client's transport and ``ca_bundle``.
 
             patient = client.with_options(timeout=600, max_retries=5)
         """
@@ -178,6 +198,7 @@ class AgenticDriver:
             default_headers=options.default_headers,
             stream_idle_timeout=options.stream_idle_timeout,
             transport=self._transport,
+            ca_bundle=self._ca_bundle,
         )
 
     def discovery(self) -> Discovery:
@@ -198,6 +219,7 @@ class AgenticDriver:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -215,6 +237,7 @@ class AgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -231,6 +254,7 @@ class AgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn; the same as ``runs.create(...)``.
@@ -250,6 +274,7 @@ class AgenticDriver:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return self._call(plans.run(body, idempotency_key))
@@ -312,11 +337,12 @@ class AgenticDriver:
         self.close()
 
     def _call(self, call: Call[T]) -> T:
-        attempt = 0
+        attempt, host, followed = 0, call.host, False
         while True:
             failure: AgenticDriverError
+            headers = call.headers(host)
             try:
-                response = self._http.request(call.method, call.path, json=call.body, headers=call.headers())
+                response = self._http.request(call.method, call.path, json=call.body, headers=headers)
             except httpx.TransportError as error:
                 failure = connection_error(error)
             else:
@@ -329,6 +355,11 @@ class AgenticDriver:
                     log_attempt(call.method, call.path, attempt, response, None)
                     capture(response)
                     return call.parse(None)
+            owner = misdirected_owner(failure, followed)
+            if owner is not None:  # once, at once, and not one of the retries
+                log_attempt(call.method, call.path, attempt, failure, 0.0)
+                host, followed = owner, True
+                continue
             delay = retry_delay(failure, attempt, self._options, call.method)
             log_attempt(call.method, call.path, attempt, failure, delay)
             if delay is None:
@@ -336,12 +367,12 @@ class AgenticDriver:
             _sleep(delay)
             attempt += 1
 
-    def _open_stream(self, path: str, body: dict[str, Any], key: str) -> httpx.Response:
+    def _open_stream(self, path: str, body: dict[str, Any], key: str, host: str | None) -> httpx.Response:
         """The stream's ``200`` answer (not yet read), after the retries of a plain POST."""
-        attempt = 0
+        attempt, followed = 0, False
         while True:
             failure: AgenticDriverError
-            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key))
+            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key, host))
             try:
                 response = self._http.send(request, stream=True)
             except httpx.TransportError as error:
@@ -356,6 +387,11 @@ class AgenticDriver:
                     failure = connection_error(error)
                 finally:
                     response.close()
+            owner = misdirected_owner(failure, followed)
+            if owner is not None:  # once, at once, and not one of the retries
+                log_attempt("POST", path, attempt, failure, 0.0)
+                host, followed = owner, True
+                continue
             delay = retry_delay(failure, attempt, self._options)
             log_attempt("POST", path, attempt, failure, delay)
             if delay is None:
@@ -363,8 +399,10 @@ class AgenticDriver:
             _sleep(delay)
             attempt += 1
 
-    def _stream(self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R]) -> RunStream[R]:
-        return RunStream(lambda: self._open_stream(path, body, key), parse, self._options.stream_idle_timeout)
+    def _stream(
+        self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R], host: str | None
+    ) -> RunStream[R]:
+        return RunStream(lambda: self._open_stream(path, body, key, host), parse, self._options.stream_idle_timeout)
 
 
 class Sessions:
@@ -478,6 +516,7 @@ class Runs:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -495,6 +534,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -511,6 +551,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn (``run``): stateless, or continuing ``session``.
@@ -520,7 +561,9 @@ class Runs:
         result is then a ``SessionRunResult`` whose ``.session`` is the next revision.
         Stateless runs may send ``instructions``, ``history``, ``attachments``
         and ``retrieval``; ``tools`` declares functions the application runs
-        itself (the result then has ``status == "requires_action"``).
+        itself (the result then has ``status == "requires_action"``);
+        ``action_timeout_ms`` ends such a run as cancelled (``action_timeout``)
+        when a required action is not answered that long.
 
             result = client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
             print(result.output.text, result.session.revision)
@@ -536,6 +579,7 @@ class Runs:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return self._client._call(plans.run(body, idempotency_key))
@@ -551,6 +595,7 @@ class Runs:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[SessionRunResult]: ...
 
@@ -568,6 +613,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[RunResult]: ...
 
@@ -584,6 +630,7 @@ class Runs:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[RunResult] | RunStream[SessionRunResult]:
         """``streamRun``: one turn as a ``RunStream`` of typed events; the same arguments as ``create``.
@@ -610,11 +657,13 @@ class Runs:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         key = idempotency_key or new_key()
         if session is None:
-            return self._client._stream("/v1/runs/stream", body, key, parse_run_result)
-        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result)
+            return self._client._stream("/v1/runs/stream", body, key, parse_run_result, None)
+        host = session_host(body)
+        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result, host)
 
     def submit_actions(
         self,
@@ -652,7 +701,8 @@ class Runs:
         """
         body = plans.actions_body(function_results, approvals)
         path = plans.actions_stream_path(run_id)
-        return self._client._stream(path, body, idempotency_key or new_key(), parse_run_result)
+        key = idempotency_key or new_key()
+        return self._client._stream(path, body, key, parse_run_result, host_of(run_id))
 
     def cancel(self, run_id: str) -> CancelRunResponse:
         """Cancel an active run of yours (``cancelRun``; sends no Idempotency-Key).
@@ -729,15 +779,18 @@ class AsyncAgenticDriver:
         default_headers: Mapping[str, str] | None = None,
         stream_idle_timeout: float = DEFAULT_STREAM_IDLE_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
+        ca_bundle: CABundle | None = None,
     ) -> None:
         configure_logging()
         self._options = Options.resolve(base_url, token, timeout, max_retries, default_headers, stream_idle_timeout)
         self._transport = transport
+        self._ca_bundle = ca_bundle
         self._http = httpx.AsyncClient(
             base_url=self._options.base_url,
             headers=self._options.headers(),
             timeout=self._options.timeout,
             transport=transport,
+            verify=ssl_verification(ca_bundle, transport),
         )
         self.sessions = AsyncSessions(self)
         """Create, read, truncate and delete sessions; wait until one is idle."""
@@ -756,7 +809,7 @@ class AsyncAgenticDriver:
 
         Accepts ``base_url``, ``token``, ``timeout``, ``max_retries``,
         ``default_headers`` and ``stream_idle_timeout``. The copy has its own
-        connection pool (close it too) and shares this client's transport.
+        connection pool (close it too) and shares this client's transport and ``ca_bundle``.
 
             patient = client.with_options(timeout=600, max_retries=5)
         """
@@ -769,6 +822,7 @@ class AsyncAgenticDriver:
             default_headers=options.default_headers,
             stream_idle_timeout=options.stream_idle_timeout,
             transport=self._transport,
+            ca_bundle=self._ca_bundle,
         )
 
     async def discovery(self) -> Discovery:
@@ -789,6 +843,7 @@ class AsyncAgenticDriver:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -806,6 +861,7 @@ class AsyncAgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -822,6 +878,7 @@ class AsyncAgenticDriver:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn; the same as ``runs.create(...)``.
@@ -841,6 +898,7 @@ class AsyncAgenticDriver:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return await self._call(plans.run(body, idempotency_key))
@@ -903,11 +961,12 @@ class AsyncAgenticDriver:
         await self.close()
 
     async def _call(self, call: Call[T]) -> T:
-        attempt = 0
+        attempt, host, followed = 0, call.host, False
         while True:
             failure: AgenticDriverError
+            headers = call.headers(host)
             try:
-                response = await self._http.request(call.method, call.path, json=call.body, headers=call.headers())
+                response = await self._http.request(call.method, call.path, json=call.body, headers=headers)
             except httpx.TransportError as error:
                 failure = connection_error(error)
             else:
@@ -920,6 +979,11 @@ class AsyncAgenticDriver:
                     log_attempt(call.method, call.path, attempt, response, None)
                     capture(response)
                     return call.parse(None)
+            owner = misdirected_owner(failure, followed)
+            if owner is not None:  # once, at once, and not one of the retries
+                log_attempt(call.method, call.path, attempt, failure, 0.0)
+                host, followed = owner, True
+                continue
             delay = retry_delay(failure, attempt, self._options, call.method)
             log_attempt(call.method, call.path, attempt, failure, delay)
             if delay is None:
@@ -927,12 +991,12 @@ class AsyncAgenticDriver:
             await _asleep(delay)
             attempt += 1
 
-    async def _open_stream(self, path: str, body: dict[str, Any], key: str) -> httpx.Response:
+    async def _open_stream(self, path: str, body: dict[str, Any], key: str, host: str | None) -> httpx.Response:
         """The stream's ``200`` answer (not yet read), after the retries of a plain POST."""
-        attempt = 0
+        attempt, followed = 0, False
         while True:
             failure: AgenticDriverError
-            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key))
+            request = self._http.build_request("POST", path, json=body, headers=_stream_headers(key, host))
             try:
                 response = await self._http.send(request, stream=True)
             except httpx.TransportError as error:
@@ -947,6 +1011,11 @@ class AsyncAgenticDriver:
                     failure = connection_error(error)
                 finally:
                     await response.aclose()
+            owner = misdirected_owner(failure, followed)
+            if owner is not None:  # once, at once, and not one of the retries
+                log_attempt("POST", path, attempt, failure, 0.0)
+                host, followed = owner, True
+                continue
             delay = retry_delay(failure, attempt, self._options)
             log_attempt("POST", path, attempt, failure, delay)
             if delay is None:
@@ -954,8 +1023,11 @@ class AsyncAgenticDriver:
             await _asleep(delay)
             attempt += 1
 
-    def _stream(self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R]) -> AsyncRunStream[R]:
-        return AsyncRunStream(lambda: self._open_stream(path, body, key), parse, self._options.stream_idle_timeout)
+    def _stream(
+        self, path: str, body: dict[str, Any], key: str, parse: Callable[[Any], R], host: str | None
+    ) -> AsyncRunStream[R]:
+        idle = self._options.stream_idle_timeout
+        return AsyncRunStream(lambda: self._open_stream(path, body, key, host), parse, idle)
 
 
 class AsyncSessions:
@@ -1073,6 +1145,7 @@ class AsyncRuns:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> SessionRunResult: ...
 
@@ -1090,6 +1163,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult: ...
 
@@ -1106,6 +1180,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Run one turn (``run``): stateless, or continuing ``session``.
@@ -1115,7 +1190,9 @@ class AsyncRuns:
         result is then a ``SessionRunResult`` whose ``.session`` is the next revision.
         Stateless runs may send ``instructions``, ``history``, ``attachments``
         and ``retrieval``; ``tools`` declares functions the application runs
-        itself (the result then has ``status == "requires_action"``).
+        itself (the result then has ``status == "requires_action"``);
+        ``action_timeout_ms`` ends such a run as cancelled (``action_timeout``)
+        when a required action is not answered that long.
 
             result = await client.runs.create(provider="echo", model="echo-1", input="Hi", session=session)
             print(result.output.text, result.session.revision)
@@ -1131,6 +1208,7 @@ class AsyncRuns:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         if session is None:
             return await self._client._call(plans.run(body, idempotency_key))
@@ -1146,6 +1224,7 @@ class AsyncRuns:
         session: Handle,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[SessionRunResult]: ...
 
@@ -1163,6 +1242,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[RunResult]: ...
 
@@ -1179,6 +1259,7 @@ class AsyncRuns:
         retrieval: Mapping[str, Any] | None = None,
         tools: Sequence[ToolDefinition | Mapping[str, Any]] | None = None,
         idle_timeout_ms: int | None = None,
+        action_timeout_ms: int | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[RunResult] | AsyncRunStream[SessionRunResult]:
         """``streamRun``: one turn as a ``AsyncRunStream`` of typed events; the same arguments as ``create``.
@@ -1205,11 +1286,13 @@ class AsyncRuns:
             retrieval=retrieval,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
         key = idempotency_key or new_key()
         if session is None:
-            return self._client._stream("/v1/runs/stream", body, key, parse_run_result)
-        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result)
+            return self._client._stream("/v1/runs/stream", body, key, parse_run_result, None)
+        host = session_host(body)
+        return self._client._stream("/v1/runs/stream", body, key, parse_session_run_result, host)
 
     async def submit_actions(
         self,
@@ -1247,7 +1330,8 @@ class AsyncRuns:
         """
         body = plans.actions_body(function_results, approvals)
         path = plans.actions_stream_path(run_id)
-        return self._client._stream(path, body, idempotency_key or new_key(), parse_run_result)
+        key = idempotency_key or new_key()
+        return self._client._stream(path, body, key, parse_run_result, host_of(run_id))
 
     async def cancel(self, run_id: str) -> CancelRunResponse:
         """Cancel an active run of yours (``cancelRun``; sends no Idempotency-Key).

@@ -4,7 +4,7 @@
     ├── APIConnectionError                      the request did not get an answer (refused, reset, closed, DNS)
     │   └── APITimeoutError                         connect, read or stream-idle timeout (or wait_until_idle's bound)
     └── APIStatusError                          an error answer: .status_code, .code, .detail, .problem, .headers,
-        │                                       .retry_after, .response
+        │                                       .retry_after, .request_id, .response
         ├── AuthenticationError                 401
         │   └── UnauthenticatedError                UNAUTHENTICATED
         ├── PermissionDeniedError               403 PERMISSION_DENIED
@@ -37,7 +37,9 @@
         │   ├── AttachmentUnsupportedError          ATTACHMENT_UNSUPPORTED (.media_type, .provider, .limit)
         │   └── SessionPrefixChangedError           SESSION_PREFIX_CHANGED
         ├── RequestTimeoutError                 408 REQUEST_TIMEOUT
+        ├── MisdirectedRequestError             421 MISDIRECTED_REQUEST (.host_id, .owner_host_id: str)
         ├── HeadersTooLargeError                431 HEADERS_TOO_LARGE
+        ├── MalformedRequestError               400 MALFORMED_REQUEST
         ├── RateLimitError                      429
         │   └── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)
         └── InternalServerError                 5xx
@@ -50,6 +52,7 @@
             ├── ShuttingDownError                   SHUTTING_DOWN (.retry_after)
             ├── SessionStoreFullError               SESSION_STORE_FULL (.retry_after)
             ├── HostBusyError                       HOST_BUSY (.retry_after)
+            ├── HostUnavailableError                HOST_UNAVAILABLE (.owner_host_id: str | None, .retry_after)
             └── ProviderTimeoutError                PROVIDER_TIMEOUT
 
 A problem with a code this client does not know (from a newer host) raises
@@ -76,11 +79,14 @@ __all__ = [
     "ConflictError",
     "HeadersTooLargeError",
     "HostBusyError",
+    "HostUnavailableError",
     "IdempotencyKeyInUseError",
     "IdempotencyKeyReusedError",
     "InternalError",
     "InternalServerError",
+    "MalformedRequestError",
     "MethodNotAllowedError",
+    "MisdirectedRequestError",
     "ModelNotFoundError",
     "NotFoundError",
     "PayloadTooLargeError",
@@ -156,7 +162,12 @@ class APIStatusError(AgenticDriverError):
         self.code: str | None = problem.get("code") if isinstance(problem.get("code"), str) else None
         """The catalogue code as the host sent it, also one newer than this client; None for a proxy's page."""
         self.detail: str = str(problem.get("detail", response.reason_phrase))
-        self.request_id: str | None = response.headers.get("x-request-id")
+        body_id = problem.get("requestId")
+        self.request_id: str | None = response.headers.get("x-request-id") or (
+            body_id if isinstance(body_id, str) else None
+        )
+        """The host's id for this request (``X-Request-Id``, else the problem's ``requestId``): every host log
+        line and trace span of the request carries it, so quote it when reporting a problem."""
         super().__init__(f"{self.status_code} {self.code or response.reason_phrase}: {self.detail}")
 
     @property
@@ -405,6 +416,28 @@ class HeadersTooLargeError(APIStatusError):
     """``HEADERS_TOO_LARGE``: the request head exceeds the host's ``maxHeaderBytes``; send smaller headers."""
 
 
+class MalformedRequestError(APIStatusError):
+    """``MALFORMED_REQUEST``: the bytes sent were not valid HTTP/1.1 (the host closed the connection); a client
+    or a proxy in front is broken."""
+
+
+class MisdirectedRequestError(APIStatusError):
+    """``MISDIRECTED_REQUEST``: the host ``host_id`` answered for a session or run that host ``owner_host_id``
+    owns; nothing was done. The client already sent the request once more to the owner (``Agentic-Host``); this
+    is the second 421 of the call: check that the proxy routes on ``Agentic-Host``.
+    """
+
+    host_id: str
+    """The host that answered (the contract guarantees it on this code)."""
+    owner_host_id: str
+    """The host that owns the session or run (the contract guarantees it on this code)."""
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
+        super().__init__(response, problem)
+        self.host_id = problem["hostId"]
+        self.owner_host_id = problem["ownerHostId"]
+
+
 class RateLimitError(APIStatusError):
     """429: too many requests. Retried only as ``HOST_BUSY`` / ``SESSION_STORE_FULL`` / ``SHUTTING_DOWN`` (see
     ``clients/BEHAVIOUR.md``); a proxy's 429 and ``PROVIDER_RATE_LIMITED`` never are."""
@@ -441,6 +474,22 @@ class SessionStoreFullError(InternalServerError):
 
 class HostBusyError(InternalServerError):
     """``HOST_BUSY``: Every run slot is taken and the wait line is full; retry after ``Retry-After``."""
+
+
+class HostUnavailableError(InternalServerError):
+    """``HOST_UNAVAILABLE``: the proxy in front of the hosts cannot reach host ``owner_host_id``, which owns this
+    session or run, or (``owner_host_id`` None) no host takes new work (retried after ``Retry-After`` like
+    ``HOST_BUSY``). Sessions never move: once that host is back it answers ``SESSION_NOT_FOUND`` for sessions it
+    lost; read what you need elsewhere or create a new session.
+    """
+
+    owner_host_id: str | None
+    """The host the request was for; None when the request named no session or run (no host took new work)."""
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
+        super().__init__(response, problem)
+        owner = problem.get("ownerHostId")
+        self.owner_host_id = owner if isinstance(owner, str) else None
 
 
 class ProviderAuthFailedError(InternalServerError):
@@ -501,6 +550,7 @@ CODE_ERRORS: dict[str, type[APIStatusError]] = {
     "PROVIDER_OVERLOADED": ProviderOverloadedError,
     "SHUTTING_DOWN": ShuttingDownError,
     "HEADERS_TOO_LARGE": HeadersTooLargeError,
+    "MALFORMED_REQUEST": MalformedRequestError,
     "REQUEST_TIMEOUT": RequestTimeoutError,
     "INTERNAL_ERROR": InternalError,
     "SESSIONS_DISABLED": SessionsDisabledError,
@@ -508,6 +558,8 @@ CODE_ERRORS: dict[str, type[APIStatusError]] = {
     "SESSION_STORE_FULL": SessionStoreFullError,
     "HOST_BUSY": HostBusyError,
     "PROVIDER_TIMEOUT": ProviderTimeoutError,
+    "MISDIRECTED_REQUEST": MisdirectedRequestError,
+    "HOST_UNAVAILABLE": HostUnavailableError,
 }
 """Each catalogue code's class (a test keeps this in step with openapi.yaml's ErrorCode)."""
 
@@ -524,9 +576,10 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
 }
 
 
-_REQUIRED_FIELDS: dict[type[APIStatusError], tuple[str, type]] = {
-    SessionRevisionConflictError: ("currentRevision", int),
-    SessionBusyError: ("activeRunId", str),
+_REQUIRED_FIELDS: dict[type[APIStatusError], tuple[tuple[str, type], ...]] = {
+    SessionRevisionConflictError: (("currentRevision", int),),
+    SessionBusyError: (("activeRunId", str),),
+    MisdirectedRequestError: (("hostId", str), ("ownerHostId", str)),
 }
 """Fields a code's class exposes as non-optional; a problem without them gets its status class instead."""
 
@@ -536,9 +589,8 @@ def error_from_response(response: httpx.Response, body: bytes) -> APIStatusError
     problem = _problem_of(body)
     code = problem.get("code")
     cls = CODE_ERRORS.get(code) if isinstance(code, str) else None
-    required = _REQUIRED_FIELDS.get(cls) if cls is not None else None
-    if required is not None:
-        name, kind = required
+    required = _REQUIRED_FIELDS.get(cls, ()) if cls is not None else ()
+    for name, kind in required:
         value = problem.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
             cls = None

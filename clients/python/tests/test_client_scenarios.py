@@ -410,6 +410,9 @@ class Player:
         if "minGapMs" in expect:
             gaps = [b["atMs"] - a["atMs"] for a, b in pairwise(chosen)]
             assert gaps and min(gaps) >= expect["minGapMs"], f"{where}: gaps {gaps} ms"
+        if "agenticHosts" in expect:
+            hosts = [e["agenticHost"] for e in chosen]
+            assert hosts == expect["agenticHosts"], f"{where}: Agentic-Host {hosts}, expected {expect['agenticHosts']}"
         if "userAgentPrefix" in expect:
             agents = [e["userAgent"] for e in chosen]
             assert all(isinstance(a, str) and a.startswith(expect["userAgentPrefix"]) for a in agents), agents

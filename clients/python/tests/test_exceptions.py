@@ -160,6 +160,19 @@ async def test_run_cancelled(driver: Driver) -> None:
     assert caught.value.reason == "cancelled"
 
 
+async def test_an_unanswered_run_ends_on_its_action_timeout(driver: Driver) -> None:
+    session = await d(driver.client.sessions.create(**ECHO))
+    tools = [{"name": "lookup", "parameters": {"type": "object"}}]
+    ask = '!call lookup {"q": 1}\nfind it'
+    waiting = await d(driver.client.run(**ECHO, input=ask, session=session, tools=tools, action_timeout_ms=200))
+    assert str(waiting.status) == "requires_action"
+    read = await wait_for_status(driver, session.id, "interrupted")
+    assert str(read.interrupted_turn.reason) == "action_timeout"
+    call_id = waiting.required_action.calls[0].call_id
+    late = lambda: driver.client.runs.submit_actions(waiting.id, function_results={call_id: "x"})  # noqa: E731
+    await raised(driver, late, sdk.RunNotFoundError)
+
+
 async def test_run_not_waiting(driver: Driver) -> None:
     session = await d(driver.client.sessions.create(**ECHO))
     slow, run_id = await start_slow_turn(driver, session)
@@ -316,10 +329,15 @@ async def test_a_stream_refusal_is_in_the_one_error_tree(kind: str, host: Host) 
 
 CANNED = [
     (405, "METHOD_NOT_ALLOWED", sdk.MethodNotAllowedError),
+    (400, "MALFORMED_REQUEST", sdk.MalformedRequestError),
     (415, "UNSUPPORTED_MEDIA_TYPE", sdk.UnsupportedMediaTypeError),
     (404, "ROUTE_NOT_FOUND", sdk.RouteNotFoundError),
     (500, "INTERNAL_ERROR", sdk.InternalError),
     (429, None, sdk.RateLimitError),
+    # codes whose guaranteed fields are missing fall back to their status class (with them: test_routing.py)
+    (421, "MISDIRECTED_REQUEST", sdk.APIStatusError),
+    # HOST_UNAVAILABLE guarantees no field: without ownerHostId the proxy had no host for new work
+    (503, "HOST_UNAVAILABLE", sdk.HostUnavailableError),
     # codes newer than this client fall back to their status class, code kept
     (401, "SOMETHING_NEW", sdk.AuthenticationError),
     (404, "SOMETHING_NEW", sdk.NotFoundError),
@@ -338,6 +356,34 @@ async def test_canned_problem(kind: str, status: int, code: str | None, error: t
     assert type(caught.value) is error
     assert caught.value.status_code == status and caught.value.code == code
     await d(client.close())
+
+
+async def test_the_request_id_comes_from_the_header_or_else_the_problem_body(kind: str) -> None:
+    answers = iter(
+        [
+            problem(404, "SESSION_NOT_FOUND", {"x-request-id": "from-header"}, requestId="from-header"),
+            problem(404, "SESSION_NOT_FOUND", requestId="from-body"),  # a proxy that dropped the header
+            problem(404, "SESSION_NOT_FOUND"),
+        ]
+    )
+    client = mock_client(kind, lambda request: next(answers), max_retries=0)
+    seen = []
+    for _ in range(3):
+        with pytest.raises(sdk.SessionNotFoundError) as caught:
+            await d(client.sessions.read("ses_1"))
+        seen.append(caught.value.request_id)
+    assert seen == ["from-header", "from-body", None]
+    await d(client.close())
+
+
+async def test_a_live_host_answers_with_the_request_id_it_was_sent(driver: Driver) -> None:
+    tagged = driver.client.with_options(default_headers={"X-Request-Id": "sdk-test-42"})
+    with pytest.raises(sdk.SessionNotFoundError) as caught:
+        await d(tagged.sessions.read("ses_no"))
+    await d(tagged.close())
+    assert caught.value.request_id == "sdk-test-42" == caught.value.problem["requestId"]
+    raw = await d(driver.client.with_raw_response.discovery())
+    assert raw.request_id is not None and len(raw.request_id) == 32
 
 
 async def test_a_non_json_error_body_still_raises_by_status(kind: str) -> None:

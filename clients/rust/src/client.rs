@@ -13,6 +13,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, CONTENT
 use crate::error::{error_from_answer, Error, TimeoutError, TimeoutKind};
 use crate::generated::{self, types};
 use crate::retry::{self, Decision};
+use crate::routing;
 use crate::stream::EventStream;
 
 /// The `User-Agent` this client sends unless a default header replaces it.
@@ -55,6 +56,7 @@ pub struct ClientBuilder {
     timeouts: Timeouts,
     default_headers: Vec<(String, String)>,
     log_to_stderr: Option<bool>,
+    trusted_roots: crate::tls::TrustedRoots,
 }
 
 impl Default for ClientBuilder {
@@ -66,6 +68,7 @@ impl Default for ClientBuilder {
             timeouts: Timeouts::default(),
             default_headers: Vec::new(),
             log_to_stderr: None,
+            trusted_roots: crate::tls::TrustedRoots::default(),
         }
     }
 }
@@ -128,7 +131,26 @@ impl ClientBuilder {
         self
     }
 
-    /// The client; fails on a missing base URL, an invalid header, or a TLS set-up failure.
+    /// Trusts the CA certificates in this PEM text (one or more) for an `https://` host, instead
+    /// of the platform's roots (which honour `SSL_CERT_FILE` / `SSL_CERT_DIR` on Linux): a host
+    /// whose certificate a private CA signed is verified, never trusted blindly. A host the
+    /// bundle does not trust fails with [`Error::Connection`]. Repeatable, and combinable with
+    /// [`ca_certificate_file`](Self::ca_certificate_file): every certificate given is trusted.
+    pub fn ca_certificate_pem(mut self, pem: impl AsRef<[u8]>) -> Self {
+        self.trusted_roots.pem.extend_from_slice(pem.as_ref());
+        self.trusted_roots.pem.push(b'\n');
+        self
+    }
+
+    /// Trusts the CA certificates in the PEM file at `path` (read by [`build`](Self::build)),
+    /// like [`ca_certificate_pem`](Self::ca_certificate_pem).
+    pub fn ca_certificate_file(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.trusted_roots.files.push(path.into());
+        self
+    }
+
+    /// The client; fails on a missing base URL, an invalid header, an unreadable CA bundle, or a
+    /// TLS set-up failure.
     pub fn build(self) -> Result<Client, Error> {
         if self.base_url.is_empty() {
             return Err(Error::InvalidRequest("a base URL is required".into()));
@@ -161,6 +183,7 @@ impl ClientBuilder {
                 .default_headers(headers)
                 .connect_timeout(self.timeouts.connect)
                 .read_timeout(self.timeouts.read),
+            &self.trusted_roots,
         )?
         .build()
         .map_err(|error| Error::InvalidRequest(format!("building the HTTP client: {error}")))?;
@@ -264,7 +287,7 @@ impl Client {
 
     /// [`Client::get_health`] with the answer's status and headers.
     pub async fn get_health_with_response(&self) -> Result<Response<types::Health>, Error> {
-        self.json("GET", "/healthz", || self.raw.get_health()).await
+        self.json("GET", "/healthz", None, |_| self.raw.get_health()).await
     }
 
     /// `GET /v1/discovery`: the host as this token sees it.
@@ -274,7 +297,7 @@ impl Client {
 
     /// [`Client::get_discovery`] with the answer's status and headers.
     pub async fn get_discovery_with_response(&self) -> Result<Response<types::Discovery>, Error> {
-        self.json("GET", "/v1/discovery", || self.raw.get_discovery()).await
+        self.json("GET", "/v1/discovery", None, |_| self.raw.get_discovery()).await
     }
 
     /// `POST /v1/sessions`: a new session at revision 0. `idempotency_key`: yours, or `None` for
@@ -294,7 +317,7 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<Response<types::CreateSessionResponse>, Error> {
         let key = key::<types::CreateSessionIdempotencyKey>(idempotency_key)?;
-        self.json("POST", "/v1/sessions", || self.raw.create_session(Some(&key), body)).await
+        self.json("POST", "/v1/sessions", None, |_| self.raw.create_session(Some(&key), body)).await
     }
 
     /// `GET /v1/sessions/{sessionId}`: metadata, instructions, visible history and turns.
@@ -308,7 +331,10 @@ impl Client {
         session_id: &str,
     ) -> Result<Response<types::ReadSessionResponse>, Error> {
         let path = format!("/v1/sessions/{session_id}");
-        self.json("GET", &path, || self.raw.read_session(session_id)).await
+        self.json("GET", &path, routing::owner(session_id), |host| async move {
+            self.raw.read_session(session_id, host.as_deref()).await
+        })
+        .await
     }
 
     /// `DELETE /v1/sessions/{sessionId}`: removes the session and aborts its active turn.
@@ -319,7 +345,10 @@ impl Client {
     /// [`Client::delete_session`] with the answer's status and headers.
     pub async fn delete_session_with_response(&self, session_id: &str) -> Result<Response<()>, Error> {
         let path = format!("/v1/sessions/{session_id}");
-        self.json("DELETE", &path, || self.raw.delete_session(session_id)).await
+        self.json("DELETE", &path, routing::owner(session_id), |host| async move {
+            self.raw.delete_session(session_id, host.as_deref()).await
+        })
+        .await
     }
 
     /// `POST /v1/sessions/{sessionId}/truncate`: keeps the first `keep_turns` turns, at the next
@@ -339,7 +368,10 @@ impl Client {
         body: &types::TruncateSessionRequest,
     ) -> Result<Response<types::CreateSessionResponse>, Error> {
         let path = format!("/v1/sessions/{session_id}/truncate");
-        self.json("POST", &path, || self.raw.truncate_session(session_id, body)).await
+        self.json("POST", &path, routing::owner(session_id), |host| async move {
+            self.raw.truncate_session(session_id, host.as_deref(), body).await
+        })
+        .await
     }
 
     /// `POST /v1/runs`: one turn, stateless or continuing a session (`session.run_request(input)`).
@@ -359,8 +391,10 @@ impl Client {
         body: &types::RunRequest,
         idempotency_key: Option<&str>,
     ) -> Result<Response<types::RunResult>, Error> {
-        let key = key::<types::RunIdempotencyKey>(idempotency_key)?;
-        self.json("POST", "/v1/runs", || self.raw.run(Some(&key), body)).await
+        let key = &key::<types::RunIdempotencyKey>(idempotency_key)?;
+        let owner = routing::session_host(body.session.as_ref());
+        self.json("POST", "/v1/runs", owner, |host| async move { self.raw.run(host.as_deref(), Some(key), body).await })
+            .await
     }
 
     /// `POST /v1/runs/stream`: the same turn as `run`, as a stream of typed events. Returns once
@@ -371,8 +405,12 @@ impl Client {
         body: &types::RunRequest,
         idempotency_key: Option<&str>,
     ) -> Result<EventStream, Error> {
-        let key = key::<types::StreamRunIdempotencyKey>(idempotency_key)?;
-        self.stream("/v1/runs/stream", || self.raw.stream_run(Some(&key), body)).await
+        let key = &key::<types::StreamRunIdempotencyKey>(idempotency_key)?;
+        let owner = routing::session_host(body.session.as_ref());
+        self.stream("/v1/runs/stream", owner, |host| async move {
+            self.raw.stream_run(host.as_deref(), Some(key), body).await
+        })
+        .await
     }
 
     /// `POST /v1/runs/{runId}/actions`: answers a run waiting in `requires_action`.
@@ -394,7 +432,11 @@ impl Client {
     ) -> Result<Response<types::RunResult>, Error> {
         let key = key::<types::SubmitRunActionsIdempotencyKey>(idempotency_key)?;
         let path = format!("/v1/runs/{run_id}/actions");
-        self.json("POST", &path, || self.raw.submit_run_actions(run_id, Some(&key), body)).await
+        let key = &key;
+        self.json("POST", &path, routing::owner(run_id), |host| async move {
+            self.raw.submit_run_actions(run_id, host.as_deref(), Some(key), body).await
+        })
+        .await
     }
 
     /// `POST /v1/runs/{runId}/actions/stream`: answers a waiting run and streams the rest of it.
@@ -406,7 +448,11 @@ impl Client {
     ) -> Result<EventStream, Error> {
         let key = key::<types::StreamRunActionsIdempotencyKey>(idempotency_key)?;
         let path = format!("/v1/runs/{run_id}/actions/stream");
-        self.stream(&path, || self.raw.stream_run_actions(run_id, Some(&key), body)).await
+        let key = &key;
+        self.stream(&path, routing::owner(run_id), |host| async move {
+            self.raw.stream_run_actions(run_id, host.as_deref(), Some(key), body).await
+        })
+        .await
     }
 
     /// `POST /v1/runs/{runId}/cancel`: cancels an active run (no idempotency key: the operation
@@ -418,7 +464,10 @@ impl Client {
     /// [`Client::cancel_run`] with the answer's status and headers.
     pub async fn cancel_run_with_response(&self, run_id: &str) -> Result<Response<types::CancelRunResponse>, Error> {
         let path = format!("/v1/runs/{run_id}/cancel");
-        self.json("POST", &path, || self.raw.cancel_run(run_id)).await
+        self.json("POST", &path, routing::owner(run_id), |host| async move {
+            self.raw.cancel_run(run_id, host.as_deref()).await
+        })
+        .await
     }
 
     /// The busy helper: after a `SESSION_BUSY` (pass it as `busy`), reads the session until its
@@ -459,17 +508,24 @@ impl Client {
         }
     }
 
-    /// A call whose answer is a JSON body (or none).
-    async fn json<T, E, F, Fut>(&self, method: &'static str, path: &str, send: F) -> Result<Response<T>, Error>
+    /// A call whose answer is a JSON body (or none). `host` is the owner of the session or run the
+    /// call names (its `Agentic-Host`); `send` makes one attempt with the host it is given.
+    async fn json<T, E, F, Fut>(
+        &self,
+        method: &'static str,
+        path: &str,
+        host: Option<String>,
+        send: F,
+    ) -> Result<Response<T>, Error>
     where
         E: ErrorBody,
-        F: Fn() -> Fut,
+        F: Fn(Option<String>) -> Fut,
         Fut: Future<Output = Result<ResponseValue<T>, progenitor_client::Error<E>>>,
     {
         let timeouts = self.settings.timeouts;
         let (send, timeouts) = (&send, &timeouts);
-        self.attempts(method, path, move || async move {
-            match send().await {
+        self.attempts(method, path, host, move |host| async move {
+            match send(host).await {
                 Ok(value) => {
                     let (status, headers) = (value.status().as_u16(), value.headers().clone());
                     Ok((status, headers, value.into_inner()))
@@ -480,17 +536,17 @@ impl Client {
         .await
     }
 
-    /// A call whose answer is an event stream.
-    async fn stream<F, Fut>(&self, path: &str, send: F) -> Result<EventStream, Error>
+    /// A call whose answer is an event stream (`host` and `send` as for [`Client::json`]).
+    async fn stream<F, Fut>(&self, path: &str, host: Option<String>, send: F) -> Result<EventStream, Error>
     where
-        F: Fn() -> Fut,
+        F: Fn(Option<String>) -> Fut,
         Fut: Future<Output = Result<ResponseValue<ByteStream>, progenitor_client::Error<ByteStream>>>,
     {
         let timeouts = self.settings.timeouts;
         let (send, convert_timeouts) = (&send, &timeouts);
         let response = self
-            .attempts("POST", path, move || async move {
-                let response = match send().await {
+            .attempts("POST", path, host, move |host| async move {
+                let response = match send(host).await {
                     Ok(response) => response,
                     Err(error) => return Err(convert(error, convert_timeouts).await),
                 };
@@ -509,16 +565,25 @@ impl Client {
 
     /// Runs attempts of one logical call until one succeeds, one fails in a way that is not
     /// retried, or the retries are spent; waits between them (a dropped future stops the wait).
-    async fn attempts<T, F, Fut>(&self, method: &'static str, path: &str, attempt: F) -> Result<Response<T>, Error>
+    /// Each attempt sends `host` as `Agentic-Host`; the first 421 of the call switches it to the
+    /// owner that answer names and sends again at once, without using up a retry.
+    async fn attempts<T, F, Fut>(
+        &self,
+        method: &'static str,
+        path: &str,
+        mut host: Option<String>,
+        attempt: F,
+    ) -> Result<Response<T>, Error>
     where
-        F: Fn() -> Fut,
+        F: Fn(Option<String>) -> Fut,
         Fut: Future<Output = Result<(u16, HeaderMap, T), Failure>>,
     {
         let total = self.settings.max_retries.saturating_add(1);
         let idempotent = matches!(method, "GET" | "DELETE");
         let mut number = 1;
+        let mut followed = false;
         loop {
-            match attempt().await {
+            match attempt(host.clone()).await {
                 Ok((status, headers, value)) => {
                     self.log(method, path, &status.to_string(), number, total, &headers, None);
                     return Ok(Response { status, headers, attempts: number, value });
@@ -530,6 +595,13 @@ impl Client {
                     };
                     let empty = HeaderMap::new();
                     let headers = error.headers().unwrap_or(&empty);
+                    if let Some(owner) = routing::misdirected_owner(&error).filter(|_| !followed) {
+                        // A wrong hop: the same request at once to the owner, once per call.
+                        self.log(method, path, &outcome, number, total, headers, Some(Duration::ZERO));
+                        host = Some(owner.to_owned());
+                        followed = true;
+                        continue;
+                    }
                     let wait = match retry::decide(&error, idempotent, answered) {
                         _ if number >= total => None,
                         Decision::Stop => None,

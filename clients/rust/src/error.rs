@@ -9,7 +9,9 @@
 //! ├── Timeout(TimeoutError)        connect, read, stream-idle or wait-until-idle (is_connection, is_timeout)
 //! ├── Problem(Problem)             an error answer with a problem document: status, code, detail,
 //! │     kind: ProblemKind::SessionRevisionConflict { current_revision }       headers, retry_after
-//! │           ProblemKind::SessionBusy { active_run_id }, ...
+//! │           ProblemKind::SessionBusy { active_run_id },
+//! │           ProblemKind::MisdirectedRequest { host_id, owner_host_id },
+//! │           ProblemKind::HostUnavailable { owner_host_id }, ...
 //! │           ProblemKind::Unknown(code)   a code newer than this client
 //! ├── UnexpectedStatus             an error status without a problem document (a proxy's page)
 //! ├── InvalidRequest               the request was refused before it was sent
@@ -144,6 +146,16 @@ impl Error {
         match self {
             Error::Problem(problem) => Some(&problem.headers),
             Error::UnexpectedStatus(answer) => Some(&answer.headers),
+            _ => None,
+        }
+    }
+
+    /// The host's id for the request of an error answer: its `X-Request-Id`, else the problem's
+    /// `requestId`. Every host log line and trace span of the request carries it.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Error::Problem(problem) => problem.request_id(),
+            Error::UnexpectedStatus(answer) => header_request_id(&answer.headers),
             _ => None,
         }
     }
@@ -355,6 +367,23 @@ pub enum ProblemKind {
         limit: Option<String>,
         maximum: Option<i64>,
     },
+    /// The bytes sent were not valid HTTP/1.1; the host closed the connection.
+    MalformedRequest,
+    /// Host `host_id` answered for a session or run that host `owner_host_id` owns, and did
+    /// nothing. The client already sent the request once more to the owner (`Agentic-Host`);
+    /// this is the second 421 of the call: check that the proxy routes on `Agentic-Host`. Both
+    /// fields are guaranteed by the contract for this code.
+    MisdirectedRequest {
+        host_id: String,
+        owner_host_id: String,
+    },
+    /// A proxy's answer: host `owner_host_id`, which owns the session or run, is down (retried
+    /// after `Retry-After`, like `HostBusy`); `None` when the request named no session or run and
+    /// no host behind the proxy takes new work. Sessions never move: once back, that host answers
+    /// `SESSION_NOT_FOUND` for the sessions it lost.
+    HostUnavailable {
+        owner_host_id: Option<String>,
+    },
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -380,6 +409,8 @@ struct Fields {
     provider: Option<String>,
     #[serde(default)]
     errors: Vec<ValidationIssue>,
+    host_id: Option<String>,
+    owner_host_id: Option<String>,
 }
 
 impl ProblemKind {
@@ -437,6 +468,12 @@ impl ProblemKind {
                 limit: limit(),
                 maximum: fields.maximum,
             },
+            ErrorCode::MalformedRequest => ProblemKind::MalformedRequest,
+            ErrorCode::MisdirectedRequest => ProblemKind::MisdirectedRequest {
+                host_id: fields.host_id.clone()?,
+                owner_host_id: fields.owner_host_id.clone()?,
+            },
+            ErrorCode::HostUnavailable => ProblemKind::HostUnavailable { owner_host_id: fields.owner_host_id.clone() },
         })
     }
 
@@ -483,12 +520,25 @@ impl ProblemKind {
             ProblemKind::HeadersTooLarge => ErrorCode::HeadersTooLarge,
             ProblemKind::RequestTimeout => ErrorCode::RequestTimeout,
             ProblemKind::AttachmentUnsupported { .. } => ErrorCode::AttachmentUnsupported,
+            ProblemKind::MalformedRequest => ErrorCode::MalformedRequest,
+            ProblemKind::MisdirectedRequest { .. } => ErrorCode::MisdirectedRequest,
+            ProblemKind::HostUnavailable { .. } => ErrorCode::HostUnavailable,
             ProblemKind::Unknown(_) => return None,
         })
     }
 }
 
+fn header_request_id(headers: &HeaderMap) -> Option<&str> {
+    headers.get("x-request-id").and_then(|value| value.to_str().ok())
+}
+
 impl Problem {
+    /// The host's id for the request: the `X-Request-Id` header, else the document's `requestId`
+    /// (a problem inside a `run.failed` event has no headers of its own).
+    pub fn request_id(&self) -> Option<&str> {
+        header_request_id(&self.headers).or_else(|| self.body.get("requestId").and_then(|id| id.as_str()))
+    }
+
     /// Reads a problem document; `None` when `body` is not one (no string `code` and `detail`, or
     /// a catalogue code without the field the contract guarantees it).
     pub fn parse(status: u16, headers: Option<&HeaderMap>, body: &[u8]) -> Option<Problem> {
@@ -557,16 +607,39 @@ mod tests {
         .into_bytes()
     }
 
-    /// The fields the contract guarantees for SESSION_REVISION_CONFLICT and SESSION_BUSY.
-    const GUARANTEED: &str = r#","currentRevision":1,"activeRunId":"run_1""#;
+    /// The fields the contract guarantees for SESSION_REVISION_CONFLICT, SESSION_BUSY and
+    /// MISDIRECTED_REQUEST, and the owner HOST_UNAVAILABLE names for a request about a session or run.
+    const GUARANTEED: &str = r#","currentRevision":1,"activeRunId":"run_1","hostId":"a","ownerHostId":"b""#;
 
     #[test]
     fn the_guaranteed_fields_are_required() {
-        for code in ["SESSION_REVISION_CONFLICT", "SESSION_BUSY"] {
+        for code in ["SESSION_REVISION_CONFLICT", "SESSION_BUSY", "MISDIRECTED_REQUEST"] {
             assert!(Problem::parse(409, None, &problem(code, "")).is_none(), "{code} without its field");
             let error = error_from_answer(409, &HeaderMap::new(), &problem(code, ""));
             assert!(matches!(&error, Error::UnexpectedStatus(answer) if answer.status == 409), "{error}");
         }
+        let only_the_answering_host = problem("MISDIRECTED_REQUEST", r#","hostId":"a""#);
+        assert!(Problem::parse(421, None, &only_the_answering_host).is_none(), "MISDIRECTED_REQUEST needs both hosts");
+        let kind = Problem::parse(421, None, &problem("MISDIRECTED_REQUEST", GUARANTEED)).unwrap().kind;
+        assert_eq!(kind, ProblemKind::MisdirectedRequest { host_id: "a".into(), owner_host_id: "b".into() });
+        let kind = Problem::parse(503, None, &problem("HOST_UNAVAILABLE", GUARANTEED)).unwrap().kind;
+        assert_eq!(kind, ProblemKind::HostUnavailable { owner_host_id: Some("b".into()) });
+        // The proxy's pool has no host for new work: no owner to name.
+        let kind = Problem::parse(503, None, &problem("HOST_UNAVAILABLE", "")).unwrap().kind;
+        assert_eq!(kind, ProblemKind::HostUnavailable { owner_host_id: None });
+    }
+
+    #[test]
+    fn request_id_reads_the_header_then_the_body() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-request-id", "header-id".parse().unwrap());
+        let body = problem("SESSION_NOT_FOUND", r#","requestId":"body-id""#);
+        assert_eq!(error_from_answer(404, &headers, &body).request_id(), Some("header-id"));
+        assert_eq!(error_from_answer(404, &HeaderMap::new(), &body).request_id(), Some("body-id"));
+        let bare = error_from_answer(404, &HeaderMap::new(), &problem("SESSION_NOT_FOUND", ""));
+        assert_eq!(bare.request_id(), None);
+        let page = error_from_answer(502, &headers, b"<html>bad gateway</html>");
+        assert_eq!(page.request_id(), Some("header-id"));
     }
 
     #[test]
@@ -614,6 +687,9 @@ mod tests {
             "HOST_BUSY",
             "PROVIDER_TIMEOUT",
             "ATTACHMENT_UNSUPPORTED",
+            "MALFORMED_REQUEST",
+            "MISDIRECTED_REQUEST",
+            "HOST_UNAVAILABLE",
         ];
         let mut kinds = Vec::new();
         for code in codes {

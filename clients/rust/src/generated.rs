@@ -365,7 +365,7 @@ pub mod types {
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct Discovery {
-        ///The host's configured id; sessions carry it as `hostId`.
+        ///The host process's id (a DNS label); the session and run ids it makes name it.
         #[serde(rename = "hostId")]
         pub host_id: ::std::string::String,
         ///The provider instances the caller's token may use.
@@ -393,14 +393,26 @@ pub mod types {
 `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
 `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+`HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
+`PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400.
 `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
 requests outside the documented operations (or a host defect) and
 appear in no operation. The connection-level guards answer before
 any operation is known, so they appear in no operation either:
 `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
 `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
-of open connections; the new connection is answered and closed).
+of open connections; the new connection is answered and closed), and
+`MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+request: a control byte in a header, a bad request line or target, a
+bad `Content-Length` or chunk size, a header line without a colon;
+the answer carries `Connection: close` and the connection is closed).
+`HOST_UNAVAILABLE` (with `ownerHostId` when the request named a
+session or run, and `Retry-After`) is answered by the proxy in front
+of several hosts, never by a host, so it appears in no operation
+either: the proxy cannot reach the host that owns the session or run
+(down or restarting), or no host takes new work. A client retries it
+a bounded number of times; a host that comes back has lost its
+sessions (`SESSION_NOT_FOUND`).
 */
     #[derive(
         ::serde::Deserialize,
@@ -495,6 +507,12 @@ of open connections; the new connection is answered and closed).
         ProviderTimeout,
         #[serde(rename = "ATTACHMENT_UNSUPPORTED")]
         AttachmentUnsupported,
+        #[serde(rename = "MALFORMED_REQUEST")]
+        MalformedRequest,
+        #[serde(rename = "MISDIRECTED_REQUEST")]
+        MisdirectedRequest,
+        #[serde(rename = "HOST_UNAVAILABLE")]
+        HostUnavailable,
     }
     impl ::std::fmt::Display for ErrorCode {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -541,6 +559,9 @@ of open connections; the new connection is answered and closed).
                 Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
                 Self::ProviderTimeout => f.write_str("PROVIDER_TIMEOUT"),
                 Self::AttachmentUnsupported => f.write_str("ATTACHMENT_UNSUPPORTED"),
+                Self::MalformedRequest => f.write_str("MALFORMED_REQUEST"),
+                Self::MisdirectedRequest => f.write_str("MISDIRECTED_REQUEST"),
+                Self::HostUnavailable => f.write_str("HOST_UNAVAILABLE"),
             }
         }
     }
@@ -590,6 +611,9 @@ of open connections; the new connection is answered and closed).
                 "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
                 "PROVIDER_TIMEOUT" => Ok(Self::ProviderTimeout),
                 "ATTACHMENT_UNSUPPORTED" => Ok(Self::AttachmentUnsupported),
+                "MALFORMED_REQUEST" => Ok(Self::MalformedRequest),
+                "MISDIRECTED_REQUEST" => Ok(Self::MisdirectedRequest),
+                "HOST_UNAVAILABLE" => Ok(Self::HostUnavailable),
                 _ => Err("invalid value".into()),
             }
         }
@@ -749,7 +773,9 @@ of open connections; the new connection is answered and closed).
             value.parse()
         }
     }
-    ///Why a turn stopped after model work started.
+    /**Why a turn stopped after model work started. `action_timeout`: the
+run's `actionTimeoutMs` passed with its required action unanswered.
+*/
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,
@@ -775,6 +801,8 @@ of open connections; the new connection is answered and closed).
         LimitExceeded,
         #[serde(rename = "shutdown")]
         Shutdown,
+        #[serde(rename = "action_timeout")]
+        ActionTimeout,
     }
     impl ::std::fmt::Display for InterruptReason {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -785,6 +813,7 @@ of open connections; the new connection is answered and closed).
                 Self::IdleTimeout => f.write_str("idle_timeout"),
                 Self::LimitExceeded => f.write_str("limit_exceeded"),
                 Self::Shutdown => f.write_str("shutdown"),
+                Self::ActionTimeout => f.write_str("action_timeout"),
             }
         }
     }
@@ -800,6 +829,7 @@ of open connections; the new connection is answered and closed).
                 "idle_timeout" => Ok(Self::IdleTimeout),
                 "limit_exceeded" => Ok(Self::LimitExceeded),
                 "shutdown" => Ok(Self::Shutdown),
+                "action_timeout" => Ok(Self::ActionTimeout),
                 _ => Err("invalid value".into()),
             }
         }
@@ -897,6 +927,26 @@ of open connections; the new connection is answered and closed).
             value.parse()
         }
     }
+    ///Always carries `hostId` and `ownerHostId`.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct MisdirectedProblem(pub Problem);
+    impl ::std::ops::Deref for MisdirectedProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<MisdirectedProblem> for Problem {
+        fn from(value: MisdirectedProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for MisdirectedProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
+        }
+    }
     /**What a native session keeps of each stored turn (applied when the turn
 is stored, so replay and bounds both see the filtered history).
 `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
@@ -967,6 +1017,26 @@ inside a tool round keeps that round as it is.
             value: ::std::string::String,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
+        }
+    }
+    ///`NotReadyProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct NotReadyProblem(pub Problem);
+    impl ::std::ops::Deref for NotReadyProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<NotReadyProblem> for Problem {
+        fn from(value: NotReadyProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for NotReadyProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///The next piece of the assistant's visible text.
@@ -1101,6 +1171,12 @@ carries in `x-error-codes`.
         ///`VALIDATION_ERROR`: every problem found in the request.
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///`MISDIRECTED_REQUEST`: the host process that answered.
+        #[serde(
+            rename = "hostId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub host_id: ::std::option::Option<::std::string::String>,
         ///The request path.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub instance: ::std::option::Option<::std::string::String>,
@@ -1116,12 +1192,24 @@ carries in `x-error-codes`.
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub media_type: ::std::option::Option<::std::string::String>,
+        ///`MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request names (send `Agentic-Host` with it).
+        #[serde(
+            rename = "ownerHostId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub owner_host_id: ::std::option::Option<::std::string::String>,
         ///`ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub provider: ::std::option::Option<::std::string::String>,
-        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+        ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub reason: ::std::option::Option<::std::string::String>,
+        ///The request's id, the same as the `X-Request-Id` response header.
+        #[serde(
+            rename = "requestId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub request_id: ::std::option::Option<::std::string::String>,
         ///The same value as the `Retry-After` header, where waiting helps.
         #[serde(
             rename = "retryAfterSeconds",
@@ -1274,6 +1362,64 @@ carries in `x-error-codes`.
         pub session: SessionInfo,
         ///The recorded turns still in the history, oldest first.
         pub turns: ::std::vec::Vec<Turn>,
+    }
+    ///`Readiness`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Readiness {
+        ///Always `ready` while the host takes new work.
+        pub status: ReadinessStatus,
+    }
+    ///Always `ready` while the host takes new work.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ReadinessStatus {
+        #[serde(rename = "ready")]
+        Ready,
+    }
+    impl ::std::fmt::Display for ReadinessStatus {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Ready => f.write_str("ready"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ReadinessStatus {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "ready" => Ok(Self::Ready),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ReadinessStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ReadinessStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
     }
     ///`RequestTimeoutProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1636,6 +1782,21 @@ no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct RunRequest {
+        /**Opt-in bound on each wait for the application: if a required
+action (function results or approvals) is not answered this long,
+the run ends as cancelled (`RUN_CANCELLED`, reason
+`action_timeout`); a session turn had started model work, so the
+session is interrupted and its interrupted turn records reason
+`action_timeout`. Without it a paused run waits until it is
+answered, cancelled or deleted (session retention stays suspended
+meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+how many runs may wait at once.
+*/
+        #[serde(
+            rename = "actionTimeoutMs",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub action_timeout_ms: ::std::option::Option<::std::num::NonZeroU64>,
         ///Stateless runs only.
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub attachments: ::std::vec::Vec<Attachment>,
@@ -1737,7 +1898,7 @@ Names must differ from each other and from the host's own tools.
         ///This run's cost when the host has prices for the model, else null (never a guess).
         #[serde(deserialize_with = "::std::option::Option::deserialize")]
         pub cost: ::std::option::Option<f64>,
-        ///The run id.
+        ///The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
         pub id: ::std::string::String,
         pub output: RunOutput,
         #[serde(
@@ -2004,7 +2165,7 @@ says for what); it is still the session's active turn.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct SessionHandle {
-        ///The session id.
+        ///The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
         pub id: ::std::string::String,
         ///The revision the caller believes is current (at most 2^53 - 1, which every JSON client represents exactly).
         pub revision: i64,
@@ -2028,7 +2189,13 @@ says for what); it is still the session's active turn.
         ///The id of the host that holds the session.
         #[serde(rename = "hostId")]
         pub host_id: ::std::string::String,
-        ///The session id.
+        /**The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label
+of the host process that holds the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+and `random` is URL-safe base64, so the first `.` ends the host part.
+Applications treat the id as opaque; clients and proxies read the
+host part to route (`Agentic-Host`). Ids of hosts older than this
+format (`ses_{random}`) name no host and stay valid.
+*/
         pub id: ::std::string::String,
         ///Visible messages held.
         #[serde(rename = "messageCount")]
@@ -2744,13 +2911,27 @@ Evolution): a later host may send a code this document does not name.
 
 Timestamps are UTC with millisecond precision (RFC 3339).
 
-A host that is stopping drains first: operations that would start new
-work (`createSession`, `run`, `streamRun`) answer `SHUTTING_DOWN` (503,
-`Retry-After`), while turns already admitted may finish (their function
-results and approvals are still accepted) until the host's drain timeout;
-turns still active then end with `RUN_CANCELLED` (reason `shutdown`) and
-their sessions are interrupted (reason `shutdown`), like any turn stopped
-after model work started.
+A host that is stopping drains first: `/readyz` and the operations that
+would start new work (`createSession`, `run`, `streamRun`) answer
+`SHUTTING_DOWN` (503, `Retry-After`), while reads, deletes, cancels and
+the turns already admitted go on (their function results and approvals
+are still accepted) until the host's drain timeout; turns still active
+then end with `RUN_CANCELLED` (reason `shutdown`) and their sessions are
+interrupted (reason `shutdown`), like any turn stopped after model work
+started. A session ends with its host: to carry on, read its history and
+create a new session on another host.
+
+Many host processes. Sessions live in the memory of one host process and
+never move. Session and run ids name that process,
+`ses_{hostId}.{random}` and `run_{hostId}.{random}` (`hostId` a DNS
+label), and clients send `Agentic-Host: <hostId>` on every request that
+names an existing session or run, so that a proxy in front of several
+hosts routes it to its owner. A host answers a request meant for another
+with `MISDIRECTED_REQUEST` (421, `ownerHostId`), with nothing done, and
+clients retry it once there. When the owner is down, the proxy answers
+`HOST_UNAVAILABLE` (503) itself. Requests that name nothing
+(`createSession`, stateless runs, discovery) may go to any host that is
+ready (`/readyz`).
 
 Streamed runs (`streamRun`, `streamRunActions`) answer `text/event-stream`.
 Their schema, `RunEventMessage`, describes one SSE message by its fields
@@ -2879,6 +3060,51 @@ Sends a `GET` request to `/healthz`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Report whether the host takes new work
+
+200 while the host takes new sessions and stateless runs; `SHUTTING_DOWN`
+(503) from the moment it starts draining until it exits. A proxy in
+front of several hosts sends new work only to ready hosts, and keeps
+sending a draining host the requests for its own sessions and runs
+(`/healthz` stays the liveness check). `HEAD` answers the same status.
+
+
+Sends a `GET` request to `/readyz`
+
+*/
+    pub async fn get_readiness<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<types::Readiness>, Error<ByteStream>> {
+        let url = format!("{}/readyz", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_readiness",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Describe the host, the provider instances the caller may use, and the sessions policy
 
 Lists only the provider instances the caller's token is granted. An
@@ -3003,21 +3229,39 @@ moved on.
 Sends a `GET` request to `/v1/sessions/{sessionId}`
 
 Arguments:
-- `session_id`: The session id returned by `createSession`.
+- `session_id`: The session id returned by `createSession`: `ses_{hostId}.{random}`,
+naming the host process that holds the session (see `SessionInfo.id`).
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 */
     pub async fn read_session<'a>(
         &'a self,
         session_id: &'a str,
+        agentic_host: Option<&'a str>,
     ) -> Result<ResponseValue<types::ReadSessionResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/sessions/{}", self.baseurl, encode_path(& session_id.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         #[allow(unused_mut)]
         let mut request = self
             .client
@@ -3040,6 +3284,7 @@ Arguments:
             401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
@@ -3055,21 +3300,39 @@ external tool effects.
 Sends a `DELETE` request to `/v1/sessions/{sessionId}`
 
 Arguments:
-- `session_id`: The session id returned by `createSession`.
+- `session_id`: The session id returned by `createSession`: `ses_{hostId}.{random}`,
+naming the host process that holds the session (see `SessionInfo.id`).
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 */
     pub async fn delete_session<'a>(
         &'a self,
         session_id: &'a str,
+        agentic_host: Option<&'a str>,
     ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/sessions/{}", self.baseurl, encode_path(& session_id.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         #[allow(unused_mut)]
         let mut request = self.client.delete(url).headers(header_map).build()?;
         let info = OperationInfo {
@@ -3084,6 +3347,7 @@ Arguments:
             401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
@@ -3104,24 +3368,42 @@ conversation without starting over. Needs the `continue` grant.
 Sends a `POST` request to `/v1/sessions/{sessionId}/truncate`
 
 Arguments:
-- `session_id`: The session id returned by `createSession`.
+- `session_id`: The session id returned by `createSession`: `ses_{hostId}.{random}`,
+naming the host process that holds the session (see `SessionInfo.id`).
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `body`
 */
     pub async fn truncate_session<'a>(
         &'a self,
         session_id: &'a str,
+        agentic_host: Option<&'a str>,
         body: &'a types::TruncateSessionRequest,
     ) -> Result<ResponseValue<types::CreateSessionResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/sessions/{}/truncate", self.baseurl, encode_path(& session_id
             .to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         #[allow(unused_mut)]
         let mut request = self
             .client
@@ -3149,6 +3431,7 @@ Arguments:
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
@@ -3169,6 +3452,18 @@ turn is `SESSION_BUSY`, and neither starts a model call.
 Sends a `POST` request to `/v1/runs`
 
 Arguments:
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
 caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
@@ -3181,16 +3476,20 @@ kept for a bounded time and number (host `idempotency` settings).
 */
     pub async fn run<'a>(
         &'a self,
+        agentic_host: Option<&'a str>,
         idempotency_key: Option<&'a types::RunIdempotencyKey>,
         body: &'a types::RunRequest,
     ) -> Result<ResponseValue<types::RunResult>, Error<ByteStream>> {
         let url = format!("{}/v1/runs", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         if let Some(value) = idempotency_key {
             header_map.append("Idempotency-Key", value.to_string().try_into()?);
         }
@@ -3221,6 +3520,7 @@ kept for a bounded time and number (host `idempotency` settings).
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
@@ -3233,7 +3533,7 @@ kept for a bounded time and number (host `idempotency` settings).
     /**Run one model turn and stream its events (Server-Sent Events)
 
 The same request and the same session rules as `run`. Refusals known
-before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
+before the stream starts (401, 403, 404, 408, 409, 413, 415, 421, 422, 501, 503)
 are ordinary problem responses. Once the run is admitted the answer is
 `text/event-stream`: each SSE message has an `id`, an `event` equal to
 the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -3251,6 +3551,18 @@ session stays `ready`.
 Sends a `POST` request to `/v1/runs/stream`
 
 Arguments:
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
 caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
@@ -3263,16 +3575,20 @@ kept for a bounded time and number (host `idempotency` settings).
 */
     pub async fn stream_run<'a>(
         &'a self,
+        agentic_host: Option<&'a str>,
         idempotency_key: Option<&'a types::StreamRunIdempotencyKey>,
         body: &'a types::RunRequest,
     ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
         let url = format!("{}/v1/runs/stream", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         if let Some(value) = idempotency_key {
             header_map.append("Idempotency-Key", value.to_string().try_into()?);
         }
@@ -3294,6 +3610,7 @@ kept for a bounded time and number (host `idempotency` settings).
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
@@ -3324,7 +3641,22 @@ interrupted (reason `disconnected`).
 Sends a `POST` request to `/v1/runs/{runId}/actions`
 
 Arguments:
-- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+- `run_id`: The run id, known from the run's result, its stream's `run.started` or
+`SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+process that runs it.
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
 caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
@@ -3338,18 +3670,22 @@ kept for a bounded time and number (host `idempotency` settings).
     pub async fn submit_run_actions<'a>(
         &'a self,
         run_id: &'a str,
+        agentic_host: Option<&'a str>,
         idempotency_key: Option<&'a types::SubmitRunActionsIdempotencyKey>,
         body: &'a types::SubmitRunActionsRequest,
     ) -> Result<ResponseValue<types::RunResult>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/runs/{}/actions", self.baseurl, encode_path(& run_id.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         if let Some(value) = idempotency_key {
             header_map.append("Idempotency-Key", value.to_string().try_into()?);
         }
@@ -3380,6 +3716,7 @@ kept for a bounded time and number (host `idempotency` settings).
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
@@ -3397,7 +3734,22 @@ streams: refusals before the stream starts are problem responses.
 Sends a `POST` request to `/v1/runs/{runId}/actions/stream`
 
 Arguments:
-- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+- `run_id`: The run id, known from the run's result, its stream's `run.started` or
+`SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+process that runs it.
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 - `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
 caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
@@ -3411,6 +3763,7 @@ kept for a bounded time and number (host `idempotency` settings).
     pub async fn stream_run_actions<'a>(
         &'a self,
         run_id: &'a str,
+        agentic_host: Option<&'a str>,
         idempotency_key: Option<&'a types::StreamRunActionsIdempotencyKey>,
         body: &'a types::SubmitRunActionsRequest,
     ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
@@ -3418,12 +3771,15 @@ kept for a bounded time and number (host `idempotency` settings).
             "{}/v1/runs/{}/actions/stream", self.baseurl, encode_path(& run_id
             .to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         if let Some(value) = idempotency_key {
             header_map.append("Idempotency-Key", value.to_string().try_into()?);
         }
@@ -3445,6 +3801,7 @@ kept for a bounded time and number (host `idempotency` settings).
             409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
@@ -3464,21 +3821,40 @@ active, is `RUN_NOT_FOUND`.
 Sends a `POST` request to `/v1/runs/{runId}/cancel`
 
 Arguments:
-- `run_id`: The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+- `run_id`: The run id, known from the run's result, its stream's `run.started` or
+`SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+process that runs it.
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
 */
     pub async fn cancel_run<'a>(
         &'a self,
         run_id: &'a str,
+        agentic_host: Option<&'a str>,
     ) -> Result<ResponseValue<types::CancelRunResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/runs/{}/cancel", self.baseurl, encode_path(& run_id.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
         #[allow(unused_mut)]
         let mut request = self
             .client
@@ -3501,6 +3877,7 @@ Arguments:
             401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

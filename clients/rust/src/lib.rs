@@ -38,6 +38,7 @@ pub mod generated;
 mod client;
 mod error;
 pub mod retry;
+mod routing;
 mod session;
 pub mod sse;
 mod stream;

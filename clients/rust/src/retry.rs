@@ -43,7 +43,11 @@ pub(crate) fn decide(error: &Error, idempotent_method: bool, answered: bool) -> 
                 return Decision::Stop;
             }
             match problem.code.as_str() {
-                "HOST_BUSY" | "SESSION_STORE_FULL" | "SHUTTING_DOWN" | "IDEMPOTENCY_KEY_IN_USE" => {
+                "HOST_BUSY"
+                | "SESSION_STORE_FULL"
+                | "SHUTTING_DOWN"
+                | "HOST_UNAVAILABLE"
+                | "IDEMPOTENCY_KEY_IN_USE" => {
                     wait_for(retry_after(&problem.headers).or_else(|| {
                         problem.retry_after_seconds.map(|seconds| Duration::from_secs(seconds.max(0) as u64))
                     }))
@@ -117,14 +121,16 @@ mod tests {
 
     fn problem(status: u16, code: &str, headers: &[(&str, &str)]) -> Error {
         let body = format!(
-            r#"{{"type":"urn:agentic-driver:problem:{code}","title":"T","status":{status},"code":"{code}","detail":"d","currentRevision":2,"activeRunId":"run_1"}}"#
+            r#"{{"type":"urn:agentic-driver:problem:{code}","title":"T","status":{status},"code":"{code}","detail":"d","currentRevision":2,"activeRunId":"run_1","hostId":"a","ownerHostId":"b"}}"#
         );
         answer(status, headers, &body)
     }
 
     #[test]
     fn retries_the_busy_codes_after_retry_after() {
-        for (status, code) in [(503, "HOST_BUSY"), (503, "SESSION_STORE_FULL"), (503, "SHUTTING_DOWN")] {
+        for (status, code) in
+            [(503, "HOST_BUSY"), (503, "SESSION_STORE_FULL"), (503, "SHUTTING_DOWN"), (503, "HOST_UNAVAILABLE")]
+        {
             let error = problem(status, code, &[("retry-after", "2")]);
             assert_eq!(decide(&error, false, true), Decision::RetryAfter(Duration::from_secs(2)), "{code}");
             assert_eq!(decide(&problem(status, code, &[]), false, true), Decision::Backoff, "{code}");
@@ -145,6 +151,7 @@ mod tests {
             (409, "SESSION_REVISION_CONFLICT"),
             (409, "SESSION_BUSY"),
             (409, "SESSION_INTERRUPTED"),
+            (421, "MISDIRECTED_REQUEST"),
             (502, "PROVIDER_ERROR"),
             (504, "PROVIDER_TIMEOUT"),
             (429, "PROVIDER_RATE_LIMITED"),

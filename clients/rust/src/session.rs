@@ -49,6 +49,7 @@ impl RunRequest {
             attachments: Vec::new(),
             history: Vec::new(),
             idle_timeout_ms: None,
+            action_timeout_ms: None,
             instructions: None,
             retrieval: None,
             session: None,

@@ -37,8 +37,11 @@ import {
   DEFAULT_MAX_RETRIES,
   execute,
   DEFAULT_TIMEOUTS,
+  type CACertificates,
   type Logger,
   nodeDispatcher,
+  ROUTING_HEADER,
+  routingHost,
   sleep,
   type Timeouts,
   type TransportSettings,
@@ -65,6 +68,13 @@ export interface ClientOptions {
   logLevel?: 'debug' | 'off';
   /** A fetch implementation; `globalThis.fetch` by default. */
   fetch?: typeof fetch;
+  /**
+   * CA certificates (PEM text or its bytes, or several) trusted for an `https://` host instead of
+   * Node's roots: for a host whose certificate a private CA signed, still verified
+   * (`ca: readFileSync('/etc/agentic/ca.pem')`). Node only, with its own fetch (not with `fetch`).
+   * An untrusted host fails with `ConnectionError`. Without it, `NODE_EXTRA_CA_CERTS` adds to Node's roots.
+   */
+  ca?: CACertificates;
 }
 
 export interface CallOptions {
@@ -181,13 +191,22 @@ export class AgenticDriverClient {
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
     const logLevel = options.logLevel ?? (options.logger !== undefined || environmentLogLevel() === 'debug' ? 'debug' : 'off');
     const platformFetch = options.fetch === undefined;
+    if (options.ca !== undefined && !platformFetch) {
+      throw new TypeError('ca cannot be combined with fetch: give your fetch its own CA certificates');
+    }
+    let trusting: Promise<unknown> | undefined; // made on first use, once per client
+    const ca = options.ca;
     this.#settings = {
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       token: options.token,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       timeouts,
       logger: logLevel === 'debug' ? (options.logger ?? stderrLogger) : undefined,
-      dispatcher: platformFetch ? () => nodeDispatcher(timeouts.connect) : () => Promise.resolve(undefined),
+      dispatcher: !platformFetch
+        ? () => Promise.resolve(undefined)
+        : ca === undefined
+          ? () => nodeDispatcher(timeouts.connect)
+          : () => (trusting ??= nodeDispatcher(timeouts.connect, ca)),
       random: Math.random,
     };
     if (!Number.isInteger(this.#settings.maxRetries) || this.#settings.maxRetries < 0) {
@@ -285,6 +304,8 @@ export class AgenticDriverClient {
     if (body !== undefined) headers.set('Content-Type', 'application/json');
     for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
     if (options.idempotencyKey !== undefined) headers.set('Idempotency-Key', options.idempotencyKey);
+    const host = routingHost(path.split('?')[0] ?? '', body);
+    if (host !== undefined) headers.set(ROUTING_HEADER, host);
     const settings =
       options.maxRetries === undefined && options.timeouts === undefined
         ? this.#settings

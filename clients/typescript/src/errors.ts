@@ -8,7 +8,7 @@
  *     │   └── TimeoutError                  `kind`: connect, read, stream-idle or idle-wait
  *     ├── AbortError                        the caller's `signal` aborted the call (`cause`: its reason)
  *     ├── APIError                          an answer with an error status: status, headers, retryAfterSeconds
- *     │   ├── ProblemError                  a problem response: code, detail, problem, fields
+ *     │   ├── ProblemError                  a problem response: code, detail, problem, fields, requestId
  *     │   │   ├── SessionRevisionConflictError  one subclass per ErrorCode (PROBLEM_ERRORS)
  *     │   │   ├── SessionBusyError
  *     │   │   ├── ...
@@ -114,6 +114,10 @@ export class ProblemError<C extends string = ErrorCode> extends APIError {
   readonly reason?: string;
   /** `VALIDATION_ERROR`: every problem found in the request. */
   readonly errors?: ValidationIssue[];
+  /** `MISDIRECTED_REQUEST`: the host that answered. */
+  readonly hostId?: string;
+  /** `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host that owns the session or run. */
+  readonly ownerHostId?: string;
   /** The problem document as sent. */
   readonly problem: ProblemDocument;
 
@@ -131,6 +135,14 @@ export class ProblemError<C extends string = ErrorCode> extends APIError {
     this.maximum = problem.maximum;
     this.reason = problem.reason;
     this.errors = problem.errors;
+    this.hostId = typeof problem.hostId === 'string' ? problem.hostId : undefined;
+    this.ownerHostId = typeof problem.ownerHostId === 'string' ? problem.ownerHostId : undefined;
+  }
+
+  /** The host's id for this request: the `X-Request-Id` header, else the problem's `requestId`
+   * (a problem inside a stream has no headers of its own). Host logs and trace spans carry it. */
+  override get requestId(): string | undefined {
+    return super.requestId ?? this.problem.requestId ?? undefined;
   }
 }
 
@@ -182,8 +194,26 @@ export class ProviderAuthFailedError extends ProblemError<'PROVIDER_AUTH_FAILED'
 export class ProviderRejectedError extends ProblemError<'PROVIDER_REJECTED'> {}
 export class SessionPrefixChangedError extends ProblemError<'SESSION_PREFIX_CHANGED'> {}
 export class ShuttingDownError extends ProblemError<'SHUTTING_DOWN'> {}
+/**
+ * Host `hostId` answered for a session or run that host `ownerHostId` owns, and nothing was done.
+ * The client already sent the request once more to the owner (`Agentic-Host`); this is the second
+ * 421 of the call: check that the proxy routes on `Agentic-Host`.
+ */
+export class MisdirectedRequestError extends ProblemError<'MISDIRECTED_REQUEST'> {
+  declare readonly hostId: string;
+  declare readonly ownerHostId: string;
+}
+/**
+ * The proxy has no live host `ownerHostId`, which owns this session or run, or (no
+ * `ownerHostId`: the request named none) no host takes new work; retried after `Retry-After`,
+ * like `HOST_BUSY`. Sessions never move: once back, that host answers `SESSION_NOT_FOUND` for
+ * the sessions it lost.
+ */
+export class HostUnavailableError extends ProblemError<'HOST_UNAVAILABLE'> {}
 export class HeadersTooLargeError extends ProblemError<'HEADERS_TOO_LARGE'> {}
 export class RequestTimeoutError extends ProblemError<'REQUEST_TIMEOUT'> {}
+/** The bytes sent were not valid HTTP/1.1; the host closed the connection. */
+export class MalformedRequestError extends ProblemError<'MALFORMED_REQUEST'> {}
 
 /** A problem whose code this client does not know (a newer host): branch on `code` or `status`. */
 export class UnknownProblemError extends ProblemError<string> {}
@@ -237,6 +267,9 @@ export const PROBLEM_ERRORS = {
   SHUTTING_DOWN: ShuttingDownError,
   HEADERS_TOO_LARGE: HeadersTooLargeError,
   REQUEST_TIMEOUT: RequestTimeoutError,
+  MALFORMED_REQUEST: MalformedRequestError,
+  MISDIRECTED_REQUEST: MisdirectedRequestError,
+  HOST_UNAVAILABLE: HostUnavailableError,
 } as const satisfies { [C in ErrorCode]: ProblemErrorClass<C> };
 
 /** Any catalogue error, discriminated by `code`: `switch (error.code)` narrows to one class. */

@@ -61,6 +61,8 @@ export interface HostOptions {
   config: object | string;
   /** Extra environment for the host process (for example token variables named by `tokenEnv`). */
   env?: Record<string, string>;
+  /** Serve HTTPS with this certificate and key (PEM files); `/healthz` is polled trusting `ca` (PEM). */
+  tls?: { certFile: string; keyFile: string; ca: string };
 }
 
 export class Host {
@@ -93,7 +95,14 @@ export class Host {
   }
 }
 
-async function healthy(baseUrl: string): Promise<boolean> {
+async function healthy(baseUrl: string, ca?: string): Promise<boolean> {
+  if (ca !== undefined) {
+    try {
+      return (await new AgenticDriverClient({ baseUrl, ca, maxRetries: 0 }).getHealth()).status === 'ok';
+    } catch {
+      return false;
+    }
+  }
   try {
     const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2_000) });
     return response.status === 200 && ((await response.json()) as { status?: string }).status === 'ok';
@@ -117,14 +126,17 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const log = openSync(logPath, 'a');
   const child = spawn(
     serveCommand(),
-    ['serve', '--config', configPath, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warning'],
+    [
+      'serve', '--config', configPath, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warning',
+      ...(options.tls === undefined ? [] : ['--tls-cert', options.tls.certFile, '--tls-key', options.tls.keyFile]),
+    ],
     { env: { ...process.env, ...options.env }, stdio: ['ignore', log, log] },
   );
-  const host = new Host(`http://127.0.0.1:${port}`, child, workDir, logPath);
+  const host = new Host(`${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`, child, workDir, logPath);
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
-    if (await healthy(host.baseUrl)) return host;
+    if (await healthy(host.baseUrl, options.tls?.ca)) return host;
     await new Promise((done) => setTimeout(done, POLL_INTERVAL_MS));
   }
   const output = host.log();

@@ -15,7 +15,7 @@ from typing import Literal
 from .config import ConfigError, TokenConfig
 from .errors import PermissionDenied
 
-__all__ = ["SessionGrant", "SessionPrincipal", "TokenPolicy", "sha256_hex"]
+__all__ = ["SessionGrant", "SessionPrincipal", "TokenPolicy", "bearer_matches", "secret_digest", "sha256_hex"]
 
 SessionGrant = Literal["create", "read", "continue", "delete"]
 ALL_GRANTS: frozenset[SessionGrant] = frozenset(("create", "read", "continue", "delete"))
@@ -77,15 +77,28 @@ class TokenPolicy:
 
 
 def _digest_of(token: TokenConfig, index: int) -> bytes:
-    if token.tokenSha256 is not None:
-        return bytes.fromhex(token.tokenSha256)
-    if token.tokenEnv is not None:
-        secret = os.environ.get(token.tokenEnv)
+    digest = secret_digest(token.token, token.tokenEnv, token.tokenSha256, f"tokens[{index}]")
+    assert digest is not None  # guaranteed by TokenConfig's validator
+    return digest
+
+
+def secret_digest(token: str | None, token_env: str | None, token_sha256: str | None, where: str) -> bytes | None:
+    """The SHA-256 of a configured secret, given as itself, by environment variable or as its hex digest."""
+    if token_sha256 is not None:
+        return bytes.fromhex(token_sha256)
+    if token_env is not None:
+        secret = os.environ.get(token_env)
         if not secret:
-            raise ConfigError([f"tokens[{index}].tokenEnv: environment variable {token.tokenEnv} is not set"])
+            raise ConfigError([f"{where}.tokenEnv: environment variable {token_env} is not set"])
         return hashlib.sha256(secret.encode("utf-8")).digest()
-    assert token.token is not None  # guaranteed by TokenConfig's validator
-    return hashlib.sha256(token.token.encode("utf-8")).digest()
+    return hashlib.sha256(token.encode("utf-8")).digest() if token is not None else None
+
+
+def bearer_matches(authorization: str, digest: bytes) -> bool:
+    """Whether an ``Authorization`` header presents the bearer secret with this SHA-256 (in constant time)."""
+    scheme, _, presented = authorization.partition(" ")
+    candidate = hashlib.sha256(presented.strip().encode("utf-8")).digest()
+    return hmac.compare_digest(candidate, digest) and scheme.lower() == "bearer" and bool(presented.strip())
 
 
 def _principal_of(token: TokenConfig) -> SessionPrincipal:

@@ -1,8 +1,10 @@
 """The ``agentic-driver`` command.
 
-agentic-driver serve [--config FILE] [--host H] [--port P]
+agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID] [--log-level L] [--log-format text|json]
+                     [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
+agentic-driver cluster config --host ID=ADDR ... --format haproxy|nginx|gateway-api [--bind ADDR:PORT]
 """
 
 from __future__ import annotations
@@ -11,23 +13,46 @@ import argparse
 import gc
 import json
 import logging
+import os
 import secrets
+import ssl
 import sys
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from pydantic import ValidationError
 
+from . import cluster, telemetry
 from .auth import TokenPolicy, sha256_hex
-from .config import ALL_GRANTS, ConfigError, HostConfig, embedded_default, load_config
+from .config import (
+    ALL_GRANTS,
+    HOST_ID_ENV,
+    ConfigError,
+    HostConfig,
+    TlsConfig,
+    embedded_default,
+    load_config,
+    with_host_id,
+)
 from .driver import Driver
 from .http import create_app
 from .http.limits import Drain
+from .http.metrics_access import MetricsAccess, metrics_app
 from .http.server import GRACEFUL_CLOSE_S, HostServer, bounded_protocol
+from .http.tls import check_listen_address, server_ssl_context
+from .logs import LOG_FORMATS, LogFormat, Redactor, configure_logging
 
 __all__ = ["build_host", "main", "serve"]
 
 
-def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, FastAPI]:
+log = logging.getLogger("agentic_driver.http")
+
+
+def build_host(
+    config: HostConfig, drain: Drain | None = None, metrics_access: MetricsAccess | None = None
+) -> tuple[Driver, FastAPI]:
     """The driver and its ASGI app for a validated config."""
     driver = Driver.from_config(config)
     limits = config.limits
@@ -40,21 +65,86 @@ def build_host(config: HostConfig, drain: Drain | None = None) -> tuple[Driver, 
         body_timeout_ms=limits.bodyTimeoutMs,
         drain=drain,
         docs=config.docs,
+        metrics_access=metrics_access,
     )
     return driver, app
 
 
-def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info") -> None:
-    """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return."""
+def config_secrets(config: HostConfig, env: Mapping[str, str] = os.environ) -> Iterator[str]:
+    """Every secret the host's config names or points at (for the log redactor)."""
+    for token in config.tokens:
+        if token.token is not None:
+            yield token.token
+        if token.tokenEnv is not None and env.get(token.tokenEnv):
+            yield env[token.tokenEnv]
+    for provider in config.providers:
+        key_env = getattr(provider, "apiKeyEnv", None)
+        if key_env is not None and env.get(key_env):
+            yield env[key_env]
+
+
+def serve(
+    config: HostConfig,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    log_level: str = "info",
+    log_format: LogFormat | None = None,
+) -> None:
+    """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return.
+
+    Raises ``ConfigError`` before binding when ``host`` is not loopback and ``config.tls`` neither
+    serves TLS nor says that a proxy terminates it, or when its certificate or key cannot be loaded.
+    """
+    check_listen_address(host, config.tls)
+    ssl_context = server_ssl_context(config.tls) if config.tls.direct else None
+    configure_logging(log_level, log_format or config.logging.format, Redactor(config_secrets(config)))
+    tracing = config.tracing
+    if tracing is not None:
+        telemetry.configure(tracing.endpoint, tracing.serviceName, tracing.captureMessageContent)
+    else:
+        telemetry.configure()
     drain = Drain()
-    driver, app = build_host(config, drain)
+    access = MetricsAccess.of(config.metrics, host)
+    driver, app = build_host(config, drain, access)
     limits = config.limits
-    server_config = uvicorn.Config(
+    server_config = _uvicorn_config(app, host, port, log_level, config, driver, ssl_context)
+    metrics_config = None
+    if config.metrics.listen is not None:
+        listen = config.metrics.listen
+        # The scrape address is served like the API: over the host's own TLS when it has a certificate.
+        metrics_config = _uvicorn_config(
+            metrics_app(driver.metrics, access), listen.host, listen.port, log_level, config, driver, ssl_context
+        )
+    elif not access.on_api:
+        log.warning(
+            "/metrics is not served: %s is not a loopback address; set metrics.token or metrics.listen "
+            "in the host JSON to expose it (README, Exposing metrics)",
+            host,
+        )
+    _settle_heap()
+    try:
+        HostServer(server_config, driver, drain, limits.drainTimeoutMs, metrics_config).run()
+    finally:
+        telemetry.shutdown()  # export the spans still queued
+
+
+def _uvicorn_config(
+    app: Any,
+    host: str,
+    port: int,
+    log_level: str,
+    config: HostConfig,
+    driver: Driver,
+    ssl_context: ssl.SSLContext | None,
+) -> uvicorn.Config:
+    limits = config.limits
+    return uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
-        access_log=False,
+        log_config=None,  # configure_logging's handler formats uvicorn's lines too
+        access_log=False,  # the host writes its own closing line per request (logger agentic_driver.access)
         http=bounded_protocol(limits, driver.metrics),
         timeout_keep_alive=limits.keepAliveTimeoutMs / 1000,  # type: ignore[arg-type]  # any number of seconds
         timeout_graceful_shutdown=GRACEFUL_CLOSE_S,  # type: ignore[arg-type]
@@ -63,9 +153,8 @@ def serve(config: HostConfig, host: str = "127.0.0.1", port: int = 8080, log_lev
         # every request) buys nothing; and the Server header only advertises the stack.
         proxy_headers=False,
         server_header=False,
+        ssl_context_factory=None if ssl_context is None else lambda _config, _default: ssl_context,
     )
-    _settle_heap()
-    HostServer(server_config, driver, drain, limits.drainTimeoutMs).run()
 
 
 GC_YOUNG_THRESHOLD = 20_000
@@ -94,7 +183,23 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="host JSON file (default: the embedded default with the echo provider)")
     run.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     run.add_argument("--port", type=int, default=8080, help="port to bind (default 8080; 0 picks a free one)")
+    run.add_argument(
+        "--host-id",
+        help=f"this process's name in session and run ids (a DNS label); overrides {HOST_ID_ENV} and hostId",
+    )
     run.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    run.add_argument("--tls-cert", metavar="FILE", help="serve HTTPS with this PEM certificate chain (tls.certFile)")
+    run.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert (tls.keyFile)")
+    run.add_argument(
+        "--behind-tls-proxy",
+        action="store_true",
+        help="a proxy in front terminates TLS: allow plain HTTP on a non-loopback --host (tls.terminatedByProxy)",
+    )
+    run.add_argument(
+        "--log-format",
+        choices=list(LOG_FORMATS),
+        help="text or json (one object per line); default: host JSON logging.format",
+    )
     token = commands.add_parser("token", help="operator tooling for bearer tokens").add_subparsers(
         dest="token_command", required=True
     )
@@ -109,6 +214,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     check = config.add_parser("check", help="validate a host config; print every problem with its JSON path")
     check.add_argument("file")
+    cluster_commands = commands.add_parser("cluster", help="operator tooling for many host processes").add_subparsers(
+        dest="cluster_command", required=True
+    )
+    proxy = cluster_commands.add_parser(
+        "config", help="print a proxy configuration that routes each session's requests to its host"
+    )
+    proxy.add_argument("--host", action="append", required=True, metavar="ID=ADDR", help="a host id and HOST:PORT")
+    proxy.add_argument("--format", required=True, choices=cluster.FORMATS)
+    proxy.add_argument("--bind", default=cluster.DEFAULT_BIND, help="where the proxy listens (haproxy, nginx)")
+    proxy.add_argument("--no-check", action="store_true", help="skip haproxy -c / nginx -t even when installed")
     return parser
 
 
@@ -132,20 +247,52 @@ def _config_check(path: str) -> int:
     return 0
 
 
+def with_tls_options(config: HostConfig, cert: str | None, key: str | None, behind_proxy: bool) -> HostConfig:
+    """``config`` with the command line's TLS options over its ``tls`` section (checked together)."""
+    if cert is None and key is None and not behind_proxy:
+        return config
+    merged = config.tls.model_dump(exclude_none=True)
+    if cert is not None or key is not None:
+        merged.update(certFile=cert, keyFile=key, terminatedByProxy=False)
+    if behind_proxy:
+        merged.update(terminatedByProxy=True)
+    try:
+        tls = TlsConfig.model_validate(merged)
+    except ValidationError as error:
+        problems = [str(e["msg"]).removeprefix("Value error, ") for e in error.errors()]
+        raise ConfigError([f"--tls-cert/--tls-key/--behind-tls-proxy: {problem}" for problem in problems]) from None
+    return config.model_copy(update={"tls": tls})
+
+
+def _cluster_config(hosts: list[str], fmt: str, bind: str, check: bool) -> int:
+    try:
+        text = cluster.render(fmt, cluster.parse_hosts(hosts), cluster.parse_bind(bind))
+        checked = cluster.check_config(fmt, text) if check else None
+    except cluster.ClusterConfigError as error:
+        print(f"agentic-driver: {error}", file=sys.stderr)
+        return 1
+    sys.stdout.write(text)
+    if checked is not None:
+        print(f"agentic-driver: {checked[0]} accepts the configuration", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     if options.command == "token":
         return _token_create(options.subject, options.providers, options.grants)
     if options.command == "config":
         return _config_check(options.file)
-    logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if options.command == "cluster":
+        return _cluster_config(options.host, options.format, options.bind, not options.no_check)
     try:
-        if options.config:
-            config = load_config(options.config)
-        else:
-            config, token = embedded_default()
+        config, token = (load_config(options.config), None) if options.config else embedded_default()
+        config = with_tls_options(config, options.tls_cert, options.tls_key, options.behind_tls_proxy)
+        check_listen_address(options.host, config.tls)  # before a token is printed
+        if token is not None:
             print(f"agentic-driver: embedded default host; bearer token: {token}", flush=True)
-        serve(config, options.host, options.port, options.log_level)
+        config = with_host_id(config, options.host_id)
+        serve(config, options.host, options.port, options.log_level, options.log_format)
     except ConfigError as error:
         print(f"agentic-driver: {error}", file=sys.stderr)
         return 2

@@ -11,16 +11,20 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .ids import HOST_ID_PATTERN, is_host_id
 
 __all__ = [
     "DEFAULT_MAX_ENTRIES",
     "DEFAULT_MAX_MESSAGES",
     "DEFAULT_MAX_NATIVE_MESSAGES",
     "DEFAULT_MAX_RECORD_BYTES",
+    "HOST_ID_ENV",
     "AnthropicProviderConfig",
     "CliProviderConfig",
     "ConfigError",
@@ -35,10 +39,12 @@ __all__ = [
     "PriceConfig",
     "ProviderConfig",
     "SessionsConfig",
+    "TlsConfig",
     "TokenConfig",
     "embedded_default",
     "load_config",
     "parse_config",
+    "with_host_id",
 ]
 
 DEFAULT_MAX_ENTRIES = 1_000
@@ -219,6 +225,11 @@ class LimitsConfig(_Closed):
     """Run slots: model calls in flight at once; further runs wait (and their sessions are busy)."""
     maxQueuedRuns: Annotated[int, Field(ge=0)] = 256
     """Runs that may wait for a slot; beyond this a run is refused with HOST_BUSY."""
+    maxWaitingRuns: Annotated[int, Field(ge=0)] = 256
+    """Runs that may wait for the application at once. A run that offers functions (its own, or host tools
+    that need approval) holds a place from admission until it ends, so at most this many runs are ever paused
+    for function results or approvals; beyond, such a run is refused with HOST_BUSY (limit maxWaitingRuns).
+    Separate from session retention, which stays suspended while a run waits."""
     maxBodyBytes: Annotated[int, Field(ge=1024)] = 4 * 1024 * 1024
     """The largest request body the host reads."""
     maxAttachmentBytes: Annotated[int, Field(ge=1)] = DEFAULT_MAX_ATTACHMENT_BYTES
@@ -287,8 +298,84 @@ class TokenConfig(_Closed):
     __str__ = __repr__
 
 
+class TlsConfig(_Closed):
+    """How bearer tokens are protected on the wire: the host's own TLS, or a proxy's in front."""
+
+    certFile: Annotated[str, Field(min_length=1)] | None = None
+    """PEM certificate chain (the server certificate first); with ``keyFile`` the host serves HTTPS."""
+    keyFile: Annotated[str, Field(min_length=1)] | None = None
+    """PEM private key of ``certFile`` (unencrypted: protect the file, not the key, with permissions)."""
+    terminatedByProxy: bool = False
+    """The operator states that a proxy in front terminates TLS, so plain HTTP may be served on a
+    non-loopback address (to that proxy only)."""
+
+    @model_validator(mode="after")
+    def _one_way(self) -> TlsConfig:
+        if (self.certFile is None) != (self.keyFile is None):
+            raise ValueError("give both certFile and keyFile, or neither")
+        if self.certFile is not None and self.terminatedByProxy:
+            raise ValueError("give certFile/keyFile (the host terminates TLS) or terminatedByProxy, not both")
+        return self
+
+    @property
+    def direct(self) -> bool:
+        """Whether the host itself serves TLS."""
+        return self.certFile is not None
+
+
+class ListenConfig(_Closed):
+    host: Annotated[str, Field(min_length=1)] = "127.0.0.1"
+    port: Annotated[int, Field(ge=1, le=65535)]
+
+
+class MetricsConfig(_Closed):
+    """Who may read ``/metrics``, and where it is served."""
+
+    token: Annotated[str, Field(min_length=16)] | None = None
+    """A bearer secret ``/metrics`` requires (fine for local use; prefer ``tokenEnv`` or ``tokenSha256``)."""
+    tokenEnv: Annotated[str, Field(min_length=1)] | None = None
+    """The name of an environment variable that holds that secret."""
+    tokenSha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
+    """The hex SHA-256 of that secret."""
+    listen: ListenConfig | None = None
+    """Serve ``/metrics`` on this separate address only (and no longer on the API's)."""
+
+    @model_validator(mode="after")
+    def _at_most_one_secret(self) -> MetricsConfig:
+        given = [name for name in ("token", "tokenEnv", "tokenSha256") if getattr(self, name) is not None]
+        if len(given) > 1:
+            raise ValueError("give at most one of token, tokenEnv, tokenSha256")
+        return self
+
+    @property
+    def protected(self) -> bool:
+        return self.token is not None or self.tokenEnv is not None or self.tokenSha256 is not None
+
+    def __repr__(self) -> str:  # never show a secret
+        return f"MetricsConfig(protected={self.protected}, listen={self.listen!r})"
+
+    __str__ = __repr__
+
+
+class LoggingConfig(_Closed):
+    format: Literal["text", "json"] = "text"
+    """``json``: one JSON object per line (``agentic-driver serve --log-format`` overrides it)."""
+
+
+class TracingConfig(_Closed):
+    """OpenTelemetry traces over OTLP/HTTP (needs the ``otel`` extra); the ``OTEL_*`` variables override it."""
+
+    endpoint: Annotated[str, Field(pattern=r"^https?://")]
+    """The OTLP/HTTP receiver, e.g. ``http://127.0.0.1:4318`` (spans go to its ``/v1/traces``)."""
+    serviceName: Annotated[str, Field(min_length=1)] = "agentic-driver"
+    captureMessageContent: bool = False
+    """Put prompt and completion text on the model call spans (off: only sizes, models and ids)."""
+
+
 class HostConfig(_Closed):
-    hostId: Annotated[str, Field(min_length=1)] = "local-host"
+    hostId: Annotated[str, Field(pattern=HOST_ID_PATTERN)] = "local-host"
+    """This process's name in session and run ids (``ses_{hostId}.…``): a DNS label, unique among the hosts
+    behind one proxy. ``serve --host-id`` or ``AGENTIC_DRIVER_HOST_ID`` override it."""
     providers: Annotated[list[ProviderConfig], Field(min_length=1)]
     sessions: SessionsConfig | None = None
     """Absent: sessions are disabled and no store is created."""
@@ -297,8 +384,16 @@ class HostConfig(_Closed):
     tools: list[HostToolConfig] = []
     """Host tools offered to the model on every run."""
     tokens: list[TokenConfig] = []
+    tls: TlsConfig = TlsConfig()
+    """TLS where tokens travel; without it the host serves plain HTTP on loopback addresses only."""
+    metrics: MetricsConfig = MetricsConfig()
+    """Without a token or a listen address, ``/metrics`` is served openly on the API's address only when
+    that address is loopback (see README, "Exposing metrics")."""
     docs: bool = False
     """Serve an interactive API reference of the contract at ``/docs`` (Swagger UI, shipped in the package)."""
+    logging: LoggingConfig = LoggingConfig()
+    tracing: TracingConfig | None = None
+    """Absent: traces are off unless the OTEL_* environment variables configure an exporter."""
 
 
 def _path(location: tuple[int | str, ...]) -> str:
@@ -313,7 +408,12 @@ def _path(location: tuple[int | str, ...]) -> str:
     return text or "(root)"
 
 
+_HOST_ID_RULE = "1 to 63 lower-case letters, digits and inner hyphens (it names this host in session and run ids)"
+
+
 def _message(error: Any) -> str:
+    if error["type"] == "string_pattern_mismatch" and tuple(error["loc"]) == ("hostId",):
+        return f"{error['input']!r} is not a DNS label: {_HOST_ID_RULE}"
     message = str(error["msg"])
     return message.removeprefix("Value error, ")
 
@@ -407,6 +507,21 @@ def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _RepeatedMember(f"the key {name!r} appears twice in one object")
         members[name] = value
     return members
+
+
+HOST_ID_ENV = "AGENTIC_DRIVER_HOST_ID"
+"""The environment variable that overrides host JSON's ``hostId`` (so N processes share one file)."""
+
+
+def with_host_id(config: HostConfig, flag: str | None, environ: Mapping[str, str] = os.environ) -> HostConfig:
+    """``config`` with its ``hostId`` from ``--host-id`` (``flag``), else ``AGENTIC_DRIVER_HOST_ID``, else as is."""
+    for value, source in ((flag, "--host-id"), (environ.get(HOST_ID_ENV), HOST_ID_ENV)):
+        if value is None:
+            continue
+        if not is_host_id(value):
+            raise ConfigError([f"{source}: {value!r} is not a DNS label: {_HOST_ID_RULE}"])
+        return config.model_copy(update={"hostId": value})
+    return config
 
 
 def embedded_default(token: str | None = None) -> tuple[HostConfig, str]:

@@ -56,6 +56,7 @@ from .errors import (
     UnsupportedContinuation,
     ValidationFailed,
 )
+from .ids import HostIds
 from .metrics import Metrics
 from .models import (
     CancelRunResponse,
@@ -96,6 +97,7 @@ class Driver:
         sessions: SessionsConfig | None = None,
         max_concurrent_runs: int = 64,
         max_queued_runs: int = 256,
+        max_waiting_runs: int = 256,
         idempotency: IdempotencyConfig | None = None,
         tools: Iterable[HostTool] = (),
         prices: Mapping[tuple[str, str], Prices] | None = None,
@@ -104,18 +106,21 @@ class Driver:
     ) -> None:
         self.host_id = host_id
         self._attachment_limits = attachment_limits or AttachmentLimits()
+        self.ids = HostIds(host_id)
         self.metrics = Metrics()
         self._clock = clock or SystemClock()
         self._providers = {p.id: p for p in providers}
         self._store = (
-            SessionStore(sessions, self._clock, self.metrics.sessions_stored.set) if sessions is not None else None
+            SessionStore(sessions, self._clock, self.metrics.sessions_stored.set, ids=self.ids)
+            if sessions is not None
+            else None
         )
         keys = idempotency or IdempotencyConfig()
         self._idempotency = IdempotencyStore(keys.maxKeys, keys.ttlMs, self._clock)
         self._host_tools: dict[str, HostTool] = {}
         for tool in tools:
             self.register_tool(tool)
-        self._runs = RunRegistry()
+        self._runs = RunRegistry(max_waiting_runs)
         self._prices = dict(prices or {})
         self._turns = TurnLifecycle(
             RunSlots(max_concurrent_runs, max_queued_runs),
@@ -127,12 +132,13 @@ class Driver:
             prices=lambda provider, model: self._prices.get((provider, model)),
             compact_max_chars=sessions.compactToolResultsMaxChars if sessions is not None else 500,
         )
-        slots, store = self._turns.slots, self._store
+        slots, store, runs = self._turns.slots, self._store, self._runs
         self.metrics.watch(
-            lambda: len(self._runs),
+            lambda: len(runs),
             lambda: slots.in_use,
             lambda: slots.waiting,
             lambda: store.pending_timers() if store is not None else 0,
+            lambda: runs.may_wait,
         )
 
     @classmethod
@@ -150,6 +156,7 @@ class Driver:
             sessions=config.sessions,
             max_concurrent_runs=config.limits.maxConcurrentRuns,
             max_queued_runs=config.limits.maxQueuedRuns,
+            max_waiting_runs=config.limits.maxWaitingRuns,
             idempotency=config.idempotency,
             tools=tools,
             prices={
@@ -362,11 +369,18 @@ class Driver:
         provider = self._granted_provider(principal, request.provider, request.model)
         tools = self._tool_specs(request, provider)
         idle = None if request.idleTimeoutMs is MISSING else request.idleTimeoutMs
+        run = ActiveRun(
+            id=self.ids.new_run_id(),
+            subject=principal.subject,
+            provider=provider.id,
+            input=request.input,
+            may_wait=self._may_wait(request, tools),
+            action_timeout_ms=None if request.actionTimeoutMs is MISSING else request.actionTimeoutMs,
+        )
         if request.session is MISSING:
             if request.attachments is not MISSING:
                 check_attachments(provider, request.attachments, self._attachment_limits)
-            self._turns.slots.reserve()
-            run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input)
+            self._turns.reserve(run)
             self._turns.start(run, provider, _stateless_request(request, tools), None, idle)
             return run
         principal.require_grant("continue")
@@ -379,7 +393,7 @@ class Driver:
                 "it can be read or deleted but not continued."
             )
         prefix = self._check_prefix(record, provider, tools)
-        run = ActiveRun(subject=principal.subject, provider=provider.id, input=request.input, session=record)
+        run.session = record
         self._turns.admit(store, record, request.session.revision, run)
         record.prefix_fingerprint = prefix
         self._turns.start(run, provider, self._turns.session_request(record, request.input, tools), store, idle)
@@ -561,6 +575,14 @@ class Driver:
             )
         own = tuple(ToolSpec(t.name, "" if t.description is MISSING else t.description, t.parameters) for t in declared)
         return own + tuple(tool.spec for tool in self._host_tools.values())
+
+    def _may_wait(self, request: RunRequest, tools: tuple[ToolSpec, ...]) -> bool:
+        """Whether the run could pause for the application: it offers its own functions or a host tool needing
+        approval (host tools that need none are answered by the host itself)."""
+        if request.tools is not MISSING and request.tools:
+            return True
+        offered = {t.name for t in tools}
+        return any(tool.approval == "required" for name, tool in self._host_tools.items() if name in offered)
 
     def _provider(self, provider_id: str) -> Provider:
         provider = self._providers.get(provider_id)

@@ -16,6 +16,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── ModelNotFound                    404 MODEL_NOT_FOUND
     ├── RouteNotFound                    404 ROUTE_NOT_FOUND
     ├── MethodNotAllowed                 405 METHOD_NOT_ALLOWED
+    ├── MalformedRequest                 400 MALFORMED_REQUEST
     ├── SessionRevisionConflict          409 SESSION_REVISION_CONFLICT
     ├── SessionBusy                      409 SESSION_BUSY
     ├── SessionInterrupted               409 SESSION_INTERRUPTED
@@ -24,6 +25,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── RunNotWaiting                    409 RUN_NOT_WAITING
     ├── IdempotencyKeyInUse              409 IDEMPOTENCY_KEY_IN_USE
     ├── RequestTimeout                   408 REQUEST_TIMEOUT
+    ├── MisdirectedRequest               421 MISDIRECTED_REQUEST
     ├── PayloadTooLarge                  413 PAYLOAD_TOO_LARGE
     ├── UnsupportedMediaType             415 UNSUPPORTED_MEDIA_TYPE
     ├── ValidationFailed                 422 VALIDATION_ERROR
@@ -47,6 +49,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── HostBusy                         503 HOST_BUSY
     ├── ProviderOverloaded               503 PROVIDER_OVERLOADED
     ├── ShuttingDown                     503 SHUTTING_DOWN
+    ├── HostUnavailable                  503 HOST_UNAVAILABLE (answered by the proxy, never by a host)
     └── ProviderTimeout                  504 PROVIDER_TIMEOUT
 """
 
@@ -65,10 +68,13 @@ __all__ = [
     "ErrorCode",
     "HeadersTooLarge",
     "HostBusy",
+    "HostUnavailable",
     "IdempotencyKeyInUse",
     "IdempotencyKeyReused",
     "InternalError",
+    "MalformedRequest",
     "MethodNotAllowed",
+    "MisdirectedRequest",
     "ModelNotFound",
     "PayloadTooLarge",
     "PermissionDenied",
@@ -113,6 +119,7 @@ class ErrorCode(StrEnum):
     MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
     ROUTE_NOT_FOUND = "ROUTE_NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    MALFORMED_REQUEST = "MALFORMED_REQUEST"
     SESSION_REVISION_CONFLICT = "SESSION_REVISION_CONFLICT"
     SESSION_BUSY = "SESSION_BUSY"
     SESSION_INTERRUPTED = "SESSION_INTERRUPTED"
@@ -145,6 +152,8 @@ class ErrorCode(StrEnum):
     PROVIDER_OVERLOADED = "PROVIDER_OVERLOADED"
     SHUTTING_DOWN = "SHUTTING_DOWN"
     PROVIDER_TIMEOUT = "PROVIDER_TIMEOUT"
+    MISDIRECTED_REQUEST = "MISDIRECTED_REQUEST"
+    HOST_UNAVAILABLE = "HOST_UNAVAILABLE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +173,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.MODEL_NOT_FOUND: CodeSpec(404, "Model not found"),
     ErrorCode.ROUTE_NOT_FOUND: CodeSpec(404, "Route not found"),
     ErrorCode.METHOD_NOT_ALLOWED: CodeSpec(405, "Method not allowed"),
+    ErrorCode.MALFORMED_REQUEST: CodeSpec(400, "Malformed request"),
     ErrorCode.SESSION_REVISION_CONFLICT: CodeSpec(409, "Session revision conflict"),
     ErrorCode.SESSION_BUSY: CodeSpec(409, "Session busy"),
     ErrorCode.SESSION_INTERRUPTED: CodeSpec(409, "Session interrupted"),
@@ -196,6 +206,8 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.PROVIDER_OVERLOADED: CodeSpec(503, "Provider overloaded"),
     ErrorCode.SHUTTING_DOWN: CodeSpec(503, "Shutting down"),
     ErrorCode.PROVIDER_TIMEOUT: CodeSpec(504, "Provider timeout"),
+    ErrorCode.MISDIRECTED_REQUEST: CodeSpec(421, "Misdirected request"),
+    ErrorCode.HOST_UNAVAILABLE: CodeSpec(503, "Host unavailable"),
 }
 
 
@@ -268,6 +280,12 @@ class RouteNotFound(DriverError):
 
 class MethodNotAllowed(DriverError):
     code = ErrorCode.METHOD_NOT_ALLOWED
+
+
+class MalformedRequest(DriverError):
+    """The bytes received are not a valid HTTP/1.1 request (answered by the host's HTTP protocol itself)."""
+
+    code = ErrorCode.MALFORMED_REQUEST
 
 
 class SessionRevisionConflict(DriverError):
@@ -431,12 +449,37 @@ class HostBusy(DriverError):
 
 
 class ShuttingDown(DriverError):
-    """The host is draining before it stops: it starts no new work (retry elsewhere)."""
+    """The host is draining before it stops: it starts no new work. A stateless run or a new session can be
+    retried on another host; a session ends with its host (read its history, create a new session elsewhere)."""
 
     code = ErrorCode.SHUTTING_DOWN
 
     def __init__(self, detail: str, *, retry_after_seconds: int = 1) -> None:
         super().__init__(detail, retry_after_seconds=retry_after_seconds)
+
+
+class MisdirectedRequest(DriverError):
+    """The request names a session or run of another host process (by its id or its ``Agentic-Host`` header);
+    nothing was done. ``ownerHostId`` is where it belongs; a client retries it there once."""
+
+    code = ErrorCode.MISDIRECTED_REQUEST
+
+    def __init__(self, detail: str, *, host_id: str, owner_host_id: str) -> None:
+        super().__init__(detail, hostId=host_id, ownerHostId=owner_host_id)
+        self.host_id = host_id
+        self.owner_host_id = owner_host_id
+
+
+class HostUnavailable(DriverError):
+    """The proxy in front of the hosts could not reach the host that owns the session or run (it is down, or
+    restarting: a restarted host has lost its sessions). Hosts never answer it; it is here so that the
+    catalogue, the spec and the clients agree, and so the proxy configuration can spell its body."""
+
+    code = ErrorCode.HOST_UNAVAILABLE
+
+    def __init__(self, detail: str, *, owner_host_id: str | None = None, retry_after_seconds: int = 1) -> None:
+        fields = {} if owner_host_id is None else {"ownerHostId": owner_host_id}
+        super().__init__(detail, retry_after_seconds=retry_after_seconds, **fields)
 
 
 class RequestTimeout(DriverError):

@@ -51,6 +51,11 @@ class Metrics:
         self.runs_waiting = Gauge(
             "agentic_driver_runs_waiting", "Runs waiting in line for a run slot.", registry=self.registry
         )
+        self.waiting_places = Gauge(
+            "agentic_driver_waiting_places_in_use",
+            "Active runs that may pause for the application (they offer functions), bounded by maxWaitingRuns.",
+            registry=self.registry,
+        )
         self.session_timers = Gauge(
             "agentic_driver_session_timers", "Pending session expiry timers.", registry=self.registry
         )
@@ -87,12 +92,14 @@ class Metrics:
         slots_in_use: Callable[[], int],
         waiting: Callable[[], int],
         session_timers: Callable[[], int],
+        waiting_places: Callable[[], int] = lambda: 0,
     ) -> None:
         """Read the gauges of live state from these functions at every scrape."""
         self.active_runs.set_function(active_runs)
         self.run_slots_in_use.set_function(slots_in_use)
         self.runs_waiting.set_function(waiting)
         self.session_timers.set_function(session_timers)
+        self.waiting_places.set_function(waiting_places)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

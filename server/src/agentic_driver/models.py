@@ -6,6 +6,16 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, MISSING, RootModel
 
 
+class Readiness(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    status: Literal["ready"]
+    """
+    Always `ready` while the host takes new work.
+    """
+
+
 class Health(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -70,7 +80,7 @@ class SessionHandle(BaseModel):
     )
     id: str
     """
-    The session id.
+    The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
     """
     revision: Annotated[int, Field(ge=0, le=9007199254740991)]
     """
@@ -131,9 +141,12 @@ class InterruptedTurn(BaseModel):
         "idle_timeout",
         "limit_exceeded",
         "shutdown",
+        "action_timeout",
     ]
     """
-    Why a turn stopped after model work started.
+    Why a turn stopped after model work started. `action_timeout`: the
+    run's `actionTimeoutMs` passed with its required action unanswered.
+
     """
     at: str
     """
@@ -524,6 +537,9 @@ class Problem(BaseModel):
             "SHUTTING_DOWN",
             "PROVIDER_TIMEOUT",
             "ATTACHMENT_UNSUPPORTED",
+            "MALFORMED_REQUEST",
+            "MISDIRECTED_REQUEST",
+            "HOST_UNAVAILABLE",
         ]
     )
     """
@@ -540,6 +556,10 @@ class Problem(BaseModel):
     instance: str | MISSING = MISSING
     """
     The request path.
+    """
+    requestId: str | MISSING = MISSING
+    """
+    The request's id, the same as the `X-Request-Id` response header.
     """
     currentRevision: int | MISSING = MISSING
     """
@@ -575,12 +595,30 @@ class Problem(BaseModel):
     """
     reason: str | MISSING = MISSING
     """
-    `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+    `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
+    """
+    hostId: str | MISSING = MISSING
+    """
+    `MISDIRECTED_REQUEST`: the host process that answered.
+    """
+    ownerHostId: str | MISSING = MISSING
+    """
+    `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request names (send `Agentic-Host` with it).
     """
     errors: list[ValidationIssue] | MISSING = MISSING
     """
     `VALIDATION_ERROR`: every problem found in the request.
     """
+
+
+class MisdirectedProblem(Problem):
+    """
+    Always carries `hostId` and `ownerHostId`.
+    """
+
+
+class NotReadyProblem(Problem):
+    pass
 
 
 class UnauthenticatedProblem(Problem):
@@ -736,9 +774,15 @@ class SessionInfo(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    id: str
+    id: Annotated[str, Field(examples=["ses_local-host.4Jd9sQpXk2mN7vB1cR8tYw"])]
     """
-    The session id.
+    The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label
+    of the host process that holds the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+    and `random` is URL-safe base64, so the first `.` ends the host part.
+    Applications treat the id as opaque; clients and proxies read the
+    host part to route (`Agentic-Host`). Ids of hosts older than this
+    format (`ses_{random}`) name no host and stay valid.
+
     """
     revision: Annotated[int, Field(ge=0)]
     """
@@ -958,6 +1002,19 @@ class RunRequest(BaseModel):
     the session interrupted). There is never a total run deadline.
 
     """
+    actionTimeoutMs: Annotated[int | MISSING, Field(ge=1, le=86400000)] = MISSING
+    """
+    Opt-in bound on each wait for the application: if a required
+    action (function results or approvals) is not answered this long,
+    the run ends as cancelled (`RUN_CANCELLED`, reason
+    `action_timeout`); a session turn had started model work, so the
+    session is interrupted and its interrupted turn records reason
+    `action_timeout`. Without it a paused run waits until it is
+    answered, cancelled or deleted (session retention stays suspended
+    meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+    how many runs may wait at once.
+
+    """
 
 
 class RunResult(BaseModel):
@@ -966,7 +1023,7 @@ class RunResult(BaseModel):
     )
     id: str
     """
-    The run id.
+    The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
     """
     status: Literal["completed", "requires_action"]
     """
@@ -1124,7 +1181,7 @@ class Discovery(BaseModel):
     )
     hostId: str
     """
-    The host's configured id; sessions carry it as `hostId`.
+    The host process's id (a DNS label); the session and run ids it makes name it.
     """
     version: str
     """

@@ -338,7 +338,18 @@ def test_openai_sdk_streams_chat_tool_calls_and_answers_them(chat_fake) -> None:
         tools=tools,
         messages=[
             ask,
-            first.choices[0].message.model_dump(exclude_none=True, include={"role", "content", "tool_calls"}),
+            # the assistant message as the request type has it: the streamed call's accumulated `index`
+            # is a chunk field, not one of ChatCompletionMessageToolCallParam's (the authority checks)
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {"name": call.function.name, "arguments": call.function.arguments},
+                    }
+                ],
+            },
             {"role": "tool", "tool_call_id": call.id, "content": "21 C"},
         ],
     )

@@ -41,8 +41,10 @@ from agentic_driver.models import (
 KEY = "sk-fault-matrix-secret-5d1e"
 KEY_ENV = "AGENTIC_DRIVER_FAULT_MATRIX_KEY"
 MAX_RETRIES = 2
-SHORT_MS = 100
-"""The run's ``idleTimeoutMs``, or the ``-short`` instances' ``timeoutMs``: what detects a stall."""
+SHORT_MS = 400
+"""The run's ``idleTimeoutMs``, or the ``-short`` instances' ``timeoutMs``: what detects a stall. The idle
+deadline is armed before the request is sent, so it must also cover reaching the first event through the
+proxy on a loaded machine (100 ms failed there once, before any output)."""
 MARKER = "You said"
 """The start of every first reply (the fakes' script); a mid-answer fault cuts just after the event holding it."""
 INPUT = "Hello"

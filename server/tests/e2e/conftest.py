@@ -117,12 +117,12 @@ class Host:
 
     # clients -------------------------------------------------------------------
 
-    def client(self, token: str) -> AuthenticatedClient:
+    def client(self, token: str, timeout: httpx.Timeout = REQUEST_TIMEOUT) -> AuthenticatedClient:
         """A generated client with a bearer token; use it as a (async) context manager."""
         return AuthenticatedClient(
             base_url=self.base_url,
             token=token,
-            timeout=REQUEST_TIMEOUT,
+            timeout=timeout,
             raise_on_unexpected_status=True,
             httpx_args={"trust_env": False},
         )
@@ -231,8 +231,10 @@ def launch_host(
     env: dict[str, str] | None = None,
     python_path: tuple[Path, ...] = (),
     log_level: str = "warning",
+    args: tuple[str, ...] = (),
+    port: int | None = None,
 ) -> Host:
-    """Start a real host for ``config`` and return it once ``/healthz`` answers.
+    """Start a real host for ``config`` and return it once ``/healthz`` answers (on ``port`` if given).
 
     ``env`` adds to (or overrides) the inherited environment; ``python_path``
     directories are put first on the host's PYTHONPATH (for ``module:function``
@@ -244,9 +246,9 @@ def launch_host(
     if python_path:
         inherited = [child_env["PYTHONPATH"]] if child_env.get("PYTHONPATH") else []
         child_env["PYTHONPATH"] = os.pathsep.join([*(str(p) for p in python_path), *inherited])
-    for attempt in range(3):  # a free port can be taken between probing and binding
-        port = free_port()
-        log_path = workdir / f"{name}-{attempt}.log"
+    for attempt in range(3 if port is None else 1):  # a free port can be taken between probing and binding
+        bind = port if port is not None else free_port()
+        log_path = workdir / f"{name}-{attempt}-{bind}.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
                 [
@@ -258,7 +260,8 @@ def launch_host(
                     "--host",
                     "127.0.0.1",
                     "--port",
-                    str(port),
+                    str(bind),
+                    *args,
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -266,7 +269,7 @@ def launch_host(
                 env=child_env,
                 cwd=workdir,
             )
-        host = Host(name, f"http://127.0.0.1:{port}", config, process, log_path)
+        host = Host(name, f"http://127.0.0.1:{bind}", config, process, log_path)
         if host.wait_until_healthy():
             return host
         host.stop()
@@ -363,8 +366,9 @@ def launch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., H
         env: dict[str, str] | None = None,
         python_path: tuple[Path, ...] = (),
         log_level: str = "warning",
+        args: tuple[str, ...] = (),
     ) -> Host:
-        host = launch_host(name, config, tmp_path_factory.mktemp(name), env, python_path, log_level)
+        host = launch_host(name, config, tmp_path_factory.mktemp(name), env, python_path, log_level, args)
         hosts.append(host)
         return host
 

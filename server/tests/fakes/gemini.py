@@ -14,7 +14,6 @@ function call turn with as many calls.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -240,7 +239,6 @@ class GeminiFake(FakeUpstream):
             "usageMetadata": usage,
             "modelVersion": model,
             "responseId": new_id("", 22),
-            "createTime": time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime()),
         }
 
     def chunks(self, model: str, reply: Any, failure: Failure | None, thoughts: bool = False) -> Iterator[bytes]:

@@ -13,7 +13,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 import uvicorn
 from starlette.applications import Starlette
@@ -49,6 +49,12 @@ class Recorded:
     outcome: str = "ok"
 
 
+class Observer(Protocol):
+    """Sees every request a fake receives and every body and stream event it answers (the authority checks)."""
+
+    def __call__(self, fake: FakeUpstream, kind: Literal["request", "response", "event"], body: Any) -> None: ...
+
+
 class Rejection(Exception):
     """The request is invalid the way the real service would say it."""
 
@@ -60,6 +66,8 @@ class FakeUpstream:
     """Base of every fake: routes, recording, failure injection, signing."""
 
     name = "fake"
+    observer: ClassVar[Observer | None] = None
+    """Set by ``tests/conftest.py`` for each test: the authority checks validate what it saw."""
 
     def __init__(self, api_key: str | None = "test-key-0000") -> None:
         self.api_key = api_key
@@ -168,13 +176,19 @@ class FakeUpstream:
             body = raw.decode("utf-8", "replace")
         recorded = Recorded(request.url.path, dict(request.headers), body, dict(request.query_params))
         self.requests.append(recorded)
+        self.observe("request", body)
         return recorded
+
+    def observe(self, kind: Literal["request", "response", "event"], body: Any) -> None:
+        if FakeUpstream.observer is not None:
+            FakeUpstream.observer(self, kind, body)
 
     def next_failure(self) -> Failure | None:
         return self.failures.popleft() if self.failures else None
 
-    @staticmethod
-    def json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
+    def json(self, body: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
+        if status < 400:  # error bodies are checked by the failure-mapping tests, not against the authority
+            self.observe("response", body)
         return JSONResponse(body, status_code=status, headers=headers)
 
     def sse(self, frames: Iterable[bytes]) -> StreamingResponse:
@@ -184,9 +198,18 @@ class FakeUpstream:
             for frame in frames:
                 if delay:
                     await asyncio.sleep(delay)
+                self.observe_frame(frame)
                 yield frame
 
         return StreamingResponse(body(), media_type="text/event-stream", headers={"cache-control": "no-cache"})
+
+    def observe_frame(self, frame: bytes) -> None:
+        """Each ``data:`` payload of an SSE frame but ``[DONE]`` and in-stream errors, as JSON."""
+        for line in frame.decode("utf-8").splitlines():
+            if line.startswith("data:") and line[5:].strip() != "[DONE]":
+                event = json.loads(line[5:])
+                if not (isinstance(event, dict) and ("error" in event or event.get("type") == "error")):
+                    self.observe("event", event)
 
 
 MAGIC = {

@@ -378,18 +378,19 @@ async def run_workload(
     slots: int,
     max_sessions: int,
     before_final_reads: Callable[[], Any] | None = None,
+    event_hooks: dict[str, list[Callable[..., Any]]] | None = None,
 ) -> Workload:
-    """Drive the workload, then read every session the workload created (recorded as reads too)."""
+    """Drive the workload, then read every session the workload created (recorded as reads too).
+
+    ``event_hooks`` go to every httpx client (through a proxy, one adds the ``Agentic-Host`` header)."""
     workload = Workload(seed)
     headers = {"Authorization": f"Bearer {token}"}
     timeout = httpx.Timeout(30.0)
-    async with httpx.AsyncClient(base_url=base_url, headers=headers, timeout=timeout, trust_env=False) as setup:
+    options: dict[str, Any] = {"headers": headers, "timeout": timeout, "trust_env": False, "event_hooks": event_hooks}
+    async with httpx.AsyncClient(base_url=base_url, **options) as setup:
         world = _World(setup, workload, slots, max_sessions)
         await world.start()
-        pools = [
-            httpx.AsyncClient(base_url=base_url, headers=headers, timeout=timeout, trust_env=False)
-            for _ in range(clients)
-        ]
+        pools = [httpx.AsyncClient(base_url=base_url, **options) for _ in range(clients)]
         try:
             await asyncio.gather(*(_client(world, index, seed, operations, pools[index]) for index in range(clients)))
         finally:

@@ -18,6 +18,7 @@ never leak; no request field carries identity, permissions or native provider st
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import hashlib
 import itertools
@@ -35,6 +36,7 @@ import httpx
 import pytest
 import yaml
 from e2e.conftest import REPO_ROOT, Host, launch_host
+from fakes.otlp import OtlpReceiver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -117,10 +119,12 @@ def _fake(kind: str) -> str:
 
 
 def _shape(call: AsgiCall, *ids: str) -> tuple[Any, ...]:
-    """What an answer reveals, with the ids it was asked about masked."""
+    """What an answer reveals, with the ids it was asked about masked (and its own random request id)."""
     start = next(m for m in call.messages if m["type"] == "http.response.start")
-    headers = sorted((k.decode().lower(), v.decode()) for k, v in start["headers"] if k.lower() != b"content-length")
-    body = call.body.decode()
+    every = [(k.decode().lower(), v.decode()) for k, v in start["headers"]]
+    request_id = dict(every)["x-request-id"]
+    headers = sorted(pair for pair in every if pair[0] not in ("content-length", "x-request-id"))
+    body = call.body.decode().replace(request_id, "<request-id>")
     for value in ids:
         body = body.replace(value, "<id>")
     return start["status"], headers, body
@@ -404,8 +408,10 @@ def test_no_object_of_an_embedded_host_shows_a_secret_in_its_repr(monkeypatch: p
     del driver, app
 
 
-def test_secrets_never_reach_logs_metrics_or_answers(tmp_path: Path) -> None:
-    config = {
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_secrets_never_reach_logs_metrics_answers_or_spans(tmp_path: Path, log_format: str) -> None:
+    """Both log formats; the JSON run also exports traces, and no exported span holds a secret either."""
+    config: dict[str, Any] = {
         "hostId": "secrets",
         "providers": [{"id": "echo", "kind": "echo", "accountId": "acct-1"}],
         "sessions": {"retentionMs": 600_000},
@@ -421,9 +427,30 @@ def test_secrets_never_reach_logs_metrics_or_answers(tmp_path: Path) -> None:
             },
         ],
     }
+    config["logging"] = {"format": log_format}
     env = {"RELIABILITY_ENV_TOKEN": ENV_SECRET, "OPENAI_API_KEY": API_KEY, "ANTHROPIC_API_KEY": API_KEY}
+    with contextlib.ExitStack() as stack:
+        receiver = stack.enter_context(OtlpReceiver()) if log_format == "json" else None
+        if receiver is not None:
+            env |= {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "OTEL_BSP_SCHEDULE_DELAY": "50"}
+        log, seen = _secret_scenario(tmp_path, config, env)
+        if receiver is not None:  # the host flushed its spans as it stopped
+            spans = receiver.received()
+            assert {s.name for s in spans} >= {"POST /v1/runs", "invoke_agent agentic-driver", "chat echo-1"}
+            seen += [bytes.hex(raw) + raw.decode("latin-1") for raw in receiver.raw]
+    if log_format == "json":
+        assert all(json.loads(line) for line in log.splitlines() if line.strip())  # every line is one object
+    assert "Started server process" in log and "Finished server process" in log
+    for secret in [TOKEN, ENV_SECRET, HASHED_SECRET, API_KEY]:
+        assert secret not in log, f"a secret is in the host's log output: {secret[:6]}..."
+        for text in seen:
+            assert secret not in text, f"a secret is in an answer or span: {secret[:6]}..."
+    tally("security", "secret scenario requests")
+
+
+def _secret_scenario(tmp_path: Path, config: dict[str, Any], env: dict[str, str]) -> tuple[str, list[str]]:
+    """Every operation with every kind of token (and wrong ones); the host's log and everything it answered."""
     host = _debug_host(tmp_path, config, env)
-    secrets_ = [TOKEN, ENV_SECRET, HASHED_SECRET, API_KEY]
     seen: list[str] = []
     try:
         with httpx.Client(base_url=host.base_url, trust_env=False, timeout=10) as http:
@@ -440,13 +467,7 @@ def test_secrets_never_reach_logs_metrics_or_answers(tmp_path: Path) -> None:
         host.process.wait(timeout=10)
     finally:
         host.stop()
-    log = host.log_text()
-    assert "Started server process" in log and "Finished server process" in log
-    for secret in secrets_:
-        assert secret not in log, f"a secret is in the host's log output: {secret[:6]}..."
-        for text in seen:
-            assert secret not in text, f"a secret is in an answer: {secret[:6]}..."
-    tally("security", "secret scenario requests")
+    return host.log_text(), seen
 
 
 def _debug_host(tmp_path: Path, config: dict[str, Any], env: dict[str, str]) -> Host:

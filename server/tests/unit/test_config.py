@@ -13,10 +13,12 @@ from agentic_driver.config import (
     DEFAULT_MAX_MESSAGES,
     DEFAULT_MAX_NATIVE_MESSAGES,
     DEFAULT_MAX_RECORD_BYTES,
+    HOST_ID_ENV,
     ConfigError,
     embedded_default,
     load_config,
     parse_config,
+    with_host_id,
 )
 
 ECHO = {"id": "echo", "kind": "echo"}
@@ -335,3 +337,35 @@ def test_the_readmes_host_json_field_table_has_one_row_per_field() -> None:
     fields = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| `")]
 
     assert len(fields) == len(set(fields)), sorted(f for f in fields if fields.count(f) > 1)
+
+
+@pytest.mark.parametrize("bad", ["Web_1", "", "-web", "web-", "a" * 64, "web.1"])
+def test_a_host_id_that_is_not_a_dns_label_is_refused_naming_the_field(bad: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"hostId": bad, "providers": [ECHO]})
+
+    assert refused.value.problems == [
+        f"hostId: {bad!r} is not a DNS label: 1 to 63 lower-case letters, digits and inner hyphens "
+        "(it names this host in session and run ids)"
+    ]
+
+
+def test_the_host_id_comes_from_the_flag_then_the_environment_then_host_json() -> None:
+    config = parse_config({"hostId": "from-json", "providers": [ECHO]})
+
+    assert with_host_id(config, None, {}).hostId == "from-json"
+    assert with_host_id(config, None, {HOST_ID_ENV: "from-env"}).hostId == "from-env"
+    assert with_host_id(config, "from-flag", {HOST_ID_ENV: "from-env"}).hostId == "from-flag"
+    assert config.hostId == "from-json"  # the loaded config is left as it was
+
+
+@pytest.mark.parametrize(
+    ("flag", "environ", "source"), [("Bad", {}, "--host-id"), (None, {HOST_ID_ENV: "a_b"}, HOST_ID_ENV)]
+)
+def test_an_overriding_host_id_is_validated_naming_where_it_came_from(
+    flag: str | None, environ: dict[str, str], source: str
+) -> None:
+    config = parse_config({"providers": [ECHO]})
+
+    with pytest.raises(ConfigError, match=f"^invalid host configuration:\n  {source}: '.*' is not a DNS label"):
+        with_host_id(config, flag, environ)

@@ -54,9 +54,12 @@ def echo(account: str | None = "acct-1", **options: Any) -> EchoProvider:
     return EchoProvider(id="echo", models=("echo-1",), account_id=account, **options)
 
 
-def make_driver(*providers: Any, clock: ManualClock | None = None, **sessions: Any) -> Driver:
+def make_driver(
+    *providers: Any, clock: ManualClock | None = None, host_id: str = "local-host", **sessions: Any
+) -> Driver:
     return Driver(
         list(providers) or [echo()],
+        host_id=host_id,
         sessions=SessionsConfig(retentionMs=60_000, **sessions),
         clock=clock or ManualClock(START_MS),
     )
@@ -248,6 +251,27 @@ async def test_an_import_keeps_the_id_only_when_it_is_free_and_the_copies_are_in
     after = await driver.run(session_run(copy_, "only in the copy"), ALICE)
     assert after.session.revision == 3
     assert (await driver.read_session(info.id, ALICE)).session.revision == 2
+
+
+async def test_an_import_gets_an_id_of_the_importing_host_and_keeps_its_turns_run_ids() -> None:
+    shared = echo()
+    clock = ManualClock(START_MS)
+    source = make_driver(shared, clock=clock, host_id="host-a")
+    info = await conversation(source, clock)
+    exported = source.export_session(info.id, ALICE)
+    same_host_again = make_driver(shared, host_id="host-a")  # host-a restarted, restoring what it exported
+    other_host = make_driver(shared, host_id="host-b")
+
+    kept = same_host_again.import_session(exported, ALICE).session
+    moved = other_host.import_session(exported, ALICE).session
+
+    assert kept.id == info.id
+    assert moved.id.startswith("ses_host-b.") and moved.id != info.id
+    turns = (await other_host.read_session(moved.id, ALICE)).turns
+    assert [t.runId for t in turns] == [t["runId"] for t in exported["turns"]]
+    assert all(t.runId.startswith("run_host-a.") for t in turns)
+    after = await other_host.run(session_run(moved, "on host b"), ALICE)
+    assert after.id.startswith("run_host-b.") and after.session.revision == moved.revision + 1
 
 
 async def test_the_imported_session_belongs_to_the_importing_subject() -> None:
@@ -457,8 +481,8 @@ async def test_a_minimal_version_1_envelope_without_optional_parts_loads_with_em
     report = driver.import_session(envelope, ALICE)
 
     info = report.session
-    assert (info.id, info.revision, info.messageCount, info.runCount, info.nativeHistory) == (
-        "ses_from_an_older_writer",
+    assert info.id.startswith("ses_local-host.")  # an id of this host: the older one named none
+    assert (info.revision, info.messageCount, info.runCount, info.nativeHistory) == (
         4,
         2,
         0,

@@ -97,6 +97,7 @@ def test_the_spec_documents_error_responses_for_every_operation() -> None:
     operations = {operation for operation, _, _ in _narrowed_error_responses()}
 
     assert operations == {
+        "getReadiness",
         "getDiscovery",
         "createSession",
         "readSession",

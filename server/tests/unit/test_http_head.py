@@ -15,7 +15,7 @@ from agentic_driver.http import create_app
 TOKEN = "head-test-token-0123456"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 # Headers that may differ between two answers to the same request.
-VOLATILE = {"date", "content-length"}
+VOLATILE = {"date", "content-length", "x-request-id"}  # each answer has its own request id
 
 
 def _client() -> httpx.AsyncClient:

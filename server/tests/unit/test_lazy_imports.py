@@ -24,6 +24,10 @@ def test_the_embedded_default_host_imports_no_upstream_adapter() -> None:
 
     assert "agentic_driver.providers.echo" in loaded
     assert not loaded & {"httpx", "agentic_driver.providers.anthropic", "agentic_driver.providers.openai_responses"}
+    # tracing is off unless configured, and then the OpenTelemetry SDK and exporter are not even imported
+    # (FastAPI itself imports the OpenTelemetry API when it is installed, for its own hooks, which are off)
+    assert "agentic_driver.telemetry" in loaded
+    assert not [name for name in loaded if name.startswith(("opentelemetry.sdk", "opentelemetry.exporter"))]
 
 
 @pytest.mark.parametrize(

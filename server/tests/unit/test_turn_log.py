@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from agentic_driver.ids import HostIds
 from agentic_driver.sessions import TurnLog, TurnRecord
-from agentic_driver.turns.runs import new_run_id
 
+IDS = HostIds("host-a")
 TURNS = [
     TurnRecord(
         revision,
-        new_run_id() if revision % 2 else f"run_{revision}",
+        IDS.new_run_id() if revision % 2 else f"run_{revision}",
         2 * revision,
         2 * revision + 2,
         1_795_000_000_000 + revision,
@@ -60,9 +61,12 @@ def test_a_value_beyond_64_bits_is_refused_without_a_partial_turn(too_big: TurnR
 @pytest.mark.parametrize(
     "run_id",
     [
-        "run_" + "A" * 22,  # the host's shape
-        "run_" + "A" * 21 + "B",  # 22 characters whose last does not round-trip through 16 bytes
-        "run_" + "A" * 21 + "=",
+        "run_host-a." + "A" * 22,  # the host's shape
+        "run_other-host." + "A" * 22,  # the host's shape, another host's prefix (an imported session's)
+        "run_" + "A" * 22,  # an older host's shape (no host part)
+        "run_host-a." + "A" * 21 + "B",  # 22 characters whose last does not round-trip through 16 bytes
+        "run_host-a." + "A" * 21 + "=",
+        "run_." + "A" * 22,
         "run_short",
         "imported-" + "x" * 17,  # 26 characters, not the host's prefix
         "",

@@ -25,6 +25,7 @@ from .problem import Problem
 from .provider_capabilities import ProviderCapabilities
 from .provider_info import ProviderInfo
 from .read_session_response import ReadSessionResponse
+from .readiness import Readiness
 from .retrieval import Retrieval
 from .retrieved_document import RetrievedDocument
 from .retry_accounting import RetryAccounting
@@ -76,6 +77,7 @@ __all__ = (
     "ProviderCapabilities",
     "ProviderInfo",
     "ReadSessionResponse",
+    "Readiness",
     "Retrieval",
     "RetrievedDocument",
     "RetryAccounting",

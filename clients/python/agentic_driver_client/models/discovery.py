@@ -20,7 +20,7 @@ T = TypeVar("T", bound="Discovery")
 class Discovery:
     """
     Attributes:
-        host_id (str): The host's configured id; sessions carry it as `hostId`.
+        host_id (str): The host process's id (a DNS label); the session and run ids it makes name it.
         version (str): The host software version.
         subject (str): The subject the caller's token maps to.
         session_grants (list[SessionGrant]): The session operations the caller's token is granted.

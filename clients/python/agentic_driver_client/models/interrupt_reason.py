@@ -3,6 +3,7 @@ from enum import StrEnum
 
 
 class InterruptReason(StrEnum):
+    ACTION_TIMEOUT = "action_timeout"
     CANCELLED = "cancelled"
     DISCONNECTED = "disconnected"
     FAILED = "failed"

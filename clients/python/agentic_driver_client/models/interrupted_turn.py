@@ -19,7 +19,8 @@ class InterruptedTurn:
     Attributes:
         run_id (str): The interrupted run.
         input_ (str): The input the interrupted turn was given.
-        reason (InterruptReason): Why a turn stopped after model work started.
+        reason (InterruptReason): Why a turn stopped after model work started. `action_timeout`: the
+            run's `actionTimeoutMs` passed with its required action unanswered.
         at (datetime.datetime): When the turn was interrupted.
     """
 

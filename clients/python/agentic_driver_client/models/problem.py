@@ -32,6 +32,7 @@ class Problem:
                 carries in `x-error-codes`.
             detail (str): What happened, for a person.
             instance (str | Unset): The request path.
+            request_id (str | Unset): The request's id, the same as the `X-Request-Id` response header.
             current_revision (int | Unset): `SESSION_REVISION_CONFLICT`: the session's current revision.
             active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
             retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
@@ -42,8 +43,12 @@ class Problem:
             attachment (int | Unset): `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
             media_type (str | Unset): `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
             provider (str | Unset): `ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
-            reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host
-                stopped before the turn finished).
+            reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host
+                stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required
+                action unanswered).
+            host_id (str | Unset): `MISDIRECTED_REQUEST`: the host process that answered.
+            owner_host_id (str | Unset): `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session
+                or run the request names (send `Agentic-Host` with it).
             errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
     """
 
@@ -53,6 +58,7 @@ class Problem:
     code: ErrorCode | str
     detail: str
     instance: str | Unset = UNSET
+    request_id: str | Unset = UNSET
     current_revision: int | Unset = UNSET
     active_run_id: str | Unset = UNSET
     retry_after_seconds: int | Unset = UNSET
@@ -62,6 +68,8 @@ class Problem:
     media_type: str | Unset = UNSET
     provider: str | Unset = UNSET
     reason: str | Unset = UNSET
+    host_id: str | Unset = UNSET
+    owner_host_id: str | Unset = UNSET
     errors: list[ValidationIssue] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -82,6 +90,8 @@ class Problem:
 
         instance = self.instance
 
+        request_id = self.request_id
+
         current_revision = self.current_revision
 
         active_run_id = self.active_run_id
@@ -99,6 +109,10 @@ class Problem:
         provider = self.provider
 
         reason = self.reason
+
+        host_id = self.host_id
+
+        owner_host_id = self.owner_host_id
 
         errors: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.errors, Unset):
@@ -120,6 +134,8 @@ class Problem:
         )
         if instance is not UNSET:
             field_dict["instance"] = instance
+        if request_id is not UNSET:
+            field_dict["requestId"] = request_id
         if current_revision is not UNSET:
             field_dict["currentRevision"] = current_revision
         if active_run_id is not UNSET:
@@ -138,6 +154,10 @@ class Problem:
             field_dict["provider"] = provider
         if reason is not UNSET:
             field_dict["reason"] = reason
+        if host_id is not UNSET:
+            field_dict["hostId"] = host_id
+        if owner_host_id is not UNSET:
+            field_dict["ownerHostId"] = owner_host_id
         if errors is not UNSET:
             field_dict["errors"] = errors
 
@@ -171,6 +191,8 @@ class Problem:
 
         instance = d.pop("instance", UNSET)
 
+        request_id = d.pop("requestId", UNSET)
+
         current_revision = d.pop("currentRevision", UNSET)
 
         active_run_id = d.pop("activeRunId", UNSET)
@@ -189,6 +211,10 @@ class Problem:
 
         reason = d.pop("reason", UNSET)
 
+        host_id = d.pop("hostId", UNSET)
+
+        owner_host_id = d.pop("ownerHostId", UNSET)
+
         _errors = d.pop("errors", UNSET)
         errors: list[ValidationIssue] | Unset = UNSET
         if _errors is not UNSET:
@@ -205,6 +231,7 @@ class Problem:
             code=code,
             detail=detail,
             instance=instance,
+            request_id=request_id,
             current_revision=current_revision,
             active_run_id=active_run_id,
             retry_after_seconds=retry_after_seconds,
@@ -214,6 +241,8 @@ class Problem:
             media_type=media_type,
             provider=provider,
             reason=reason,
+            host_id=host_id,
+            owner_host_id=owner_host_id,
             errors=errors,
         )
 

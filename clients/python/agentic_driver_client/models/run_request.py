@@ -41,6 +41,15 @@ class RunRequest:
             idle_timeout_ms (int | Unset): Opt-in progress timeout: if the provider makes no progress for this
                 long, the run fails with `PROVIDER_TIMEOUT` (a session turn leaves
                 the session interrupted). There is never a total run deadline.
+            action_timeout_ms (int | Unset): Opt-in bound on each wait for the application: if a required
+                action (function results or approvals) is not answered this long,
+                the run ends as cancelled (`RUN_CANCELLED`, reason
+                `action_timeout`); a session turn had started model work, so the
+                session is interrupted and its interrupted turn records reason
+                `action_timeout`. Without it a paused run waits until it is
+                answered, cancelled or deleted (session retention stays suspended
+                meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+                how many runs may wait at once.
     """
 
     provider: str
@@ -53,6 +62,7 @@ class RunRequest:
     session: SessionHandle | Unset = UNSET
     tools: list[ToolDefinition] | Unset = UNSET
     idle_timeout_ms: int | Unset = UNSET
+    action_timeout_ms: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         provider = self.provider
@@ -94,6 +104,8 @@ class RunRequest:
 
         idle_timeout_ms = self.idle_timeout_ms
 
+        action_timeout_ms = self.action_timeout_ms
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -117,6 +129,8 @@ class RunRequest:
             field_dict["tools"] = tools
         if idle_timeout_ms is not UNSET:
             field_dict["idleTimeoutMs"] = idle_timeout_ms
+        if action_timeout_ms is not UNSET:
+            field_dict["actionTimeoutMs"] = action_timeout_ms
 
         return field_dict
 
@@ -180,6 +194,8 @@ class RunRequest:
 
         idle_timeout_ms = d.pop("idleTimeoutMs", UNSET)
 
+        action_timeout_ms = d.pop("actionTimeoutMs", UNSET)
+
         run_request = cls(
             provider=provider,
             model=model,
@@ -191,6 +207,7 @@ class RunRequest:
             session=session,
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
+            action_timeout_ms=action_timeout_ms,
         )
 
         return run_request

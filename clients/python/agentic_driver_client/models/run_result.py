@@ -25,7 +25,7 @@ T = TypeVar("T", bound="RunResult")
 class RunResult:
     """
     Attributes:
-        id (str): The run id.
+        id (str): The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
         status (RunStatus): `completed`: the turn finished and `output` holds the reply.
             `requires_action`: the turn waits for the application (`requiredAction`
             says for what); it is still the session's active turn.

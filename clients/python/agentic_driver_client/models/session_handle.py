@@ -14,7 +14,7 @@ class SessionHandle:
     """Copy exactly these two fields from the last `SessionInfo` into the next run.
 
     Attributes:
-        id (str): The session id.
+        id (str): The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
         revision (int): The revision the caller believes is current (at most 2^53 - 1, which every JSON client
             represents exactly).
     """

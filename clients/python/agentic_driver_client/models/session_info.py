@@ -26,7 +26,12 @@ T = TypeVar("T", bound="SessionInfo")
 class SessionInfo:
     """
     Attributes:
-        id (str): The session id.
+        id (str): The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label
+            of the host process that holds the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+            and `random` is URL-safe base64, so the first `.` ends the host part.
+            Applications treat the id as opaque; clients and proxies read the
+            host part to route (`Agentic-Host`). Ids of hosts older than this
+            format (`ses_{random}`) name no host and stay valid.
         revision (int): Starts at 0 and advances by one with every completed turn.
         status (SessionStatus): `ready` accepts a run at the current revision; `running` has an active
             turn (running, or waiting for a run slot); `interrupted` refuses runs

@@ -223,6 +223,12 @@ impl Rig {
                 return Err(format!("the shortest gap was {shortest:.0} ms, expected at least {gap} ms"));
             }
         }
+        if let Some(wanted) = expect.get("agenticHosts") {
+            let hosts = Value::Array(entries.iter().map(|entry| entry["agenticHost"].clone()).collect());
+            if &hosts != wanted {
+                return Err(format!("Agentic-Host {hosts}, expected {wanted}; {}", seen()));
+            }
+        }
         if let Some(prefix) = expect["userAgentPrefix"].as_str() {
             if let Some(entry) =
                 entries.iter().find(|entry| !entry["userAgent"].as_str().unwrap_or("").starts_with(prefix))
@@ -326,6 +332,9 @@ fn problem_field(error: &Error, name: &str) -> Option<Value> {
             Some(json!(current_revision))
         }
         (Some(ProblemKind::SessionBusy { active_run_id }), "activeRunId") => Some(json!(active_run_id)),
+        (Some(ProblemKind::MisdirectedRequest { host_id, .. }), "hostId") => Some(json!(host_id)),
+        (Some(ProblemKind::MisdirectedRequest { owner_host_id, .. }), "ownerHostId") => Some(json!(owner_host_id)),
+        (Some(ProblemKind::HostUnavailable { owner_host_id }), "ownerHostId") => Some(json!(owner_host_id)),
         (Some(ProblemKind::HostBusy { limit, maximum }), "limit" | "maximum") => {
             Some(if name == "limit" { json!(limit) } else { json!(maximum) })
         }

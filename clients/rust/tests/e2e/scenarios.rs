@@ -261,22 +261,23 @@ async fn call(input: CallInput) -> Result<Exchange, String> {
                 let key = key::<types::CreateSessionIdempotencyKey>(&input)?;
                 Ok(plain(&input, raw.create_session(key.as_ref(), &body).await).await)
             }
-            "readSession" => Ok(plain(&input, raw.read_session(&input.path_param("sessionId")).await).await),
-            "deleteSession" => Ok(plain(&input, raw.delete_session(&input.path_param("sessionId")).await).await),
+            "readSession" => Ok(plain(&input, raw.read_session(&input.path_param("sessionId"), None).await).await),
+            "deleteSession" => Ok(plain(&input, raw.delete_session(&input.path_param("sessionId"), None).await).await),
             "run" => {
                 let body: types::RunRequest = input.body()?;
                 let key = key::<types::RunIdempotencyKey>(&input)?;
-                Ok(plain(&input, raw.run(key.as_ref(), &body).await).await)
+                Ok(plain(&input, raw.run(None, key.as_ref(), &body).await).await)
             }
             "submitRunActions" => {
                 let body: types::SubmitRunActionsRequest = input.body()?;
                 let key = key::<types::SubmitRunActionsIdempotencyKey>(&input)?;
-                Ok(plain(&input, raw.submit_run_actions(&input.path_param("runId"), key.as_ref(), &body).await).await)
+                Ok(plain(&input, raw.submit_run_actions(&input.path_param("runId"), None, key.as_ref(), &body).await)
+                    .await)
             }
-            "cancelRun" => Ok(plain(&input, raw.cancel_run(&input.path_param("runId")).await).await),
+            "cancelRun" => Ok(plain(&input, raw.cancel_run(&input.path_param("runId"), None).await).await),
             "truncateSession" => {
                 let body: types::TruncateSessionRequest = input.body()?;
-                Ok(plain(&input, raw.truncate_session(&input.path_param("sessionId"), &body).await).await)
+                Ok(plain(&input, raw.truncate_session(&input.path_param("sessionId"), None, &body).await).await)
             }
             "streamRun" => {
                 let body: types::RunRequest = input.body()?;

@@ -234,9 +234,10 @@ async fn catalogue_matches_the_served_contract(host: Arc<Host>) {
     assert!(!codes.is_empty());
     for code in codes {
         let code = code.as_str().unwrap();
-        // With the fields the contract guarantees for SESSION_REVISION_CONFLICT and SESSION_BUSY.
+        // With the fields the contract guarantees for SESSION_REVISION_CONFLICT, SESSION_BUSY,
+        // MISDIRECTED_REQUEST and HOST_UNAVAILABLE.
         let body = format!(
-            r#"{{"type":"t","title":"t","status":400,"code":"{code}","detail":"d","currentRevision":1,"activeRunId":"r"}}"#
+            r#"{{"type":"t","title":"t","status":400,"code":"{code}","detail":"d","currentRevision":1,"activeRunId":"r","hostId":"a","ownerHostId":"b"}}"#
         );
         let problem = agentic_driver_client::Problem::parse(400, None, body.as_bytes()).unwrap();
         assert!(!matches!(problem.kind, ProblemKind::Unknown(_)), "{code} has no ProblemKind variant");

@@ -60,9 +60,55 @@ pub struct Host {
     work_dir: PathBuf,
 }
 
+/// A throwaway CA and a server certificate for 127.0.0.1 and localhost, written by trustme
+/// (`python -m trustme`, from the virtualenv of the `agentic-driver` executable).
+pub struct ThrowawayCa {
+    pub ca_file: PathBuf,
+    pub cert_file: PathBuf,
+    pub key_file: PathBuf,
+    dir: PathBuf,
+}
+
+impl ThrowawayCa {
+    pub fn new() -> ThrowawayCa {
+        let dir = std::env::temp_dir().join(format!("agentic-driver-rust-tls-{}-{}", std::process::id(), free_port()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let python = serve_command().with_file_name("python");
+        let made = Command::new(&python)
+            .args(["-m", "trustme", "-q", "-d"])
+            .arg(&dir)
+            .args(["-i", "127.0.0.1", "localhost"])
+            .output()
+            .unwrap_or_else(|error| panic!("{} -m trustme: {error}", python.display()));
+        assert!(made.status.success(), "python -m trustme: {}", String::from_utf8_lossy(&made.stderr));
+        ThrowawayCa {
+            ca_file: dir.join("client.pem"),
+            cert_file: dir.join("server.pem"),
+            key_file: dir.join("server.key"),
+            dir,
+        }
+    }
+}
+
+impl Drop for ThrowawayCa {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 impl Host {
     /// Starts a host and waits (bounded) until `/healthz` answers.
     pub async fn start(config: HostConfig<'_>, env: &[(&str, &str)]) -> Result<Host, String> {
+        Host::launch(config, env, None).await
+    }
+
+    /// Starts a host serving HTTPS with `ca`'s server certificate (host JSON `tls`), polled trusting `ca`.
+    pub async fn start_tls(mut config: serde_json::Value, ca: &ThrowawayCa) -> Result<Host, String> {
+        config["tls"] = serde_json::json!({"certFile": ca.cert_file, "keyFile": ca.key_file});
+        Host::launch(HostConfig::Json(config), &[], Some(ca)).await
+    }
+
+    async fn launch(config: HostConfig<'_>, env: &[(&str, &str)], tls: Option<&ThrowawayCa>) -> Result<Host, String> {
         let work_dir =
             std::env::temp_dir().join(format!("agentic-driver-rust-e2e-{}-{}", std::process::id(), free_port()));
         std::fs::create_dir_all(&work_dir).map_err(|e| e.to_string())?;
@@ -86,15 +132,31 @@ impl Host {
             .stderr(log)
             .spawn()
             .map_err(|e| format!("starting the host: {e}"))?;
-        let mut host = Host { base_url: format!("http://127.0.0.1:{port}"), child, work_dir };
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let mut host = Host { base_url: format!("{scheme}://127.0.0.1:{port}"), child, work_dir };
         let http = reqwest::Client::new();
+        let trusting = tls.map(|ca| {
+            agentic_driver_client::Client::builder()
+                .base_url(&host.base_url)
+                .max_retries(0)
+                .ca_certificate_file(&ca.ca_file)
+                .build()
+                .unwrap()
+        });
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         while Instant::now() < deadline {
             if host.child.try_wait().map_err(|e| e.to_string())?.is_some() {
                 break;
             }
-            let health = http.get(format!("{}/healthz", host.base_url)).timeout(Duration::from_secs(2)).send().await;
-            if matches!(health, Ok(response) if response.status() == 200) {
+            let healthy = match &trusting {
+                Some(client) => client.get_health().await.is_ok(),
+                None => {
+                    let health =
+                        http.get(format!("{}/healthz", host.base_url)).timeout(Duration::from_secs(2)).send().await;
+                    matches!(health, Ok(response) if response.status() == 200)
+                }
+            };
+            if healthy {
                 return Ok(host);
             }
             tokio::time::sleep(POLL_INTERVAL).await;

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelRunData, CancelRunErrors, CancelRunResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, GetDiscoveryData, GetDiscoveryErrors, GetDiscoveryResponses, GetHealthData, GetHealthResponses, ReadSessionData, ReadSessionErrors, ReadSessionResponses, RunData, RunErrors, RunResponses, StreamRunActionsData, StreamRunActionsErrors, StreamRunActionsResponse, StreamRunActionsResponses, StreamRunData, StreamRunErrors, StreamRunResponse, StreamRunResponses, SubmitRunActionsData, SubmitRunActionsErrors, SubmitRunActionsResponses, TruncateSessionData, TruncateSessionErrors, TruncateSessionResponses } from './types.gen.js';
+import type { CancelRunData, CancelRunErrors, CancelRunResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, GetDiscoveryData, GetDiscoveryErrors, GetDiscoveryResponses, GetHealthData, GetHealthResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, ReadSessionData, ReadSessionErrors, ReadSessionResponses, RunData, RunErrors, RunResponses, StreamRunActionsData, StreamRunActionsErrors, StreamRunActionsResponse, StreamRunActionsResponses, StreamRunData, StreamRunErrors, StreamRunResponse, StreamRunResponses, SubmitRunActionsData, SubmitRunActionsErrors, SubmitRunActionsResponses, TruncateSessionData, TruncateSessionErrors, TruncateSessionResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -22,6 +22,18 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * Report that the host process is serving.
  */
 export const getHealth = <ThrowOnError extends boolean = false>(options?: Options<GetHealthData, ThrowOnError>) => (options?.client ?? client).get<GetHealthResponses, unknown, ThrowOnError>({ url: '/healthz', ...options });
+
+/**
+ * Report whether the host takes new work.
+ *
+ * 200 while the host takes new sessions and stateless runs; `SHUTTING_DOWN`
+ * (503) from the moment it starts draining until it exits. A proxy in
+ * front of several hosts sends new work only to ready hosts, and keeps
+ * sending a draining host the requests for its own sessions and runs
+ * (`/healthz` stays the liveness check). `HEAD` answers the same status.
+ *
+ */
+export const getReadiness = <ThrowOnError extends boolean = false>(options?: Options<GetReadinessData, ThrowOnError>) => (options?.client ?? client).get<GetReadinessResponses, GetReadinessErrors, ThrowOnError>({ url: '/readyz', ...options });
 
 /**
  * Describe the host, the provider instances the caller may use, and the sessions policy.
@@ -138,7 +150,7 @@ export const run = <ThrowOnError extends boolean = false>(options: Options<RunDa
  * Run one model turn and stream its events (Server-Sent Events).
  *
  * The same request and the same session rules as `run`. Refusals known
- * before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
+ * before the stream starts (401, 403, 404, 408, 409, 413, 415, 421, 422, 501, 503)
  * are ordinary problem responses. Once the run is admitted the answer is
  * `text/event-stream`: each SSE message has an `id`, an `event` equal to
  * the event's `type`, and `data` holding one `RunEvent` as JSON. The

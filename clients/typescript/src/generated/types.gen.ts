@@ -4,6 +4,13 @@ export type ClientOptions = {
     baseUrl: 'http://127.0.0.1:8080' | (string & {});
 };
 
+export type Readiness = {
+    /**
+     * Always `ready` while the host takes new work.
+     */
+    status: 'ready';
+};
+
 export type Health = {
     /**
      * Always `ok` while the process serves requests.
@@ -13,7 +20,7 @@ export type Health = {
 
 export type Discovery = {
     /**
-     * The host's configured id; sessions carry it as `hostId`.
+     * The host process's id (a DNS label); the session and run ids it makes name it.
      */
     hostId: string;
     /**
@@ -179,7 +186,7 @@ export type Message = {
  */
 export type SessionHandle = {
     /**
-     * The session id.
+     * The session id (`SessionInfo.id`); a client sends `Agentic-Host` with the host it names.
      */
     id: string;
     /**
@@ -190,7 +197,13 @@ export type SessionHandle = {
 
 export type SessionInfo = {
     /**
-     * The session id.
+     * The session id, `ses_{hostId}.{random}`: `hostId` is the DNS label
+     * of the host process that holds the session (`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+     * and `random` is URL-safe base64, so the first `.` ends the host part.
+     * Applications treat the id as opaque; clients and proxies read the
+     * host part to route (`Agentic-Host`). Ids of hosts older than this
+     * format (`ses_{random}`) name no host and stay valid.
+     *
      */
     id: string;
     /**
@@ -303,7 +316,9 @@ export type Turn = {
 };
 
 /**
- * Why a turn stopped after model work started.
+ * Why a turn stopped after model work started. `action_timeout`: the
+ * run's `actionTimeoutMs` passed with its required action unanswered.
+ *
  */
 export const InterruptReason = {
     CANCELLED: 'cancelled',
@@ -311,11 +326,14 @@ export const InterruptReason = {
     DISCONNECTED: 'disconnected',
     IDLE_TIMEOUT: 'idle_timeout',
     LIMIT_EXCEEDED: 'limit_exceeded',
-    SHUTDOWN: 'shutdown'
+    SHUTDOWN: 'shutdown',
+    ACTION_TIMEOUT: 'action_timeout'
 } as const;
 
 /**
- * Why a turn stopped after model work started.
+ * Why a turn stopped after model work started. `action_timeout`: the
+ * run's `actionTimeoutMs` passed with its required action unanswered.
+ *
  */
 export type InterruptReason = typeof InterruptReason[keyof typeof InterruptReason];
 
@@ -445,6 +463,19 @@ export type RunRequest = {
      *
      */
     idleTimeoutMs?: number;
+    /**
+     * Opt-in bound on each wait for the application: if a required
+     * action (function results or approvals) is not answered this long,
+     * the run ends as cancelled (`RUN_CANCELLED`, reason
+     * `action_timeout`); a session turn had started model work, so the
+     * session is interrupted and its interrupted turn records reason
+     * `action_timeout`. Without it a paused run waits until it is
+     * answered, cancelled or deleted (session retention stays suspended
+     * meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
+     * how many runs may wait at once.
+     *
+     */
+    actionTimeoutMs?: number;
 };
 
 /**
@@ -547,7 +578,7 @@ export type NativeHistoryFilter = typeof NativeHistoryFilter[keyof typeof Native
 
 export type RunResult = {
     /**
-     * The run id.
+     * The run id, `run_{hostId}.{random}` (the host part as in `SessionInfo.id`).
      */
     id: string;
     status: RunStatus;
@@ -771,14 +802,26 @@ export type CancelRunResponse = {
  * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
- * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
+ * `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
  * any operation is known, so they appear in no operation either:
  * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
  * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
- * of open connections; the new connection is answered and closed).
+ * of open connections; the new connection is answered and closed), and
+ * `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+ * request: a control byte in a header, a bad request line or target, a
+ * bad `Content-Length` or chunk size, a header line without a colon;
+ * the answer carries `Connection: close` and the connection is closed).
+ * `HOST_UNAVAILABLE` (with `ownerHostId` when the request named a
+ * session or run, and `Retry-After`) is answered by the proxy in front
+ * of several hosts, never by a host, so it appears in no operation
+ * either: the proxy cannot reach the host that owns the session or run
+ * (down or restarting), or no host takes new work. A client retries it
+ * a bounded number of times; a host that comes back has lost its
+ * sessions (`SESSION_NOT_FOUND`).
  *
  */
 export const ErrorCode = {
@@ -821,7 +864,10 @@ export const ErrorCode = {
     PROVIDER_OVERLOADED: 'PROVIDER_OVERLOADED',
     SHUTTING_DOWN: 'SHUTTING_DOWN',
     PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT',
-    ATTACHMENT_UNSUPPORTED: 'ATTACHMENT_UNSUPPORTED'
+    ATTACHMENT_UNSUPPORTED: 'ATTACHMENT_UNSUPPORTED',
+    MALFORMED_REQUEST: 'MALFORMED_REQUEST',
+    MISDIRECTED_REQUEST: 'MISDIRECTED_REQUEST',
+    HOST_UNAVAILABLE: 'HOST_UNAVAILABLE'
 } as const;
 
 /**
@@ -839,14 +885,26 @@ export const ErrorCode = {
  * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
- * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN` 503; `PROVIDER_TIMEOUT` 504.
+ * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
+ * `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
  * any operation is known, so they appear in no operation either:
  * `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and
  * `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum
- * of open connections; the new connection is answered and closed).
+ * of open connections; the new connection is answered and closed), and
+ * `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1
+ * request: a control byte in a header, a bad request line or target, a
+ * bad `Content-Length` or chunk size, a header line without a colon;
+ * the answer carries `Connection: close` and the connection is closed).
+ * `HOST_UNAVAILABLE` (with `ownerHostId` when the request named a
+ * session or run, and `Retry-After`) is answered by the proxy in front
+ * of several hosts, never by a host, so it appears in no operation
+ * either: the proxy cannot reach the host that owns the session or run
+ * (down or restarting), or no host takes new work. A client retries it
+ * a bounded number of times; a host that comes back has lost its
+ * sessions (`SESSION_NOT_FOUND`).
  *
  */
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode];
@@ -897,6 +955,10 @@ export type Problem = {
      */
     instance?: string;
     /**
+     * The request's id, the same as the `X-Request-Id` response header.
+     */
+    requestId?: string;
+    /**
      * `SESSION_REVISION_CONFLICT`: the session's current revision.
      */
     currentRevision?: number;
@@ -929,14 +991,29 @@ export type Problem = {
      */
     provider?: string;
     /**
-     * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected` or `shutdown` (the host stopped before the turn finished).
+     * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
      */
     reason?: string;
+    /**
+     * `MISDIRECTED_REQUEST`: the host process that answered.
+     */
+    hostId?: string;
+    /**
+     * `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request names (send `Agentic-Host` with it).
+     */
+    ownerHostId?: string;
     /**
      * `VALIDATION_ERROR`: every problem found in the request.
      */
     errors?: Array<ValidationIssue>;
 };
+
+/**
+ * Always carries `hostId` and `ownerHostId`.
+ */
+export type MisdirectedProblem = Problem;
+
+export type NotReadyProblem = Problem;
 
 export type UnauthenticatedProblem = Problem;
 
@@ -1007,12 +1084,33 @@ export type TruncateInvalidProblem = Problem;
 export type IdempotencyKey = string;
 
 /**
- * The session id returned by `createSession`.
+ * The host process the request is meant for: the `hostId` in the id of
+ * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+ * Clients send it on every request that names an existing session or
+ * run, and a proxy in front of several hosts routes on it. A host that
+ * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+ * reading the body, with nothing done. Where the id in the path names a
+ * host, the id wins over the header. `run` and `streamRun` name their
+ * session in the body: the host checks the header before reading the
+ * body, then the body's `session.id` before admitting the run. Ids
+ * without a host part (older hosts) name no host; then the header alone
+ * decides.
+ *
+ */
+export type AgenticHost = string;
+
+/**
+ * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+ * naming the host process that holds the session (see `SessionInfo.id`).
+ *
  */
 export type SessionId = string;
 
 /**
- * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+ * The run id, known from the run's result, its stream's `run.started` or
+ * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+ * process that runs it.
+ *
  */
 export type RunId = string;
 
@@ -1031,6 +1129,31 @@ export type GetHealthResponses = {
 };
 
 export type GetHealthResponse = GetHealthResponses[keyof GetHealthResponses];
+
+export type GetReadinessData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/readyz';
+};
+
+export type GetReadinessErrors = {
+    /**
+     * `SHUTTING_DOWN`: the host drains before it stops and takes no new work.
+     */
+    503: NotReadyProblem;
+};
+
+export type GetReadinessError = GetReadinessErrors[keyof GetReadinessErrors];
+
+export type GetReadinessResponses = {
+    /**
+     * The host takes new work.
+     */
+    200: Readiness;
+};
+
+export type GetReadinessResponse = GetReadinessResponses[keyof GetReadinessResponses];
 
 export type GetDiscoveryData = {
     body?: never;
@@ -1143,9 +1266,28 @@ export type CreateSessionResponse2 = CreateSessionResponses[keyof CreateSessionR
 
 export type DeleteSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
     path: {
         /**
-         * The session id returned by `createSession`.
+         * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+         * naming the host process that holds the session (see `SessionInfo.id`).
+         *
          */
         sessionId: string;
     };
@@ -1167,6 +1309,14 @@ export type DeleteSessionErrors = {
      */
     404: SessionNotFoundProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
      */
     501: SessionsDisabledProblem;
@@ -1185,9 +1335,28 @@ export type DeleteSessionResponse = DeleteSessionResponses[keyof DeleteSessionRe
 
 export type ReadSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
     path: {
         /**
-         * The session id returned by `createSession`.
+         * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+         * naming the host process that holds the session (see `SessionInfo.id`).
+         *
          */
         sessionId: string;
     };
@@ -1209,6 +1378,14 @@ export type ReadSessionErrors = {
      */
     404: SessionNotFoundProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
      */
     501: SessionsDisabledProblem;
@@ -1227,9 +1404,28 @@ export type ReadSessionResponse2 = ReadSessionResponses[keyof ReadSessionRespons
 
 export type TruncateSessionData = {
     body: TruncateSessionRequest;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
     path: {
         /**
-         * The session id returned by `createSession`.
+         * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+         * naming the host process that holds the session (see `SessionInfo.id`).
+         *
          */
         sessionId: string;
     };
@@ -1267,6 +1463,14 @@ export type TruncateSessionErrors = {
      */
     415: UnsupportedMediaTypeProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `VALIDATION_ERROR`, for example `keepTurns` beyond the session's recorded turns.
      */
     422: TruncateInvalidProblem;
@@ -1301,6 +1505,21 @@ export type RunData = {
          *
          */
         'Idempotency-Key'?: string;
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
     };
     path?: never;
     query?: never;
@@ -1346,6 +1565,14 @@ export type RunErrors = {
      */
     415: UnsupportedMediaTypeProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `VALIDATION_ERROR` (also: `tools` sent to a provider that takes no
      * application functions), `SESSION_OVERRIDE_REJECTED` (a session run also sent
      * `instructions` or `history`), `SESSION_CONTEXT_UNSUPPORTED` (a session
@@ -1390,7 +1617,9 @@ export type RunErrors = {
     /**
      * Retry after `Retry-After` (on another host process if this one is
      * stopping): `HOST_BUSY` (every run slot is taken and the wait queue is
-     * full), `PROVIDER_OVERLOADED` (the provider was overloaded after the
+     * full, `limit: maxQueuedRuns`; or the run offers functions and
+     * `maxWaitingRuns` runs that may wait for the application are active,
+     * `limit: maxWaitingRuns`), `PROVIDER_OVERLOADED` (the provider was overloaded after the
      * host's own retries; a streamed run reports it as `run.failed`) or
      * `SHUTTING_DOWN` (the host is draining before it stops and starts no
      * new turn; turns already running may finish).
@@ -1428,6 +1657,21 @@ export type StreamRunData = {
          *
          */
         'Idempotency-Key'?: string;
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
     };
     path?: never;
     query?: never;
@@ -1466,6 +1710,14 @@ export type StreamRunErrors = {
      */
     415: UnsupportedMediaTypeProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `VALIDATION_ERROR` (also: `tools` sent to a provider that takes no
      * application functions), `SESSION_OVERRIDE_REJECTED` (a session run also sent
      * `instructions` or `history`), `SESSION_CONTEXT_UNSUPPORTED` (a session
@@ -1491,7 +1743,9 @@ export type StreamRunErrors = {
     /**
      * Retry after `Retry-After` (on another host process if this one is
      * stopping): `HOST_BUSY` (every run slot is taken and the wait queue is
-     * full), `PROVIDER_OVERLOADED` (the provider was overloaded after the
+     * full, `limit: maxQueuedRuns`; or the run offers functions and
+     * `maxWaitingRuns` runs that may wait for the application are active,
+     * `limit: maxWaitingRuns`), `PROVIDER_OVERLOADED` (the provider was overloaded after the
      * host's own retries; a streamed run reports it as `run.failed`) or
      * `SHUTTING_DOWN` (the host is draining before it stops and starts no
      * new turn; turns already running may finish).
@@ -1511,11 +1765,11 @@ export type StreamRunResponses = {
      * ```text
      * id: 1
      * event: run.started
-     * data: {"type":"run.started","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa"}
+     * data: {"type":"run.started","runId":"run_local-host.Vb3kQ9sLm2Xc8Rt4Ny7Pwa"}
      *
      * id: 2
      * event: output.delta
-     * data: {"type":"output.delta","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
+     * data: {"type":"output.delta","runId":"run_local-host.Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
      * ```
      *
      */
@@ -1527,6 +1781,21 @@ export type StreamRunResponse = StreamRunResponses[keyof StreamRunResponses];
 export type SubmitRunActionsData = {
     body: SubmitRunActionsRequest;
     headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
         /**
          * Makes a retry safe. The first accepted request with this key (per
          * caller) records its outcome; a repeat with the same body replays it,
@@ -1541,7 +1810,10 @@ export type SubmitRunActionsData = {
     };
     path: {
         /**
-         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         * The run id, known from the run's result, its stream's `run.started` or
+         * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+         * process that runs it.
+         *
          */
         runId: string;
     };
@@ -1583,6 +1855,14 @@ export type SubmitRunActionsErrors = {
      * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
      */
     415: UnsupportedMediaTypeProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
     /**
      * `VALIDATION_ERROR`, `ACTION_MISMATCH` (wrong kind of answer, or call ids
      * missing or not asked for), `IDEMPOTENCY_KEY_REUSED`, or
@@ -1637,6 +1917,21 @@ export type StreamRunActionsData = {
     body: SubmitRunActionsRequest;
     headers?: {
         /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+        /**
          * Makes a retry safe. The first accepted request with this key (per
          * caller) records its outcome; a repeat with the same body replays it,
          * never advancing a revision or calling the model again, after checking
@@ -1650,7 +1945,10 @@ export type StreamRunActionsData = {
     };
     path: {
         /**
-         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         * The run id, known from the run's result, its stream's `run.started` or
+         * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+         * process that runs it.
+         *
          */
         runId: string;
     };
@@ -1690,6 +1988,14 @@ export type StreamRunActionsErrors = {
      */
     415: UnsupportedMediaTypeProblem;
     /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
      * `VALIDATION_ERROR`, `ACTION_MISMATCH` or `IDEMPOTENCY_KEY_REUSED`.
      */
     422: StreamActionsInvalidProblem;
@@ -1705,7 +2011,7 @@ export type StreamRunActionsResponses = {
      * ```text
      * id: 1
      * event: output.delta
-     * data: {"type":"output.delta","runId":"run_Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
+     * data: {"type":"output.delta","runId":"run_local-host.Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
      * ```
      *
      */
@@ -1716,9 +2022,29 @@ export type StreamRunActionsResponse = StreamRunActionsResponses[keyof StreamRun
 
 export type CancelRunData = {
     body?: never;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
     path: {
         /**
-         * The run id, known from the run's result or `SESSION_BUSY`'s `activeRunId`.
+         * The run id, known from the run's result, its stream's `run.started` or
+         * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+         * process that runs it.
+         *
          */
         runId: string;
     };
@@ -1739,6 +2065,14 @@ export type CancelRunErrors = {
      * `RUN_NOT_FOUND`: no active run with this id for this caller.
      */
     404: RunNotFoundProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
 };
 
 export type CancelRunError = CancelRunErrors[keyof CancelRunErrors];

@@ -212,6 +212,7 @@ interface LogEntry {
   method: string;
   path: string;
   idempotencyKey: string | null;
+  agenticHost: string | null;
   userAgent: string | null;
   atMs: number;
 }
@@ -233,6 +234,10 @@ async function proxyLog(context: Context, step: Step): Promise<void> {
       const gap = selected[i]!.atMs - selected[i - 1]!.atMs;
       if (gap < expect.minGapMs) found.push(`requests ${i} and ${i + 1} were ${gap.toFixed(0)} ms apart, expected at least ${expect.minGapMs}`);
     }
+  }
+  if (expect.agenticHosts !== undefined) {
+    const hosts = selected.map((entry) => entry.agenticHost);
+    if (JSON.stringify(hosts) !== JSON.stringify(expect.agenticHosts)) found.push(`Agentic-Host ${JSON.stringify(hosts)}, expected ${JSON.stringify(expect.agenticHosts)}`);
   }
   if (expect.userAgentPrefix !== undefined) {
     for (const entry of selected) {

@@ -16,6 +16,7 @@ import {
   SessionRevisionConflictError,
 } from '../../src/index.js';
 import { type Host, standardHostConfig, startHost, TOKENS } from '../harness.js';
+import { rejection } from '../rejection.js';
 
 const ECHO = { provider: 'echo', model: 'echo-1' } as const;
 
@@ -34,16 +35,6 @@ after(async () => {
 async function newSession(): Promise<SessionInfo> {
   const { session } = await client.createSession({ ...ECHO, mode: 'history' });
   return session;
-}
-
-/** Awaits a promise expected to reject, and returns what it rejected with. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  assert.fail('expected the call to fail');
 }
 
 /** Polls the session (bounded) until it has the status. */

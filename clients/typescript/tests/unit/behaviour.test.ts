@@ -26,6 +26,7 @@ import {
   VERSION,
 } from '../../src/index.js';
 import { backoffMs, nodeDispatcher, retryableAnswer } from '../../src/transport.js';
+import { rejection } from '../rejection.js';
 
 const TOKEN = 'unit-token-0123456789';
 const RUN = { provider: 'echo', model: 'echo-1', input: 'x' };
@@ -62,15 +63,6 @@ function scripted(...answers: Array<Response | Error | (() => Response | Error)>
 
 function clientWith(fetch: typeof globalThis.fetch, extra: Partial<ConstructorParameters<typeof AgenticDriverClient>[0]> = {}) {
   return new AgenticDriverClient({ baseUrl: 'http://host.test', token: TOKEN, fetch, ...extra });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 /** A local server; `handle` decides each answer. */
@@ -356,10 +348,11 @@ describe('timeouts', () => {
     } finally {
       globalThis.fetch = platform;
     }
-    assert.equal((dispatcher as { constructor: { name: string } }).constructor.name, 'Agent');
-    const options = Object.getOwnPropertySymbols(dispatcher)
+    const agent = (dispatcher as { agent: object }).agent; // behind the 421 keeper (transport.ts, keeping421)
+    assert.equal((agent as { constructor: { name: string } }).constructor.name, 'Agent');
+    const options = Object.getOwnPropertySymbols(agent)
       .filter((symbol) => symbol.description === 'options')
-      .map((symbol) => (dispatcher as Record<symbol, unknown>)[symbol])[0] as Record<string, unknown>;
+      .map((symbol) => (agent as Record<symbol, unknown>)[symbol])[0] as Record<string, unknown>;
     assert.deepEqual(options.connect, { timeout: 1234 });
     assert.equal(options.headersTimeout, 0);
     assert.equal(options.bodyTimeout, 0);

@@ -52,6 +52,14 @@ describe('typed errors', () => {
     assert.equal(busy.problem.activeRunId, 'run_1');
   });
 
+  it('reads the request id from the header, else from the problem body', () => {
+    const both = errorFromResponse(404, problem('SESSION_NOT_FOUND', { requestId: 'body-id' }), new Headers({ 'X-Request-Id': 'header-id' }));
+    assert.equal((both as ProblemError).requestId, 'header-id');
+    const bodyOnly = errorFromResponse(404, problem('SESSION_NOT_FOUND', { requestId: 'body-id' }));
+    assert.equal((bodyOnly as ProblemError).requestId, 'body-id');
+    assert.equal((errorFromResponse(404, problem('SESSION_NOT_FOUND')) as ProblemError).requestId, undefined);
+  });
+
   it('distinguishes the four session codes by type alone', () => {
     const errors = ['SESSION_REVISION_CONFLICT', 'SESSION_BUSY', 'SESSION_INTERRUPTED', 'SESSION_ACCOUNT_REQUIRED'].map(
       (code) => errorFromResponse(409, problem(code)),

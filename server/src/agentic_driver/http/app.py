@@ -12,13 +12,14 @@ import asyncio
 import functools
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import TypeVar
 
 import yaml
 from fastapi import FastAPI
-from pydantic import BaseModel
+from pydantic import MISSING, BaseModel
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -41,6 +42,9 @@ from .body import parse_body
 from .docs_page import mount_docs_page
 from .head import HeadAsGet
 from .limits import Drain, RequestGuard
+from .metrics_access import MetricsAccess
+from .observe import OPERATIONS, RequestObserver, operation_id
+from .owner import OwnerCheck
 from .problems import problem_response
 from .sse import EventStreamResponse
 
@@ -94,11 +98,17 @@ def _router(app: FastAPI) -> RouteDecorator:
             added = Route(path, endpoint, methods=[method], include_in_schema=False)
             added.methods = {method, "HEAD"} if method == "GET" else {method}
             app.router.routes.append(added)
+            OPERATIONS[endpoint] = (operation_id(endpoint.__name__), _template(path))
             return endpoint
 
         return register
 
     return route
+
+
+def _template(path: str) -> str:
+    """``/v1/runs/{run_id:any}/actions`` -> ``/v1/runs/{runId}/actions``: the route as the contract names it."""
+    return re.sub(r"\{(\w+?)(?::\w+)?\}", lambda match: "{" + operation_id(match.group(1)) + "}", path)
 
 
 @functools.lru_cache(maxsize=1)
@@ -197,6 +207,7 @@ def create_app(
     body_timeout_ms: int = 30_000,
     drain: Drain | None = None,
     docs: bool = False,
+    metrics_access: MetricsAccess | None = None,
 ) -> FastAPI:
     # FastAPI, so embedders can add routes, dependencies and middleware of their own. Its OpenTelemetry
     # hooks are off (the host exports Prometheus metrics; with them on, every request asks the
@@ -212,10 +223,13 @@ def create_app(
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     route = _router(app)
-    app.add_middleware(RequestGuard, body_timeout_ms=body_timeout_ms, drain=drain or Drain(), metrics=driver.metrics)
+    drain = drain or Drain()
+    app.add_middleware(RequestGuard, body_timeout_ms=body_timeout_ms, drain=drain, metrics=driver.metrics)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(RequestObserver)  # outermost: every answer, the guards' refusals too, has a request id
     stall_s = None if stream_stall_ms is None else stream_stall_ms / 1000
     spec_yaml = openapi_document()
+    owner = OwnerCheck(driver.host_id)
 
     def principal_of(request: Request) -> SessionPrincipal:
         scheme, _, presented = request.headers.get("authorization", "").partition(" ")
@@ -256,6 +270,12 @@ def create_app(
     async def get_health(request: Request) -> Response:
         return Response(b'{"status":"ok"}', media_type="application/json")
 
+    @route("GET", "/readyz")
+    async def get_readiness(request: Request) -> Response:
+        if drain.draining:
+            return problem_response(drain.refusal(), _instance(request), driver.metrics)
+        return Response(b'{"status":"ready"}', media_type="application/json")
+
     @route("GET", "/openapi.yaml")
     async def get_openapi_yaml(request: Request) -> Response:
         return Response(spec_yaml, media_type="application/yaml")
@@ -267,9 +287,12 @@ def create_app(
     if docs:
         mount_docs_page(route)
 
-    @route("GET", "/metrics")
-    async def get_metrics(request: Request) -> Response:
-        return Response(driver.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+    access = metrics_access or MetricsAccess()
+    if access.on_api:
+
+        @route("GET", "/metrics")
+        async def get_metrics(request: Request) -> Response:
+            return access.render(request, driver.metrics)
 
     @route("GET", "/v1/discovery")
     async def get_discovery(request: Request) -> Response:
@@ -282,40 +305,54 @@ def create_app(
         body = await parse_body(request, CreateSessionRequest, max_body_bytes)
         return _json(await driver.create_session(body, principal, idempotency_key=key), 201)
 
+    def owned_id(request: Request, name: str) -> tuple[str, SessionPrincipal]:
+        """The path's session or run id and the caller, once the id is known to belong to this host."""
+        principal = principal_of(request)
+        an_id: str = request.path_params[name]
+        owner.path_id(request, an_id)
+        return an_id, principal
+
+    async def run_body(request: Request) -> RunRequest:
+        """The run's body, read only once the header says the request is for this host; its session id too."""
+        owner.header(request)
+        body = await parse_body(request, RunRequest, max_body_bytes)
+        if body.session is not MISSING:
+            owner.body_id(body.session.id)
+        return body
+
     @route("GET", "/v1/sessions/{session_id:session_id}")
     async def read_session(request: Request) -> Response:
-        return _json(await driver.read_session(request.path_params["session_id"], principal_of(request)))
+        return _json(await driver.read_session(*owned_id(request, "session_id")))
 
     @route("POST", "/v1/sessions/{session_id:any}/truncate")
     async def truncate_session(request: Request) -> Response:
-        principal = principal_of(request)
+        session_id, principal = owned_id(request, "session_id")
         body = await parse_body(request, TruncateSessionRequest, max_body_bytes)
-        return _json(await driver.truncate_session(request.path_params["session_id"], body, principal))
+        return _json(await driver.truncate_session(session_id, body, principal))
 
     @route("DELETE", "/v1/sessions/{session_id:session_id}")
     async def delete_session(request: Request) -> Response:
-        await driver.delete_session(request.path_params["session_id"], principal_of(request))
+        await driver.delete_session(*owned_id(request, "session_id"))
         return Response(status_code=204)
 
     @route("POST", "/v1/runs")
     async def run(request: Request) -> Response:
         principal = principal_of(request)
         key = idempotency_key(request)
-        body = await parse_body(request, RunRequest, max_body_bytes)
+        body = await run_body(request)
         return _json(await unless_disconnected(request, driver.run(body, principal, idempotency_key=key)))
 
     @route("POST", "/v1/runs/stream")
     async def stream_run(request: Request) -> EventStreamResponse:
         principal = principal_of(request)
         key = idempotency_key(request)
-        body = await parse_body(request, RunRequest, max_body_bytes)
+        body = await run_body(request)
         events = await driver.stream_run(body, principal, idempotency_key=key)
         return EventStreamResponse(events, heartbeat_ms / 1000, stall_s)
 
     @route("POST", "/v1/runs/{run_id:any}/actions")
     async def submit_run_actions(request: Request) -> Response:
-        run_id = request.path_params["run_id"]
-        principal = principal_of(request)
+        run_id, principal = owned_id(request, "run_id")
         key = idempotency_key(request)
         body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
         work = driver.submit_run_actions(run_id, body, principal, idempotency_key=key)
@@ -323,8 +360,7 @@ def create_app(
 
     @route("POST", "/v1/runs/{run_id:any}/actions/stream")
     async def stream_run_actions(request: Request) -> EventStreamResponse:
-        run_id = request.path_params["run_id"]
-        principal = principal_of(request)
+        run_id, principal = owned_id(request, "run_id")
         key = idempotency_key(request)
         body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
         events = await driver.stream_run_actions(run_id, body, principal, idempotency_key=key)
@@ -332,6 +368,7 @@ def create_app(
 
     @route("POST", "/v1/runs/{run_id:any}/cancel")
     async def cancel_run(request: Request) -> Response:
-        return _json(await driver.cancel_run(request.path_params["run_id"], principal_of(request)))
+        run_id, principal = owned_id(request, "run_id")
+        return _json(await driver.cancel_run(run_id, principal))
 
     return app

@@ -9,7 +9,9 @@
   ``SHUTTING_DOWN`` (503, ``Retry-After``), on new and on kept-alive
   connections alike, and every response asks the client to close its
   connection, so clients move to another host process. Everything else (reads,
-  deletes, cancels, and the actions that let admitted turns finish) is served.
+  deletes, cancels, and the actions that let admitted turns finish) is served:
+  a session never moves, so its owner keeps answering for it until it exits.
+  ``/readyz`` answers the same refusal, so a proxy stops sending it new work.
 """
 
 from __future__ import annotations
@@ -43,6 +45,15 @@ class Drain:
     def begin(self) -> None:
         self.draining = True
 
+    def refusal(self) -> ShuttingDown:
+        """What new work (and ``/readyz``) is answered while draining."""
+        return ShuttingDown(
+            "The host is shutting down and starts no new work. A stateless run or a new session: retry on "
+            "another host process. A session ends with its host and cannot continue elsewhere: read its history "
+            "and create a new session on another host with what the new one should see.",
+            retry_after_seconds=self.retry_after_seconds,
+        )
+
 
 class RequestGuard:
     def __init__(self, app: ASGIApp, *, body_timeout_ms: int, drain: Drain, metrics: Metrics) -> None:
@@ -58,11 +69,7 @@ class RequestGuard:
         if self._drain.draining:
             send = _closing(send)
             if (scope["method"], scope["path"]) in NEW_WORK:
-                refusal = ShuttingDown(
-                    "The host is shutting down and starts no new work; retry on another host process.",
-                    retry_after_seconds=self._drain.retry_after_seconds,
-                )
-                await self._refuse(refusal, scope, receive, send)
+                await self._refuse(self._drain.refusal(), scope, receive, send)
                 return
         await self._app(scope, receive if scope.get(BODY_RECEIVED) else self._deadline(receive), send)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 from starlette.responses import Response
 
+from .. import request_context
 from ..errors import DriverError, ErrorCode
 from ..metrics import Metrics
 
@@ -24,6 +25,9 @@ def problem_response(error: DriverError, instance: str, metrics: Metrics | None 
         headers["WWW-Authenticate"] = 'Bearer realm="agentic-driver"'
     if metrics is not None:
         metrics.error_answered(error.code.value)
-    return Response(
-        orjson.dumps(error.problem(instance)), status_code=error.status, media_type=PROBLEM_JSON, headers=headers
-    )
+    body = error.problem(instance)
+    request = request_context.current()
+    if request is not None:
+        request.code = error.code.value
+        body["requestId"] = request.request_id
+    return Response(orjson.dumps(body), status_code=error.status, media_type=PROBLEM_JSON, headers=headers)

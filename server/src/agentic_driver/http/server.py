@@ -1,7 +1,8 @@
 """Serving the app: connection-level bounds and a graceful stop on SIGTERM.
 
 ``bounded_protocol`` is uvicorn's httptools protocol with three bounds from the
-host's ``limits`` (uvicorn itself has none of them):
+host's ``limits`` (uvicorn itself has none of them), and problems for the
+requests its parser rejects:
 
 - ``maxConnections``: a connection beyond is answered ``HOST_BUSY`` (``limit:
   maxConnections``, ``Retry-After``) and closed, while the open ones are served;
@@ -9,7 +10,14 @@ host's ``limits`` (uvicorn itself has none of them):
   ``HEADERS_TOO_LARGE`` (431) and the connection closed;
 - ``requestHeadTimeoutMs``: a connection that has not delivered a complete
   request head this long after it opened (or after its previous response) is
-  closed, so idle and trickling connections do not pile up.
+  closed, so idle and trickling connections do not pile up;
+- bytes the HTTP parser rejects (a control byte in a header, a bad request line,
+  target or Content-Length, a bad chunk size...) are answered
+  ``MALFORMED_REQUEST`` (400) and the connection closed, instead of uvicorn's
+  plain-text 400. Requests already parsed on the connection are answered first;
+  a request whose own body turns out malformed is dropped (its handler sees a
+  disconnect) unless its response has begun, when nothing more can be framed and
+  the connection is closed after it.
 
 ``HostServer`` is uvicorn's server with a drain in front of its own graceful
 shutdown. The first SIGTERM (or SIGINT) starts the drain: operations that start
@@ -25,17 +33,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 from types import FrameType
 from typing import Any, cast
 
 import orjson
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..config import LimitsConfig
 from ..driver import Driver
-from ..errors import DriverError, HeadersTooLarge, HostBusy
+from ..errors import DriverError, HeadersTooLarge, HostBusy, MalformedRequest
 from ..metrics import Metrics
+from ..request_context import mint_request_id
 from .limits import BODY_RECEIVED, Drain
 from .problems import PROBLEM_JSON
 
@@ -51,17 +62,31 @@ GRACEFUL_CLOSE_S = 5.0
 
 
 def _raw_problem(error: DriverError) -> bytes:
-    """A complete HTTP/1.1 problem response that closes the connection (written before any app sees it)."""
-    body = orjson.dumps(error.problem())
+    """A complete HTTP/1.1 problem response that closes the connection (written before any app sees it).
+
+    No request was read, so the request id is always a fresh one."""
+    request_id = mint_request_id()
+    body = orjson.dumps({**error.problem(), "requestId": request_id})
     head = [
         f"HTTP/1.1 {error.status} {error.title}",
         f"content-type: {PROBLEM_JSON}",
         f"content-length: {len(body)}",
+        f"x-request-id: {request_id}",
         "connection: close",
     ]
     if error.retry_after_seconds is not None:
         head.append(f"retry-after: {error.retry_after_seconds}")
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+PARSER_REASON_MAX = 120
+
+
+def _malformed(reason: BaseException | None) -> MalformedRequest:
+    """The problem for bytes the parser rejected; its reason is kept to printable ASCII, never the raw bytes."""
+    text = "".join(c for c in str(reason or "")[:PARSER_REASON_MAX] if " " <= c <= "~").strip()
+    because = f" ({text})" if text else ""
+    return MalformedRequest(f"The request is not valid HTTP/1.1{because}; the connection is closed.")
 
 
 def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsProtocol]:
@@ -75,6 +100,8 @@ def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsPr
         _awaiting_head = True
         _refused = False
         _head_deadline: asyncio.TimerHandle | None = None
+        _malformed_after_response: MalformedRequest | None = None
+        """A malformed request that followed complete ones: refused once their responses are written."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -137,10 +164,37 @@ def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsPr
                     )
                 )
 
+        def send_400_response(self, msg: str) -> None:
+            # uvicorn calls this from data_received's ``except HttpParserError`` (the only caller in the
+            # httptools protocol), and logs its own fixed warning first: the parser's reason is the
+            # exception being handled.
+            error = _malformed(sys.exception())
+            cycle = self.cycle
+            if cycle is None or cycle.response_complete:
+                self._refuse(error)
+            elif not cycle.more_body:  # the bad bytes follow a complete request: answer that one first
+                self._refused = True
+                self._malformed_after_response = error
+                self._cancel_deadline()
+            elif not cycle.response_started and not self.pipeline:  # the request's own body is malformed
+                cycle.disconnected = True
+                cycle.message_event.set()
+                self._refuse(error)
+            else:  # a response is being written: no answer can be framed after it, only the close
+                self._refused = True
+                cycle.keep_alive = False
+
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            if not self.transport.is_closing():
+            if self.transport.is_closing():
+                return
+            pending = self._malformed_after_response
+            if pending is None:
                 self._expect_head()
+            elif self.cycle is None or self.cycle.response_complete:  # every parsed request is answered
+                self._malformed_after_response = None
+                self._unset_keepalive_if_required()
+                self._refuse(pending)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._cancel_deadline()
@@ -175,10 +229,19 @@ def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsPr
 
 
 class HostServer(uvicorn.Server):
-    """uvicorn's server, draining the driver's turns before its own graceful shutdown."""
+    """uvicorn's server, draining the driver's turns before its own graceful shutdown; with ``metrics``, it
+    also listens on the metrics address (same connection bounds and state, closed with the rest)."""
 
-    def __init__(self, config: uvicorn.Config, driver: Driver, drain: Drain, drain_timeout_ms: int) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        driver: Driver,
+        drain: Drain,
+        drain_timeout_ms: int,
+        metrics: uvicorn.Config | None = None,
+    ) -> None:
         super().__init__(config)
+        self._metrics_config = metrics
         self._driver = driver
         self._drain = drain
         self._drain_timeout_s = drain_timeout_ms / 1000
@@ -189,6 +252,34 @@ class HostServer(uvicorn.Server):
     async def serve(self, sockets: Any = None) -> None:
         self._loop = asyncio.get_running_loop()
         await super().serve(sockets)
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        metrics = self._metrics_config
+        if metrics is None or self.should_exit:
+            return
+        if not metrics.loaded:
+            metrics.load()
+        state = self.server_state
+
+        def protocol() -> asyncio.Protocol:
+            made: asyncio.Protocol = metrics.http_protocol_class(  # type: ignore[call-arg]  # as uvicorn's startup
+                config=metrics, server_state=state, app_state={}
+            )
+            return made
+
+        try:
+            listener = await asyncio.get_running_loop().create_server(
+                protocol, host=metrics.host, port=metrics.port, ssl=metrics.ssl
+            )
+        except OSError as error:
+            log.error("cannot listen for metrics on %s:%d: %s", metrics.host, metrics.port, error)
+            for server in self.servers:
+                server.close()
+            sys.exit(STARTUP_FAILURE)  # as uvicorn does when the API address cannot be bound
+        self.servers.append(listener)
+        scheme = "https" if metrics.is_ssl else "http"
+        log.info("metrics on %s://%s:%d/metrics", scheme, metrics.host, metrics.port)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         # Never re-raise the signal after serving (uvicorn does, which ends the process by the signal):

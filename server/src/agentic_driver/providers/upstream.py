@@ -36,6 +36,7 @@ from typing import Any
 
 import httpx
 
+from .. import telemetry
 from .base import (
     AuthFailure,
     OverloadedFailure,
@@ -119,6 +120,8 @@ async def retrying(
             if wait is None:
                 raise
             log.warning("provider %s: %s; retry %d in %.2f s", provider_id, failure, attempt, wait)
+            if telemetry.tracer is not None:
+                telemetry.retry_event(attempt, wait, failure.error_class.code.value)
             yield RetryReport()
             await asyncio.sleep(wait)
 
@@ -266,7 +269,9 @@ class Upstream:
         answered = False
         async with self._client() as client:
             try:
-                async with client.stream("POST", path, json=body, params=params) as response:
+                # The request id and (while tracing) the model call's traceparent travel on to the provider.
+                headers = telemetry.outgoing_headers()
+                async with client.stream("POST", path, json=body, params=params, headers=headers) as response:
                     answered = True  # the head is in: whatever fails from here (closing too) is not retried
                     if response.status_code >= 300:
                         try:

@@ -61,13 +61,14 @@ class TurnLog(Sequence[TurnRecord]):
 
     A list of ``TurnRecord`` objects cost about 270 bytes per turn (the record, its
     run id string, its timestamp as an int object, the list slot); this costs 56.
-    Run ids the host made (``run_`` and 16 random bytes in URL-safe base64) are kept
-    as their bytes; any other id (an imported session's) is kept as text beside them.
+    Run ids the host made (``run_{hostId}.`` and 16 random bytes in URL-safe base64)
+    are kept as their bytes, with the prefix once per log; any other id (an imported
+    session's, another host's) is kept as text beside them.
     Reading yields ``TurnRecord`` values built on the fly (reads are rare next to
     turns). Numbers must fit a signed 64-bit integer (OverflowError otherwise).
     """
 
-    __slots__ = ("_id_bytes", "_numbers", "_other_ids")
+    __slots__ = ("_id_bytes", "_numbers", "_other_ids", "_prefix")
 
     _WIDTH = 5  # revision, start, end, at_ms, native_end
 
@@ -75,16 +76,21 @@ class TurnLog(Sequence[TurnRecord]):
         self._numbers = array("q")
         self._id_bytes = bytearray()
         self._other_ids: dict[int, str] = {}
+        self._prefix: str | None = None  # of every compactly kept run id: the first one's
         for turn in turns:
             self.append(turn)
 
     def append(self, turn: TurnRecord) -> None:
         # Converted first, so a number that does not fit leaves no partial turn behind.
         numbers = array("q", (turn.revision, turn.start, turn.end, turn.at_ms, turn.native_end))
-        raw = run_id_bytes(turn.run_id)
-        if raw is None:
+        parts = run_id_bytes(turn.run_id)
+        if parts is not None and self._prefix is None:
+            self._prefix = parts[0]
+        if parts is None or parts[0] != self._prefix:
             self._other_ids[len(self)] = turn.run_id
             raw = bytes(RUN_ID_BYTES)
+        else:
+            raw = parts[1]
         self._numbers.extend(numbers)
         self._id_bytes += raw
 
@@ -107,7 +113,8 @@ class TurnLog(Sequence[TurnRecord]):
         revision, start, end, at_ms, native_end = self._numbers[first : first + self._WIDTH]
         run_id = self._other_ids.get(index)
         if run_id is None:
-            run_id = run_id_text(bytes(self._id_bytes[index * RUN_ID_BYTES : (index + 1) * RUN_ID_BYTES]))
+            assert self._prefix is not None  # a compactly kept id set it
+            run_id = run_id_text(self._prefix, bytes(self._id_bytes[index * RUN_ID_BYTES : (index + 1) * RUN_ID_BYTES]))
         return TurnRecord(revision, run_id, start, end, at_ms, native_end)
 
     def keep(self, count: int) -> None:
@@ -119,23 +126,27 @@ class TurnLog(Sequence[TurnRecord]):
 
 
 RUN_ID_BYTES = 16
-"""Random bytes in a run id the host makes (``new_run_id``)."""
+"""Random bytes in a run id the host makes (``ids.HostIds.new_run_id``)."""
+_RANDOM_CHARS = 22
+"""Those bytes in URL-safe base64, unpadded."""
 
 
-def run_id_text(raw: bytes) -> str:
-    """The run id spelled from its random bytes: ``run_`` and 22 URL-safe base64 characters."""
-    return "run_" + base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+def run_id_text(prefix: str, raw: bytes) -> str:
+    """The run id spelled from its prefix (``run_{hostId}.``) and its random bytes."""
+    return prefix + base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
 
 
-def run_id_bytes(run_id: str) -> bytes | None:
-    """The random bytes of a run id ``run_id_text`` spells, or None for any other text."""
-    if len(run_id) != 26 or not run_id.startswith("run_"):
+def run_id_bytes(run_id: str) -> tuple[str, bytes] | None:
+    """The prefix and random bytes of a run id ``run_id_text`` spells, or None for any other text."""
+    dot = len(run_id) - _RANDOM_CHARS - 1
+    if dot < 4 or run_id[dot] != "." or not run_id.startswith("run_"):
         return None
     try:
-        raw = base64.urlsafe_b64decode(run_id[4:] + "==")
+        raw = base64.urlsafe_b64decode(run_id[dot + 1 :] + "==")
     except ValueError:
         return None
-    return raw if len(raw) == RUN_ID_BYTES and run_id_text(raw) == run_id else None
+    prefix = run_id[: dot + 1]
+    return (prefix, raw) if len(raw) == RUN_ID_BYTES and run_id_text(prefix, raw) == run_id else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..clock import Clock
 from ..config import SessionsConfig
 from ..errors import SessionLimitExceeded, SessionStoreFull, ValidationFailed
+from ..ids import HostIds
 from ..providers.base import VisibleMessage
 from .records import InterruptedTurnRecord, Mode, Owner, SessionRecord, TurnRecord, message_bytes
 
@@ -38,8 +38,11 @@ class SessionStore:
         policy: SessionsConfig,
         clock: Clock,
         on_change: Callable[[int], None] = lambda size: None,
+        *,
+        ids: HostIds | None = None,
     ) -> None:
         self.policy = policy
+        self._ids = ids or HostIds("local-host")
         self._clock = clock
         self._records: dict[str, SessionRecord] = {}
         self._on_change = on_change
@@ -67,7 +70,7 @@ class SessionStore:
         self._make_room()
         now = self._clock.now_ms()
         record = SessionRecord(
-            id="ses_" + secrets.token_urlsafe(16),
+            id=self._ids.new_session_id(),
             owner=owner,
             mode=mode,
             instructions=instructions,
@@ -84,7 +87,8 @@ class SessionStore:
         return record
 
     def adopt(self, record: SessionRecord) -> None:
-        """Store a restored record (bounds apply); it keeps its id unless that id is taken here."""
+        """Store a restored record (bounds apply). It keeps its id only when that id names this host and is
+        free here; otherwise it gets a new id of this host, so requests for it reach this process."""
         record.record_bytes = _record_bytes(record)
         self._check_messages(len(record.history), "The imported session")
         self._check_bytes(record.record_bytes, "The imported session")
@@ -96,8 +100,8 @@ class SessionStore:
                 maximum=self.policy.maxNativeMessages,
             )
         self._make_room()
-        if record.id in self._records:
-            record.id = "ses_" + secrets.token_urlsafe(16)
+        if record.id in self._records or not self._ids.owns(record.id):
+            record.id = self._ids.new_session_id()
         record.status = "interrupted" if record.interrupted_turn is not None else "ready"
         now = self._clock.now_ms()
         record.updated_ms = now

@@ -1,7 +1,7 @@
 """The turn lifecycle: admit, wait for a slot, call the provider, answer tool calls, commit or stop.
 
     ready --admit--> running --completed--> ready (revision + 1)
-                        |--cancel / disconnect / failure / idle timeout,
+                        |--cancel / disconnect / failure / idle timeout / action timeout,
                         |  after model work started--> interrupted
                         '--cancel or disconnect before model work started--> ready
 
@@ -14,6 +14,8 @@ the model calls functions the turn pauses (still the session's active turn,
 retention still suspended, its run slot given back) until the application
 answers: approvals first for host tools that need them, then the application's
 own function results. The turn then calls the model again with the exchange.
+A run with ``actionTimeoutMs`` waits that long for each required action; then it
+ends as cancelled (reason ``action_timeout``), and its session is interrupted.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import request_context, telemetry
 from ..clock import Clock
 from ..errors import (
     DriverError,
@@ -67,6 +70,10 @@ log = logging.getLogger("agentic_driver.turns")
 
 class _IdleTimeout(Exception):
     """The run's own idleTimeoutMs passed without provider progress."""
+
+
+class _ActionTimeout(Exception):
+    """The run's own actionTimeoutMs passed without an answer to its required action."""
 
 
 @dataclass(slots=True)
@@ -116,6 +123,10 @@ class TurnLifecycle:
         self._describe_run = describe
         self._prices = prices
         self._compact_max_chars = compact_max_chars
+        self._failure_codes: dict[str, str] = {}
+        """While tracing: the code a failing run answered with, for its turn span."""
+        self._resumed_by: dict[str, request_context.RequestContext] = {}
+        """The request that answered a paused run, until the run's task picks it up (see ``_wait_for``)."""
 
     # -- admission --------------------------------------------------------------
 
@@ -127,9 +138,14 @@ class TurnLifecycle:
             )
         refuse_stale_or_busy(record, revision)
         store.check_growth(record, run.input)
-        self.slots.reserve()
+        self.reserve(run)
         record.active_run = run
         store.begin_turn(record)
+
+    def reserve(self, run: ActiveRun) -> None:
+        """Claim the run's places (a waiting place if it may wait, a run slot or a place in line), or refuse it."""
+        self._runs.check_waiting_place(run)
+        self.slots.reserve()
 
     def session_request(self, record: SessionRecord, input_text: str, tools: Sequence[ToolSpec] = ()) -> ModelRequest:
         """What the model sees for a session turn; the history is passed, not copied."""
@@ -161,6 +177,8 @@ class TurnLifecycle:
     ) -> None:
         """Start the admitted run in its own task, so cancel, delete and actions reach it by id."""
         self._runs.add(run)
+        request_context.note_run(run.id)
+        request_context.note_session(run.session.id if run.session is not None else None)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
         run.task.add_done_callback(lambda task: self._settle_if_never_started(task, run, store))
 
@@ -169,6 +187,11 @@ class TurnLifecycle:
     def answer(self, run: ActiveRun, answer: dict[str, Any]) -> None:
         """Resume a paused run with validated answers keyed by call id."""
         assert run.answer is not None and run.pending is not None
+        request_context.note_run(run.id)
+        request_context.note_session(run.session.id if run.session is not None else None)
+        resumer = request_context.current()
+        if resumer is not None:
+            self._resumed_by[run.id] = resumer
         run.pending = None  # a second submission now sees RUN_NOT_WAITING
         run.answer.set_result(answer)
 
@@ -186,6 +209,7 @@ class TurnLifecycle:
         progress = _Progress(provider=provider, model=request.model, tools=request.tools)
         holding = False
         outcome = "failed"
+        turn_span = self._start_turn_span(run, provider, request.model) if telemetry.tracer is not None else None
         try:
             await self.slots.acquire()
             holding = True
@@ -211,6 +235,16 @@ class TurnLifecycle:
             reason = run.cancel_reason or "cancelled"
             self._stop(run, store, progress, _interrupt_reason(reason))
             self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
+        except _ActionTimeout:
+            outcome = "cancelled"
+            self._stop(run, store, progress, "action_timeout")
+            self._fail(
+                run,
+                RunCancelled(
+                    f"The run was cancelled: its required action was not answered within {run.action_timeout_ms} ms.",
+                    reason="action_timeout",
+                ),
+            )
         except _IdleTimeout:
             outcome = "timeout"
             self._stop(run, store, progress, "idle_timeout")
@@ -230,6 +264,9 @@ class TurnLifecycle:
                 self.slots.release()
             self._metrics.run_ended(outcome, provider.id if run.model_work_started else None)
             self._runs.remove(run)
+            if turn_span is not None:
+                code = self._failure_codes.pop(run.id, None)
+                telemetry.end_turn(*turn_span, outcome, code, progress.usage.input_tokens, progress.usage.output_tokens)
 
     async def _step(
         self,
@@ -243,6 +280,58 @@ class TurnLifecycle:
         """One provider call; no progress for ``idle_timeout_ms`` raises ``_IdleTimeout``."""
         run.model_work_started = True
         step = _Step()
+        work = self._untraced_step(run, provider, request, native, idle_timeout_ms, progress, step)
+        if telemetry.tracer is not None:
+            return await self._traced(run, provider, request, progress, step, work)
+        return await work
+
+    async def _traced(
+        self,
+        run: ActiveRun,
+        provider: Provider,
+        request: ModelRequest,
+        progress: _Progress,
+        step: _Step,
+        work: Coroutine[Any, Any, _Step],
+    ) -> _Step:
+        """``work`` (the model call) inside its GenAI client span."""
+        session_id = run.session.id if run.session is not None else None
+        span = telemetry.start_model_call(provider, request.model, session_id, run.id, request.input)
+        before, texts = progress.usage, len(progress.text)
+        code: str | None = None
+        try:
+            return await work
+        except ProviderFailure as failure:
+            code = failure.error_class.code.value
+            raise
+        except _IdleTimeout:
+            code = "PROVIDER_TIMEOUT"
+            raise
+        except BaseException as error:
+            code = error.code.value if isinstance(error, DriverError) else type(error).__name__
+            raise
+        finally:
+            used = progress.usage
+            telemetry.end_model_call(
+                *span,
+                response_model=progress.served_model,
+                input_tokens=used.input_tokens - before.input_tokens,
+                output_tokens=used.output_tokens - before.output_tokens,
+                tool_calls=len(step.calls),
+                text="".join(progress.text[texts:]),
+                code=code,
+            )
+
+    async def _untraced_step(
+        self,
+        run: ActiveRun,
+        provider: Provider,
+        request: ModelRequest,
+        native: bool,
+        idle_timeout_ms: int | None,
+        progress: _Progress,
+        step: _Step,
+    ) -> _Step:
         # Without an idle timeout there is no deadline at all: asyncio.timeout costs a timer and several
         # running-loop look-ups per event, which a run that set none should not pay.
         idle = asyncio.timeout(None) if idle_timeout_ms is not None else contextlib.nullcontext()
@@ -286,10 +375,20 @@ class TurnLifecycle:
         run.pending = action
         self._answer_with(run, Outcome(result=self._describe(run, action, progress)))
         try:
-            return await run.answer
+            if run.action_timeout_ms is None:
+                return await run.answer
+            try:
+                async with asyncio.timeout(run.action_timeout_ms / 1000):
+                    return await run.answer
+            except TimeoutError:
+                run.cancel_reason = run.cancel_reason or "action_timeout"  # a late answer sees RUN_NOT_WAITING
+                raise _ActionTimeout from None
         finally:
             run.pending = None
             run.answer = None
+            resumer = self._resumed_by.pop(run.id, None)
+            if resumer is not None:  # from now on the run works for the request that answered it
+                request_context.enter(resumer)
 
     # -- endings -------------------------------------------------------------------
 
@@ -355,7 +454,20 @@ class TurnLifecycle:
         return self._describe_run(run, action, "".join(progress.text), self.figures(progress))
 
     def _fail(self, run: ActiveRun, error: DriverError) -> None:
+        if telemetry.tracer is not None:
+            self._failure_codes[run.id] = error.code.value
         self._answer_with(run, Outcome(error=error))
+
+    def _start_turn_span(self, run: ActiveRun, provider: Provider, model: str) -> tuple[Any, object]:
+        session = run.session
+        return telemetry.start_turn(
+            run.id,
+            provider,
+            provider.id,
+            model,
+            session.id if session is not None else None,
+            session.revision if session is not None else None,
+        )
 
     def _answer_with(self, run: ActiveRun, outcome: Outcome) -> None:
         """Hand the outcome to whoever answers the run now, after every delta before it."""

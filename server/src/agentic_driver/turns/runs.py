@@ -8,14 +8,13 @@ until the ``Outcome``: the run paused for the application, finished, or failed.
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import DriverError
+from ..errors import DriverError, HostBusy
 from ..providers.base import ToolCall
-from ..sessions.records import RUN_ID_BYTES, RunFigures, SessionRecord, run_id_text
+from ..sessions.records import RunFigures, SessionRecord
 
 __all__ = [
     "ActiveRun",
@@ -25,15 +24,10 @@ __all__ = [
     "PendingAction",
     "RunRegistry",
     "RunSignal",
-    "new_run_id",
 ]
 
 UNREAD_DELTAS = 64
 """Deltas a slow reader may fall behind before the model's output waits for it (backpressure)."""
-
-
-def new_run_id() -> str:
-    return run_id_text(secrets.token_bytes(RUN_ID_BYTES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +62,12 @@ Describe = Callable[["ActiveRun", PendingAction | None, str, RunFigures], Any]
 
 @dataclass(slots=True, eq=False)
 class ActiveRun:
+    id: str
+    """``run_{hostId}.{random}`` (``ids.HostIds``)."""
     subject: str
     provider: str
     input: str
     session: SessionRecord | None = None
-    id: str = field(default_factory=new_run_id)
     model_work_started: bool = False
     """Set when the first provider call begins; decides interrupted versus ready on a stop."""
     cancel_reason: str | None = None
@@ -90,6 +85,10 @@ class ActiveRun:
     answer: asyncio.Future[dict[str, Any]] | None = None
     on_outcome: Callable[[Outcome], None] | None = None
     """Called once with the outcome of the request being answered now (idempotency records it)."""
+    may_wait: bool = False
+    """Whether the run offers functions, so it may pause for the application: it holds a waiting place."""
+    action_timeout_ms: int | None = None
+    """How long the run waits for each required action before it ends as cancelled (``action_timeout``)."""
 
     def cancel(self, reason: str) -> None:
         if self.cancel_reason is None:
@@ -128,14 +127,31 @@ class ActiveRun:
 
 
 class RunRegistry:
-    def __init__(self) -> None:
+    """The active runs, and the bound on those that may wait for the application (``maxWaitingRuns``)."""
+
+    def __init__(self, max_waiting: int = 256) -> None:
         self._runs: dict[str, ActiveRun] = {}
+        self.max_waiting = max_waiting
+        self.may_wait = 0
+        """Active runs holding a waiting place (admitted, not ended, offering functions)."""
+
+    def check_waiting_place(self, run: ActiveRun) -> None:
+        """Refuse a run that may wait when every waiting place is held (checked at admission, synchronously)."""
+        if run.may_wait and self.may_wait >= self.max_waiting:
+            raise HostBusy(
+                f"{self.max_waiting} runs that may wait for function results or approvals are already active.",
+                maximum=self.max_waiting,
+                limit="maxWaitingRuns",
+            )
 
     def add(self, run: ActiveRun) -> None:
         self._runs[run.id] = run
+        if run.may_wait:
+            self.may_wait += 1
 
     def remove(self, run: ActiveRun) -> None:
-        self._runs.pop(run.id, None)
+        if self._runs.pop(run.id, None) is not None and run.may_wait:
+            self.may_wait -= 1
 
     def find(self, run_id: str, subject: str) -> ActiveRun | None:
         run = self._runs.get(run_id)

@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.cancel_run_response import CancelRunResponse
 from ...models.problem import Problem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     run_id: str,
+    *,
+    agentic_host: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(agentic_host, Unset):
+        headers["Agentic-Host"] = agentic_host
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -23,6 +28,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -49,6 +55,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -70,6 +81,7 @@ def sync_detailed(
     run_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[CancelRunResponse | Problem]:
     """Cancel an active run of the caller.
 
@@ -84,6 +96,7 @@ def sync_detailed(
 
     Args:
         run_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -95,6 +108,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         run_id=run_id,
+        agentic_host=agentic_host,
     )
 
     response = client.get_httpx_client().request(
@@ -108,6 +122,7 @@ def sync(
     run_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> CancelRunResponse | Problem | None:
     """Cancel an active run of the caller.
 
@@ -122,6 +137,7 @@ def sync(
 
     Args:
         run_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +150,7 @@ def sync(
     return sync_detailed(
         run_id=run_id,
         client=client,
+        agentic_host=agentic_host,
     ).parsed
 
 
@@ -141,6 +158,7 @@ async def asyncio_detailed(
     run_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[CancelRunResponse | Problem]:
     """Cancel an active run of the caller.
 
@@ -155,6 +173,7 @@ async def asyncio_detailed(
 
     Args:
         run_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,6 +185,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         run_id=run_id,
+        agentic_host=agentic_host,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -177,6 +197,7 @@ async def asyncio(
     run_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> CancelRunResponse | Problem | None:
     """Cancel an active run of the caller.
 
@@ -191,6 +212,7 @@ async def asyncio(
 
     Args:
         run_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,5 +226,6 @@ async def asyncio(
         await asyncio_detailed(
             run_id=run_id,
             client=client,
+            agentic_host=agentic_host,
         )
     ).parsed

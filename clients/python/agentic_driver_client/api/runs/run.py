@@ -16,10 +16,14 @@ def _get_kwargs(
     *,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(agentic_host, Unset):
+        headers["Agentic-Host"] = agentic_host
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -77,6 +81,11 @@ def _parse_response(
 
         return response_415
 
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -129,6 +138,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | RunResult]:
     """Run one model turn, stateless or continuing a session.
 
@@ -143,6 +153,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -159,6 +170,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     )
 
     response = client.get_httpx_client().request(
@@ -173,6 +185,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | RunResult | None:
     """Run one model turn, stateless or continuing a session.
 
@@ -187,6 +200,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -204,6 +218,7 @@ def sync(
         client=client,
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     ).parsed
 
 
@@ -212,6 +227,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | RunResult]:
     """Run one model turn, stateless or continuing a session.
 
@@ -226,6 +242,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -242,6 +259,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -254,6 +272,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | RunResult | None:
     """Run one model turn, stateless or continuing a session.
 
@@ -268,6 +287,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -286,5 +306,6 @@ async def asyncio(
             client=client,
             body=body,
             idempotency_key=idempotency_key,
+            agentic_host=agentic_host,
         )
     ).parsed

@@ -16,10 +16,14 @@ def _get_kwargs(
     *,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(agentic_host, Unset):
+        headers["Agentic-Host"] = agentic_host
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -77,6 +81,11 @@ def _parse_response(
 
         return response_415
 
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -114,11 +123,12 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | RunEventMessage]:
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
-    before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
+    before the stream starts (401, 403, 404, 408, 409, 413, 415, 421, 422, 501, 503)
     are ordinary problem responses. Once the run is admitted the answer is
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -134,6 +144,7 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -150,6 +161,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     )
 
     response = client.get_httpx_client().request(
@@ -164,11 +176,12 @@ def sync(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | RunEventMessage | None:
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
-    before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
+    before the stream starts (401, 403, 404, 408, 409, 413, 415, 421, 422, 501, 503)
     are ordinary problem responses. Once the run is admitted the answer is
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -184,6 +197,7 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -201,6 +215,7 @@ def sync(
         client=client,
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     ).parsed
 
 
@@ -209,11 +224,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | RunEventMessage]:
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
-    before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
+    before the stream starts (401, 403, 404, 408, 409, 413, 415, 421, 422, 501, 503)
     are ordinary problem responses. Once the run is admitted the answer is
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -229,6 +245,7 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -245,6 +262,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -257,11 +275,12 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: RunRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | RunEventMessage | None:
     """Run one model turn and stream its events (Server-Sent Events).
 
      The same request and the same session rules as `run`. Refusals known
-    before the stream starts (401, 403, 404, 408, 409, 413, 415, 422, 501, 503)
+    before the stream starts (401, 403, 404, 408, 409, 413, 415, 421, 422, 501, 503)
     are ordinary problem responses. Once the run is admitted the answer is
     `text/event-stream`: each SSE message has an `id`, an `event` equal to
     the event's `type`, and `data` holding one `RunEvent` as JSON. The
@@ -277,6 +296,7 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (RunRequest): A stateless run (no `session`) or a session run. A session run owns
             neither instructions nor history (`SESSION_OVERRIDE_REJECTED`) and takes
             no attachments or retrieval (`SESSION_CONTEXT_UNSUPPORTED`); the
@@ -295,5 +315,6 @@ async def asyncio(
             client=client,
             body=body,
             idempotency_key=idempotency_key,
+            agentic_host=agentic_host,
         )
     ).parsed

@@ -18,10 +18,14 @@ def _get_kwargs(
     *,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(agentic_host, Unset):
+        headers["Agentic-Host"] = agentic_host
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -81,6 +85,11 @@ def _parse_response(
 
         return response_415
 
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -109,6 +118,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | RunEventMessage]:
     """Continue a waiting run and stream the rest of its events.
 
@@ -118,6 +128,7 @@ def sync_detailed(
     Args:
         run_id (str):
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's `requiredAction`.
 
@@ -133,6 +144,7 @@ def sync_detailed(
         run_id=run_id,
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     )
 
     response = client.get_httpx_client().request(
@@ -148,6 +160,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | RunEventMessage | None:
     """Continue a waiting run and stream the rest of its events.
 
@@ -157,6 +170,7 @@ def sync(
     Args:
         run_id (str):
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's `requiredAction`.
 
@@ -173,6 +187,7 @@ def sync(
         client=client,
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     ).parsed
 
 
@@ -182,6 +197,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | RunEventMessage]:
     """Continue a waiting run and stream the rest of its events.
 
@@ -191,6 +207,7 @@ async def asyncio_detailed(
     Args:
         run_id (str):
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's `requiredAction`.
 
@@ -206,6 +223,7 @@ async def asyncio_detailed(
         run_id=run_id,
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -219,6 +237,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | RunEventMessage | None:
     """Continue a waiting run and stream the rest of its events.
 
@@ -228,6 +247,7 @@ async def asyncio(
     Args:
         run_id (str):
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's `requiredAction`.
 
@@ -245,5 +265,6 @@ async def asyncio(
             client=client,
             body=body,
             idempotency_key=idempotency_key,
+            agentic_host=agentic_host,
         )
     ).parsed

@@ -18,10 +18,14 @@ def _get_kwargs(
     *,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
+
+    if not isinstance(agentic_host, Unset):
+        headers["Agentic-Host"] = agentic_host
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -81,6 +85,11 @@ def _parse_response(
 
         return response_415
 
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -129,6 +138,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | RunResult]:
     """Continue a run that waits for function results or approvals.
 
@@ -153,6 +163,7 @@ def sync_detailed(
     Args:
         run_id (str):
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's `requiredAction`.
 
@@ -168,6 +179,7 @@ def sync_detailed(
         run_id=run_id,
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     )
 
     response = client.get_httpx_client().request(
@@ -183,6 +195,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | RunResult | None:
     """Continue a run that waits for function results or approvals.
 
@@ -207,6 +220,7 @@ def sync(
     Args:
         run_id (str):
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's `requiredAction`.
 
@@ -223,6 +237,7 @@ def sync(
         client=client,
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     ).parsed
 
 
@@ -232,6 +247,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | RunResult]:
     """Continue a run that waits for function results or approvals.
 
@@ -256,6 +272,7 @@ async def asyncio_detailed(
     Args:
         run_id (str):
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's `requiredAction`.
 
@@ -271,6 +288,7 @@ async def asyncio_detailed(
         run_id=run_id,
         body=body,
         idempotency_key=idempotency_key,
+        agentic_host=agentic_host,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -284,6 +302,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: SubmitRunActionsRequest,
     idempotency_key: str | Unset = UNSET,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | RunResult | None:
     """Continue a run that waits for function results or approvals.
 
@@ -308,6 +327,7 @@ async def asyncio(
     Args:
         run_id (str):
         idempotency_key (str | Unset):
+        agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's `requiredAction`.
 
@@ -325,5 +345,6 @@ async def asyncio(
             client=client,
             body=body,
             idempotency_key=idempotency_key,
+            agentic_host=agentic_host,
         )
     ).parsed

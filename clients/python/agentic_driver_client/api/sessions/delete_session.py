@@ -8,12 +8,17 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     session_id: str,
+    *,
+    agentic_host: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(agentic_host, Unset):
+        headers["Agentic-Host"] = agentic_host
 
     _kwargs: dict[str, Any] = {
         "method": "delete",
@@ -22,6 +27,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -46,6 +52,11 @@ def _parse_response(
         response_404 = Problem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
 
     if response.status_code == 501:
         response_501 = Problem.from_dict(response.json())
@@ -73,6 +84,7 @@ def sync_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Any | Problem]:
     """Delete a session and abort its active turn.
 
@@ -83,6 +95,7 @@ def sync_detailed(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -94,6 +107,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         session_id=session_id,
+        agentic_host=agentic_host,
     )
 
     response = client.get_httpx_client().request(
@@ -107,6 +121,7 @@ def sync(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Any | Problem | None:
     """Delete a session and abort its active turn.
 
@@ -117,6 +132,7 @@ def sync(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,6 +145,7 @@ def sync(
     return sync_detailed(
         session_id=session_id,
         client=client,
+        agentic_host=agentic_host,
     ).parsed
 
 
@@ -136,6 +153,7 @@ async def asyncio_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Any | Problem]:
     """Delete a session and abort its active turn.
 
@@ -146,6 +164,7 @@ async def asyncio_detailed(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,6 +176,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         session_id=session_id,
+        agentic_host=agentic_host,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -168,6 +188,7 @@ async def asyncio(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Any | Problem | None:
     """Delete a session and abort its active turn.
 
@@ -178,6 +199,7 @@ async def asyncio(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,5 +213,6 @@ async def asyncio(
         await asyncio_detailed(
             session_id=session_id,
             client=client,
+            agentic_host=agentic_host,
         )
     ).parsed

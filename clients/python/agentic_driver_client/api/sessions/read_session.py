@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
 from ...models.read_session_response import ReadSessionResponse
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     session_id: str,
+    *,
+    agentic_host: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(agentic_host, Unset):
+        headers["Agentic-Host"] = agentic_host
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -23,6 +28,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -48,6 +54,11 @@ def _parse_response(
         response_404 = Problem.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
 
     if response.status_code == 501:
         response_501 = Problem.from_dict(response.json())
@@ -75,6 +86,7 @@ def sync_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | ReadSessionResponse]:
     """Read a session's metadata, instructions, visible history and recorded turns.
 
@@ -85,6 +97,7 @@ def sync_detailed(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -96,6 +109,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         session_id=session_id,
+        agentic_host=agentic_host,
     )
 
     response = client.get_httpx_client().request(
@@ -109,6 +123,7 @@ def sync(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | ReadSessionResponse | None:
     """Read a session's metadata, instructions, visible history and recorded turns.
 
@@ -119,6 +134,7 @@ def sync(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -131,6 +147,7 @@ def sync(
     return sync_detailed(
         session_id=session_id,
         client=client,
+        agentic_host=agentic_host,
     ).parsed
 
 
@@ -138,6 +155,7 @@ async def asyncio_detailed(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[Problem | ReadSessionResponse]:
     """Read a session's metadata, instructions, visible history and recorded turns.
 
@@ -148,6 +166,7 @@ async def asyncio_detailed(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,6 +178,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         session_id=session_id,
+        agentic_host=agentic_host,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -170,6 +190,7 @@ async def asyncio(
     session_id: str,
     *,
     client: AuthenticatedClient | Client,
+    agentic_host: str | Unset = UNSET,
 ) -> Problem | ReadSessionResponse | None:
     """Read a session's metadata, instructions, visible history and recorded turns.
 
@@ -180,6 +201,7 @@ async def asyncio(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,5 +215,6 @@ async def asyncio(
         await asyncio_detailed(
             session_id=session_id,
             client=client,
+            agentic_host=agentic_host,
         )
     ).parsed

@@ -10,15 +10,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.create_session_response import CreateSessionResponse
 from ...models.problem import Problem
 from ...models.truncate_session_request import TruncateSessionRequest
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     session_id: str,
     *,
     body: TruncateSessionRequest,
+    agentic_host: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(agentic_host, Unset):
+        headers["Agentic-Host"] = agentic_host
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -78,6 +81,11 @@ def _parse_response(
 
         return response_415
 
+    if response.status_code == 421:
+        response_421 = Problem.from_dict(response.json())
+
+        return response_421
+
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
 
@@ -110,6 +118,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: TruncateSessionRequest,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[CreateSessionResponse | Problem]:
     """Keep only the first turns of a session (explicit prefix truncation).
 
@@ -125,6 +134,7 @@ def sync_detailed(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
         body (TruncateSessionRequest):
 
     Raises:
@@ -138,6 +148,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         session_id=session_id,
         body=body,
+        agentic_host=agentic_host,
     )
 
     response = client.get_httpx_client().request(
@@ -152,6 +163,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: TruncateSessionRequest,
+    agentic_host: str | Unset = UNSET,
 ) -> CreateSessionResponse | Problem | None:
     """Keep only the first turns of a session (explicit prefix truncation).
 
@@ -167,6 +179,7 @@ def sync(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
         body (TruncateSessionRequest):
 
     Raises:
@@ -181,6 +194,7 @@ def sync(
         session_id=session_id,
         client=client,
         body=body,
+        agentic_host=agentic_host,
     ).parsed
 
 
@@ -189,6 +203,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: TruncateSessionRequest,
+    agentic_host: str | Unset = UNSET,
 ) -> Response[CreateSessionResponse | Problem]:
     """Keep only the first turns of a session (explicit prefix truncation).
 
@@ -204,6 +219,7 @@ async def asyncio_detailed(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
         body (TruncateSessionRequest):
 
     Raises:
@@ -217,6 +233,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         session_id=session_id,
         body=body,
+        agentic_host=agentic_host,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -229,6 +246,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: TruncateSessionRequest,
+    agentic_host: str | Unset = UNSET,
 ) -> CreateSessionResponse | Problem | None:
     """Keep only the first turns of a session (explicit prefix truncation).
 
@@ -244,6 +262,7 @@ async def asyncio(
 
     Args:
         session_id (str):
+        agentic_host (str | Unset):
         body (TruncateSessionRequest):
 
     Raises:
@@ -259,5 +278,6 @@ async def asyncio(
             session_id=session_id,
             client=client,
             body=body,
+            agentic_host=agentic_host,
         )
     ).parsed

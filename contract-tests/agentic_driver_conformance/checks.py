@@ -385,6 +385,10 @@ _ACTIONS_REFUSALS = frozenset(
         "SESSION_LIMIT_EXCEEDED",
     }
 )
+# A generated Agentic-Host header that names another host, or a generated id with a host part (``ses_x.y``)
+# naming another host: the request is for another host process (MISDIRECTED_REQUEST, 421).
+_MISDIRECTED = frozenset({"MISDIRECTED_REQUEST"})
+
 VALID_REQUEST_REFUSALS: dict[str, frozenset[str]] = {
     # Unknown provider or model; unbound provider; mode the provider cannot keep; imported history over a bound;
     # a full store; a replay whose session was deleted since.
@@ -401,19 +405,20 @@ VALID_REQUEST_REFUSALS: dict[str, frozenset[str]] = {
     )
     | _IDEMPOTENCY,
     # A generated id names no session.
-    "readSession": frozenset({"SESSION_NOT_FOUND"}),
-    "deleteSession": frozenset({"SESSION_NOT_FOUND"}),
+    "readSession": frozenset({"SESSION_NOT_FOUND"}) | _MISDIRECTED,
+    "deleteSession": frozenset({"SESSION_NOT_FOUND"}) | _MISDIRECTED,
     # A generated id names no session; a stale revision or an active turn; keepTurns beyond the recorded turns
     # (state, not schema, decides it).
     "truncateSession": frozenset(
         {"SESSION_NOT_FOUND", "SESSION_REVISION_CONFLICT", "SESSION_BUSY", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE"}
-    ),
+    )
+    | _MISDIRECTED,
     # A generated id names no active run.
-    "cancelRun": frozenset({"RUN_NOT_FOUND"}),
-    "run": _RUN_REFUSALS | _IDEMPOTENCY,
-    "streamRun": _RUN_REFUSALS | _IDEMPOTENCY,
-    "submitRunActions": _ACTIONS_REFUSALS | _IDEMPOTENCY,
-    "streamRunActions": _ACTIONS_REFUSALS | _IDEMPOTENCY,
+    "cancelRun": frozenset({"RUN_NOT_FOUND"}) | _MISDIRECTED,
+    "run": _RUN_REFUSALS | _IDEMPOTENCY | _MISDIRECTED,
+    "streamRun": _RUN_REFUSALS | _IDEMPOTENCY | _MISDIRECTED,
+    "submitRunActions": _ACTIONS_REFUSALS | _IDEMPOTENCY | _MISDIRECTED,
+    "streamRunActions": _ACTIONS_REFUSALS | _IDEMPOTENCY | _MISDIRECTED,
 }
 
 

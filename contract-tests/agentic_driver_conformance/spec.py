@@ -15,12 +15,14 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from .paths import SPEC_PATH
+from .resources import SPEC_PATH
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 # Codes the spec documents as answering requests outside every operation (ErrorCode's description says so).
-OUTSIDE_OPERATIONS = frozenset({"ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED", "INTERNAL_ERROR", "HEADERS_TOO_LARGE"})
+OUTSIDE_OPERATIONS = frozenset(
+    {"ROUTE_NOT_FOUND", "METHOD_NOT_ALLOWED", "INTERNAL_ERROR", "HEADERS_TOO_LARGE", "MALFORMED_REQUEST"}
+)
 
 
 @dataclass(frozen=True)
@@ -108,8 +110,24 @@ def operations() -> dict[str, Operation]:
 
 
 def catalogue() -> tuple[str, ...]:
-    """Every error code of the contract (components.schemas.ErrorCode.enum)."""
-    return tuple(document()["components"]["schemas"]["ErrorCode"]["enum"])
+    """Every error code of the contract: the enum of components.schemas.ErrorCode (also when the schema wraps it,
+    say in an ``anyOf`` that leaves the set open to codes added later). Never a list kept here."""
+
+    def enum_of(node: Any) -> list[str] | None:
+        node = resolve(node)
+        if isinstance(node, dict):
+            if isinstance(node.get("enum"), list):
+                return list(node["enum"])
+            for key in ("anyOf", "oneOf", "allOf"):
+                for part in node.get(key, []):
+                    found = enum_of(part)
+                    if found is not None:
+                        return found
+        return None
+
+    codes = enum_of(document()["components"]["schemas"]["ErrorCode"])
+    assert codes is not None, "components.schemas.ErrorCode lists no codes"
+    return tuple(codes)
 
 
 @functools.cache

@@ -1,6 +1,6 @@
 """Every response a scenario receives goes through schemathesis: ``case.validate_response`` with all checks.
 
-The schema is loaded with contract-tests/schemathesis.toml (the same checks, the same per-operation
+The schema is loaded with the kit's schemathesis.toml (the same checks, the same per-operation
 configuration as the schema-wide run) and the contract's own checks (``checks.py``) are registered.
 Check outcomes are counted through schemathesis' ``after_validate`` hook and recorded as observations.
 """
@@ -23,7 +23,7 @@ from schemathesis.core import NOT_SET
 from schemathesis.engine import Status
 
 from . import checks, observations, spec  # noqa: F401  (checks registers the contract's checks)
-from .paths import SCHEMATHESIS_CONFIG
+from .resources import SCHEMATHESIS_CONFIG
 from .spec import operations
 
 # (observations file in effect, check, outcome) -> count: a test that diverts its observations (the mutation

@@ -12,7 +12,9 @@ body model with ``from_dict`` from the step's wire JSON, calls
    status (a problem's parsed ``code`` equals the wire ``code``);
 4. the observation is recorded for the metrics.
 
-The format is documented in scenarios/README.md and scenarios/schema.json.
+The format is documented in scenarios/README.md and scenarios/schema.json. Tokens are given by name
+(``Runner(..., tokens={"full": secret, ...})``); every session a scenario creates and does not delete itself
+(because a step failed, say) is deleted when the scenario ends, so a run leaves nothing behind on the host.
 """
 
 from __future__ import annotations
@@ -26,19 +28,19 @@ import pkgutil
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 from jsonschema import Draft202012Validator
 from schemathesis.core.failures import FailureGroup
 
 from . import checks, observations, validation
-from .hosts import TOKENS
-from .paths import SCENARIOS_DIR
+from .resources import SCENARIOS_DIR
 from .spec import operations
 
 REQUEST_TIMEOUT_S = 20.0
@@ -153,8 +155,16 @@ class Exchange:
         )
 
 
-def _client(base_url: str, auth: str, transport: dict[str, Any], captured: list[httpx.Response] | None) -> Any:
-    """A generated client; ``captured`` collects every raw response (read whole: not for streams)."""
+def _client(
+    base_url: str,
+    auth: str,
+    tokens: dict[str, str],
+    transport: dict[str, Any],
+    captured: list[httpx.Response] | None,
+    request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
+) -> Any:
+    """A generated client; ``captured`` collects every raw response (read whole: not for streams);
+    ``request_hooks`` see each request before it is sent (a cluster test adds the routing header with one)."""
     from agentic_driver_client import AuthenticatedClient, Client
 
     def on_request(request: httpx.Request) -> None:
@@ -166,14 +176,16 @@ def _client(base_url: str, auth: str, transport: dict[str, Any], captured: list[
         assert captured is not None
         captured.append(response)
 
-    hooks: dict[str, list[Callable[..., None]]] = {"request": [on_request]}
+    hooks: dict[str, list[Callable[..., None]]] = {"request": [on_request, *request_hooks]}
     if captured is not None:
         hooks["response"] = [on_response]
     httpx_args = {"trust_env": False, "event_hooks": hooks}
     common = {"base_url": base_url, "timeout": httpx.Timeout(REQUEST_TIMEOUT_S), "httpx_args": httpx_args}
     if auth == "none":
         return Client(**common)
-    token = INVALID_TOKEN if auth == "invalid" else TOKENS[auth]
+    if auth != "invalid" and auth not in tokens:
+        raise ScenarioFailure(f"no secret for token {auth!r}")
+    token = INVALID_TOKEN if auth == "invalid" else tokens[auth]
     return AuthenticatedClient(token=token, **common)
 
 
@@ -200,11 +212,13 @@ def call(
     operation_id: str,
     *,
     auth: str,
+    tokens: dict[str, str],
     path: dict[str, Any],
     headers: dict[str, Any],
     body: Any,
     transport: dict[str, Any],
     ready: Callable[[], None] | None = None,
+    request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
 ) -> Exchange:
     """One request through the generated client. ``ready`` runs once the connection is open, just before sending.
 
@@ -224,7 +238,7 @@ def call(
         kwargs["body"] = model.from_dict(body)
     captured: list[httpx.Response] = []
     streaming = streams(operation_id)
-    with _client(base_url, auth, transport, None if streaming else captured) as client:
+    with _client(base_url, auth, tokens, transport, None if streaming else captured, request_hooks) as client:
         if ready is not None:
             client.get_httpx_client().get("/healthz")  # open the connection before the starting signal
             ready()
@@ -424,14 +438,30 @@ class Context:
     variables: dict[str, Any] = field(default_factory=dict)
     background: dict[str, Future[Exchange]] = field(default_factory=dict)
     background_steps: dict[str, dict[str, Any]] = field(default_factory=dict)
+    created: dict[str, str] = field(default_factory=dict)
+    """Sessions this scenario created and has not deleted: id -> the token name that created it."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class Runner:
-    """Plays scenarios against hosts given by name (main, no-sessions)."""
+    """Plays scenarios against hosts given by name (main, no-sessions).
 
-    def __init__(self, base_urls: dict[str, str], isolated_host: Callable[[str], Any] | None = None) -> None:
+    A name may stand for several host processes behind a proxy: ``metrics_urls`` maps its base URL to the
+    hosts whose ``/metrics`` a metric step adds up, and ``request_hooks`` see every request before it is sent.
+    """
+
+    def __init__(
+        self,
+        base_urls: dict[str, str],
+        tokens: dict[str, str],
+        *,
+        metrics_urls: dict[str, list[str]] | None = None,
+        request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
+    ) -> None:
         self.base_urls = base_urls
-        self.isolated_host = isolated_host
+        self.tokens = tokens
+        self.metrics_urls = metrics_urls or {}
+        self.request_hooks = tuple(request_hooks)
         self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="scenario")
 
     def close(self) -> None:
@@ -453,6 +483,28 @@ class Runner:
                 # A failed step may leave background requests running: let them finish before the next scenario.
                 for future in context.background.values():
                     future.exception(timeout=REQUEST_TIMEOUT_S)
+                self._clean_up(context)
+
+    def _clean_up(self, context: Context) -> None:
+        """Delete the sessions the scenario left behind (one bounded request each; a gone session answers 404)."""
+        for session_id, auth in list(context.created.items()):
+            with httpx.Client(base_url=context.base_url, trust_env=False, timeout=REQUEST_TIMEOUT_S) as http:
+                http.delete(
+                    f"/v1/sessions/{quote(session_id, safe='')}",
+                    headers={"Authorization": f"Bearer {self.tokens[auth]}"},
+                )
+        context.created.clear()
+
+    def _track(self, context: Context, auth: str, exchange: Exchange) -> None:
+        status = exchange.response.status_code
+        body = exchange.json
+        with context.lock:
+            if exchange.operation_id == "createSession" and status == 201 and isinstance(body, dict):
+                session_id = (body.get("session") or {}).get("id")
+                if isinstance(session_id, str) and auth in self.tokens:
+                    context.created[session_id] = auth
+            elif exchange.operation_id == "deleteSession" and status in (204, 404):
+                context.created.pop(str(exchange.path.get("sessionId")), None)
 
     # steps -----------------------------------------------------------------------------------------------------
 
@@ -481,12 +533,15 @@ class Runner:
             context.base_url,
             step["call"],
             auth=auth,
+            tokens=self.tokens,
             path=path,
             headers=headers,
             body=body,
             transport=step.get("transport", {}),
             ready=ready,
+            request_hooks=self.request_hooks,
         )
+        self._track(context, auth, exchange)
         observations.record(
             "response",
             operation=exchange.operation_id,
@@ -548,9 +603,10 @@ class Runner:
         raise ScenarioFailure(f"the concurrent answers do not match the outcomes {json.dumps(outcomes)}:\n{shown}")
 
     def _metric(self, context: Context, step: dict[str, Any]) -> None:
+        value = 0.0
         with httpx.Client(trust_env=False, timeout=REQUEST_TIMEOUT_S) as http:
-            text = http.get(f"{context.base_url}/metrics").text
-        value = metric_value(text, step["metric"], step.get("labels", {}))
+            for url in self.metrics_urls.get(context.base_url, [context.base_url]):
+                value += metric_value(http.get(f"{url}/metrics").text, step["metric"], step.get("labels", {}))
         if "expect" in step:
             since = resolve(step["expect"]["since"], context.variables)
             if value - since != step["expect"]["increase"]:

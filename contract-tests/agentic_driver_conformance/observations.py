@@ -1,6 +1,6 @@
 """What the pytest side saw: every response a scenario or test validated, appended as JSON lines.
 
-The file (``reports/observations.jsonl``, or ``CONTRACT_OBSERVATIONS``) is merged by ``metrics.py``
+The file (``observations.jsonl`` in the reports directory, or ``CONTRACT_OBSERVATIONS``) is merged by ``metrics.py``
 with the schemathesis run's own observations. Lines are written whole under a lock, so threads of one
 scenario (background and parallel steps) never interleave.
 """
@@ -13,13 +13,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .paths import REPORTS_DIR
+from .resources import reports_dir
 
 _LOCK = threading.Lock()
 
 
 def path() -> Path:
-    return Path(os.environ.get("CONTRACT_OBSERVATIONS", REPORTS_DIR / "observations.jsonl"))
+    return Path(os.environ.get("CONTRACT_OBSERVATIONS", reports_dir() / "observations.jsonl"))
 
 
 def record(kind: str, *, target: Path | None = None, **fields: Any) -> None:

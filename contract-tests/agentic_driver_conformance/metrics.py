@@ -1,8 +1,13 @@
-"""reports/contract-metrics.json and the one-screen summary run.py prints.
+"""The metrics report (the kit's ``--report``, ``make contract``'s reports/contract-metrics.json) and its summary.
 
-Inputs, all under reports/: ``schemathesis-observations.json`` (st_hooks.py's handler),
-``observations.jsonl`` (every scenario and outside-operations response, and the scenario-side check counts),
-``pytest.xml`` (JUnit), plus what run.py measured itself (spec checks, stage times).
+Inputs (:class:`Inputs`): ``schemathesis-observations.json`` (st_hooks.py's handler), ``observations.jsonl``
+files (every scenario and probe response, and the scenario-side check counts), JUnit files (pytest's), the kit's
+plan (what ran, what was skipped and why), plus what the caller measured itself (stages, run time).
+
+:func:`build` computes the figures; the caller chooses the bars. The kit's own bars (:func:`kit_bars`) are about
+this host: zero failures and, with ``--strict``, nothing skipped. ``make contract`` adds the repository's
+coverage bars (:func:`coverage_bars`: every operation, status and code reached, the named scenarios, broken hosts
+caught, determinism, time).
 """
 
 from __future__ import annotations
@@ -13,13 +18,13 @@ import json
 import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from . import observations, spec
-from .paths import CONTRACT_DIR, METRICS_PATH, REPORTS_DIR, ROOT, SCHEMATHESIS_CONFIG, SPEC_PATH
+from .resources import PACKAGE_DIR, SCHEMATHESIS_CONFIG, SPEC_PATH
 
 TIME_BUDGET_S = 180.0
 
@@ -38,11 +43,19 @@ UNREACHABLE_WITH_REASON: dict[str, str] = {
         "needs the host to receive SIGTERM mid-suite; the shutdown tests in server/tests/reliability drain real host "
         "processes and observe it"
     ),
+    "HOST_UNAVAILABLE": (
+        "answered by a proxy in front of several hosts, never by a host; server/tests/cluster kills a host behind the "
+        "generated HAProxy and nginx configurations and observes it"
+    ),
 }
 
 # Documented statuses no request to the contract host can produce, with why (its only provider is the offline echo
 # provider). Listed in the metrics; not counted as missing.
 UNREACHABLE_STATUSES: dict[str, str] = {
+    "getReadiness 503": (
+        "SHUTTING_DOWN: only while the host drains after SIGTERM; server/tests/unit/test_http_owner.py and the drain "
+        "test in server/tests/cluster observe it"
+    ),
     "createSession 408": (
         "REQUEST_TIMEOUT: a body that stops arriving (limits.bodyTimeoutMs); no client sends one, the slow-body tests "
         "in server/tests/reliability do"
@@ -98,18 +111,24 @@ class StageResult:
     detail: str = ""
 
 
-def inputs_fingerprint() -> str:
-    """What decides the generated request sequence: spec, configs, hooks, the host's code, tool versions."""
+@dataclass
+class Inputs:
+    """Where the figures come from."""
+
+    schemathesis: list[Path] = field(default_factory=list)
+    observations: list[Path] = field(default_factory=list)
+    junit: list[Path] = field(default_factory=list)
+    plan: dict[str, Any] | None = None
+    fingerprint_files: list[Path] = field(default_factory=list)
+    """Besides the spec, the schemathesis config and the kit's code: what else decides the request sequence."""
+
+
+def inputs_fingerprint(extra: list[Path]) -> str:
+    """What decides the generated request sequence: spec, configuration, hooks, extra files, tool versions."""
     digest = hashlib.sha256()
-    files = [
-        SPEC_PATH,
-        SCHEMATHESIS_CONFIG,
-        CONTRACT_DIR / "host.json",
-        *sorted((CONTRACT_DIR / "harness").glob("*.py")),
-        *sorted((ROOT / "server" / "src").rglob("*.py")),
-    ]
+    files = [SPEC_PATH, SCHEMATHESIS_CONFIG, *sorted(PACKAGE_DIR.glob("*.py")), *extra]
     for path in files:
-        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.name.encode())
         digest.update(path.read_bytes())
     for package in ("schemathesis", "hypothesis", "hypothesis-jsonschema"):
         with contextlib.suppress(metadata.PackageNotFoundError):
@@ -117,11 +136,21 @@ def inputs_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _junit(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        return {"tests": 0, "passed": 0, "failed": 0, "errors": 0, "skipped": 0, "failedTests": [], "present": False}
-    root = ElementTree.parse(path).getroot()
-    cases = list(root.iter("testcase"))
+def _junit(paths: list[Path]) -> dict[str, Any]:
+    present = [path for path in paths if path.exists()]
+    if not present:
+        return {
+            "tests": 0,
+            "passed": 0,
+            "failed": 0,
+            "errors": 0,
+            "skipped": 0,
+            "failedTests": [],
+            "skippedTests": {},
+            "failures": {},
+            "present": False,
+        }
+    cases = [case for path in present for case in ElementTree.parse(path).getroot().iter("testcase")]
     failed = [c for c in cases if c.find("failure") is not None]
     errored = [c for c in cases if c.find("error") is not None]
     skipped = [c for c in cases if c.find("skipped") is not None]
@@ -136,8 +165,25 @@ def _junit(path: Path) -> dict[str, Any]:
         "errors": len(errored),
         "skipped": len(skipped),
         "failedTests": sorted(f"{c.get('classname')}.{c.get('name')}" for c in [*failed, *errored]),
+        "skippedTests": {f"{c.get('classname')}.{c.get('name')}": _message(c.find("skipped")) for c in skipped},
+        "failures": {
+            f"{c.get('classname')}.{c.get('name')}": _message(
+                c.find("failure") if c.find("failure") is not None else c.find("error")
+            )
+            for c in [*failed, *errored]
+        },
         "passedTests": sorted(passed),
     }
+
+
+def _message(element: ElementTree.Element | None) -> str:
+    if element is None:
+        return ""
+    message = element.get("message") or (element.text or "")
+    # pytest's messages start with the exception type; the check's own words follow it.
+    for prefix in ("Skipped: ", "AssertionError: ", "agentic_driver_conformance.scenarios.ScenarioFailure: "):
+        message = message.removeprefix(prefix)
+    return message.strip()
 
 
 def _passed(junit: dict[str, Any], fragment: str) -> bool:
@@ -145,11 +191,17 @@ def _passed(junit: dict[str, Any], fragment: str) -> bool:
     return any(fragment in name for name in names) and not any(fragment in name for name in junit["failedTests"])
 
 
-def build(*, run_seconds: float, stages: list[StageResult], previous: dict[str, Any] | None) -> dict[str, Any]:
-    st_path = REPORTS_DIR / "schemathesis-observations.json"
-    st: dict[str, Any] = json.loads(st_path.read_text()) if st_path.exists() else {}
-    lines = observations.read()
-    junit = _junit(REPORTS_DIR / "pytest.xml")
+def _schemathesis(paths: list[Path]) -> dict[str, Any]:
+    present = [path for path in paths if path.exists()]
+    return json.loads(present[0].read_text()) if present else {}
+
+
+def build(
+    *, run_seconds: float, stages: list[StageResult], previous: dict[str, Any] | None, inputs: Inputs
+) -> dict[str, Any]:
+    st = _schemathesis(inputs.schemathesis)
+    lines = [line for path in inputs.observations for line in observations.read(path)]
+    junit = _junit(inputs.junit)
     operations = spec.operations()
 
     # statuses and codes per operation, by source
@@ -217,7 +269,7 @@ def build(*, run_seconds: float, stages: list[StageResult], previous: dict[str, 
     all_links, covered_links = links.get("all", []), links.get("covered", [])
     spec_link_names = {link.name for link in spec.links()}
     sequence = st.get("requestSequenceSha256")
-    fingerprint = inputs_fingerprint()
+    fingerprint = inputs_fingerprint(inputs.fingerprint_files)
     determinism: dict[str, Any] = {"requestSequenceSha256": sequence, "inputsSha256": fingerprint}
     if previous is None:
         determinism["comparedWithPreviousRun"] = "no previous run"
@@ -233,65 +285,22 @@ def build(*, run_seconds: float, stages: list[StageResult], previous: dict[str, 
         for failure in st.get("failures", [])
     ]
     failed_stages = [stage.name for stage in stages if not stage.passed]
-    bars = [
-        _bar(
-            "zero failures",
-            not failed_stages
-            and junit["failed"] + junit["errors"] == 0
-            and junit["present"]
-            and not failures
-            and failed_checks == 0,
-            f"failed stages: {failed_stages or 'none'}; failed tests: {junit['failedTests'] or 'none'}; "
-            f"schemathesis failures: {len(failures)}; failed checks: {failed_checks}",
-        ),
-        _bar(
-            "every operation tested",
-            all(entry["tested"] for entry in per_operation.values()),
-            f"{sum(entry['tested'] for entry in per_operation.values())}/{len(per_operation)}",
-        ),
-        _bar(
-            "every documented status observed",
-            not missing_statuses,
-            f"{observed_total}/{documented_total - len(UNREACHABLE_STATUSES)} reachable observed; "
-            f"missing: {missing_statuses or 'none'}",
-        ),
-        _bar(
-            "every catalogue code exercised",
-            not missing_codes,
-            f"{len(exercised)}/{len(catalogue)}; missing: {missing_codes or 'none'}",
-        ),
-        _bar(
-            "the four named codes end to end",
-            all(
-                _passed(junit, f"test_scenario[{name}]")
-                for name in (
-                    "session-revision-conflict",
-                    "session-busy",
-                    "session-interrupted",
-                    "session-account-required",
-                )
-            ),
-            "scenarios session-revision-conflict, session-busy, session-interrupted, session-account-required",
-        ),
-        _bar("race x20", _passed(junit, "test_scenario[session-race]"), "scenario session-race (repeat 20)"),
-        _bar(
-            "broken hosts are caught",
-            _passed(junit, "test_stale_revision_answered_200_is_caught")
-            and _passed(junit, "test_busy_answered_with_400_is_caught"),
-            "tests/test_mutations.py",
-        ),
-        _bar(
-            "identical request sequence on a repeated run",
-            determinism["comparedWithPreviousRun"] != "DIFFERENT",
-            f"{determinism['comparedWithPreviousRun']} ({(sequence or '?')[:16]})",
-        ),
-        _bar("under 3 minutes", run_seconds < TIME_BUDGET_S, f"{run_seconds:.1f} s"),
-    ]
+    zero_failures = _bar(
+        "zero failures",
+        not failed_stages
+        and junit["failed"] + junit["errors"] == 0
+        and junit["present"]
+        and not failures
+        and failed_checks == 0,
+        f"failed stages: {failed_stages or 'none'}; failed tests: {junit['failedTests'] or 'none'}; "
+        f"schemathesis failures: {len(failures)}; failed checks: {failed_checks}",
+    )
     return {
         "generatedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "contract": {"title": spec.document()["info"]["title"], "version": spec.document()["info"]["version"]},
-        "passed": all(bar["met"] for bar in bars),
+        "passed": zero_failures["met"],
         "runTimeSeconds": round(run_seconds, 1),
+        "plan": inputs.plan,
         "stages": [
             {"name": s.name, "passed": s.passed, "seconds": round(s.seconds, 1), "detail": s.detail} for s in stages
         ],
@@ -342,13 +351,72 @@ def build(*, run_seconds: float, stages: list[StageResult], previous: dict[str, 
             "schemathesisByPhase": cases_by_phase,
             "schemathesisRequests": st.get("requests", 0),
             "scenarioRequests": scenario_requests,
-            "pytest": {k: v for k, v in junit.items() if k != "passedTests"},
+            "pytest": junit,
         },
         "determinism": determinism,
         "schemathesisFailures": failures,
         "schemathesisErrors": st.get("errors", []),
-        "bars": bars,
+        "bars": [zero_failures],
     }
+
+
+def with_bars(document: dict[str, Any], bars: list[dict[str, Any]]) -> dict[str, Any]:
+    """The document with more bars; it passes only if every bar is met."""
+    document["bars"] = [*document["bars"], *bars]
+    document["passed"] = all(bar["met"] for bar in document["bars"])
+    return document
+
+
+def kit_bars(document: dict[str, Any], *, strict: bool) -> list[dict[str, Any]]:
+    """The kit's own bar beyond zero failures: with --strict, nothing may be skipped."""
+    skipped = (document.get("plan") or {}).get("skipped", {})
+    if not strict:
+        return []
+    return [_bar("nothing skipped (--strict)", not skipped, f"{len(skipped)} skipped: {sorted(skipped) or 'none'}")]
+
+
+def coverage_bars(document: dict[str, Any], *, mutation_tests: list[str]) -> list[dict[str, Any]]:
+    """make contract's bars: what the repository's own run must reach on the reference host."""
+    junit = document["testCases"]["pytest"]
+    per_operation = document["operations"]["byOperation"]
+    statuses, codes, det = document["statuses"], document["errorCodes"], document["determinism"]
+    sequence = det["requestSequenceSha256"]
+    named = ("session-revision-conflict", "session-busy", "session-interrupted", "session-account-required")
+    return [
+        _bar(
+            "every operation tested",
+            all(entry["tested"] for entry in per_operation.values()),
+            f"{sum(entry['tested'] for entry in per_operation.values())}/{len(per_operation)}",
+        ),
+        _bar(
+            "every documented status observed",
+            not statuses["missing"],
+            f"{statuses['observed']}/{statuses['documented'] - len(UNREACHABLE_STATUSES)} reachable observed; "
+            f"missing: {statuses['missing'] or 'none'}",
+        ),
+        _bar(
+            "every catalogue code exercised",
+            not codes["missing"],
+            f"{codes['exercised']}/{codes['catalogue']}; missing: {codes['missing'] or 'none'}",
+        ),
+        _bar(
+            "the four named codes end to end",
+            all(_passed(junit, f"test_scenario[{name}]") for name in named),
+            "scenarios " + ", ".join(named),
+        ),
+        _bar("race x20", _passed(junit, "test_scenario[session-race]"), "scenario session-race (repeat 20)"),
+        _bar(
+            "broken hosts are caught",
+            all(_passed(junit, name) for name in mutation_tests),
+            "tests/test_mutations.py",
+        ),
+        _bar(
+            "identical request sequence on a repeated run",
+            det["comparedWithPreviousRun"] != "DIFFERENT",
+            f"{det['comparedWithPreviousRun']} ({(sequence or '?')[:16]})",
+        ),
+        _bar("under 3 minutes", document["runTimeSeconds"] < TIME_BUDGET_S, f"{document['runTimeSeconds']} s"),
+    ]
 
 
 def _out_of_reach(links: dict[str, Any]) -> int:
@@ -363,13 +431,14 @@ def _bar(name: str, met: bool, detail: str) -> dict[str, Any]:
     return {"bar": name, "met": bool(met), "detail": detail}
 
 
-def write(document: dict[str, Any]) -> Path:
-    METRICS_PATH.parent.mkdir(parents=True, exist_ok=True)
-    METRICS_PATH.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    return METRICS_PATH
+def write(document: dict[str, Any], path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    return path
 
 
-def summary(document: dict[str, Any]) -> str:
+def summary(document: dict[str, Any], *, title: str, report: Path, artifacts: Path, details: bool = True) -> str:
+    """One screen. ``details``: name every missing status and code (``make contract``: those are its bars)."""
     ops, statuses, links, codes = (
         document["operations"],
         document["statuses"],
@@ -383,15 +452,15 @@ def summary(document: dict[str, Any]) -> str:
     verdict = "PASS" if document["passed"] else "FAIL"
     injected = [code for code, sources in codes["byCode"].items() if set(sources) == {"fault-injection"}]
     lines = [
-        f"contract tests: {document['contract']['title']} {document['contract']['version']}  ->  {verdict}",
+        f"{title}: {document['contract']['title']} {document['contract']['version']}  ->  {verdict}",
         f"  stages        {stages}",
         f"  operations    {ops['covered']}/{ops['total']} tested",
         f"  statuses      {statuses['observed']}/{statuses['documented']} documented statuses observed"
         + (f" ({len(statuses['unreachable'])} unreachable with echo)" if statuses["unreachable"] else "")
-        + (f"; missing {', '.join(statuses['missing'])}" if statuses["missing"] else ""),
+        + (f"; missing {', '.join(statuses['missing'])}" if statuses["missing"] and details else ""),
         f"  error codes   {codes['exercised']}/{codes['catalogue']} catalogue codes exercised"
         + (f" ({', '.join(injected)} only on a fault-injected host)" if injected else "")
-        + (f"; missing {', '.join(codes['missing'])}" if codes["missing"] else ""),
+        + (f"; missing {', '.join(codes['missing'])}" if codes["missing"] and details else ""),
         f"  links         {links['covered']}/{links['total']} stateful links covered (spec links "
         f"{links['spec']['covered']}/{links['spec']['total']}; {_out_of_reach(links)} out of stateful reach); "
         f"stale replays {links['staleReplays']}",
@@ -406,11 +475,43 @@ def summary(document: dict[str, Any]) -> str:
         "  bars",
     ]
     lines += [f"    [{'x' if bar['met'] else ' '}] {bar['bar']}: {bar['detail']}" for bar in document["bars"]]
+    lines += _plan_lines(document.get("plan"))
+    for name, message in list(pytest_counts["failures"].items())[:8]:
+        lines.append(f"  FAILED {check_name(name)}: {_first_line(message)}")
     for failure in document["schemathesisFailures"][:5]:
-        lines.append(f"  schemathesis failure: {failure['operation']} ({failure['phase']}) {failure['title']}")
+        lines.append(
+            f"  schemathesis failure: {failure['check']} on {failure['operation']} ({failure['phase']}) "
+            f"{failure['title']}"
+        )
     if document["schemathesisFailures"]:
-        lines.append("    full reports: contract-tests/reports/schemathesis.txt")
-    lines.append(
-        f"  report        {METRICS_PATH.relative_to(ROOT) if METRICS_PATH.is_relative_to(ROOT) else METRICS_PATH}"
-    )
+        lines.append(f"    full reports: {artifacts / 'schemathesis.txt'}")
+    lines.append(f"  report        {report}")
     return "\n".join(lines)
+
+
+def check_name(test: str) -> str:
+    """A JUnit test name as the kit names the check: ``...test_scenario[session-busy]`` is ``scenario session-busy``."""
+    name = test.rsplit(".", 1)[-1]
+    if "[" in name:
+        function, _, parameter = name.partition("[")
+        return f"{function.removeprefix('test_').replace('_', ' ')} {parameter.rstrip(']')}"
+    return name.removeprefix("test_").replace("_", " ")
+
+
+def _first_line(message: str) -> str:
+    return (message.strip().splitlines() or [""])[0][:200]
+
+
+def _plan_lines(plan: dict[str, Any] | None) -> list[str]:
+    if not plan:
+        return []
+    skipped = plan.get("skipped", {})
+    lines = [
+        f"  profile       {plan['profile']} ({plan['mode']}); {len(plan['checks']) - len(skipped)} checks planned, "
+        f"{len(skipped)} skipped" + (" (--strict: every skip fails the run)" if plan.get("strict") else "")
+    ]
+    lines += [f"    skipped {check}: {reason}" for check, reason in skipped.items()]
+    lines += [f"    not applicable {check}: {reason}" for check, reason in plan.get("notApplicable", {}).items()]
+    if plan.get("assumed"):
+        lines.append(f"  assumed       (not visible in discovery) {'; '.join(plan['assumed'])}")
+    return lines

@@ -1,20 +1,22 @@
-"""Run the schemathesis CLI against a live host with contract-tests/schemathesis.toml and harness/st_hooks.py."""
+"""Run the schemathesis CLI against a live host with the kit's schemathesis.toml and its hooks (st_hooks.py)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .hosts import token_environment
-from .paths import CONTRACT_DIR, ROOT, SCHEMATHESIS_CONFIG, SPEC_PATH
+from .resources import SCHEMATHESIS_CONFIG, SPEC_PATH
 
-HOOKS_PATH = CONTRACT_DIR / "harness" / "st_hooks.py"
-TIMEOUT_S = 300
+# Loaded by module name: the hooks import the kit's checks, so there is one set of them per process.
+HOOKS_MODULE = "agentic_driver_conformance.st_hooks"
+# Bounded: about 70 s on an idle two-core machine, several minutes when it is shared by many builds.
+TIMEOUT_S = 600
 
 
 @dataclass
@@ -57,19 +59,37 @@ class Background:
         return self._result
 
 
+def budget_config(divisor: int, directory: Path) -> Path:
+    """The shipped configuration with every ``max-examples`` divided by ``divisor`` (``--budget``); 1: as shipped."""
+    if divisor == 1:
+        return SCHEMATHESIS_CONFIG
+    text = re.sub(
+        r"^((?:generation\.)?max-examples = )(\d+)$",
+        lambda match: f"{match.group(1)}{max(1, int(match.group(2)) // divisor)}",
+        SCHEMATHESIS_CONFIG.read_text(encoding="utf-8"),
+        flags=re.MULTILINE,
+    )
+    path = directory / f"schemathesis-budget-1-{divisor}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def start_schemathesis(
     base_url: str,
+    token: str,
     observations_path: Path,
     *,
     output_path: Path | None = None,
     extra_args: list[str] | None = None,
+    config: Path = SCHEMATHESIS_CONFIG,
 ) -> Background:
+    """Start the CLI run; ``token`` is the ``full`` token's secret (schemathesis.toml reads CONTRACT_TOKEN_FULL)."""
     env = {
         **os.environ,
-        **token_environment(),
+        "CONTRACT_TOKEN_FULL": token,
         "CONTRACT_BASE_URL": base_url,
         "CONTRACT_ST_OBSERVATIONS": str(observations_path),
-        "SCHEMATHESIS_HOOKS": str(HOOKS_PATH),
+        "SCHEMATHESIS_HOOKS": HOOKS_MODULE,
         "NO_COLOR": "1",
         "COLUMNS": "120",
     }
@@ -78,22 +98,29 @@ def start_schemathesis(
         "-m",
         "schemathesis.cli",
         "--config-file",
-        str(SCHEMATHESIS_CONFIG),
+        str(config),
         "--no-color",
         "run",
         str(SPEC_PATH),
         *(extra_args or []),
     ]
     observations_path.unlink(missing_ok=True)
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    observations_path.parent.mkdir(parents=True, exist_ok=True)
+    process = subprocess.Popen(
+        command, cwd=observations_path.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     return Background(process, observations_path, output_path)
 
 
 def run_schemathesis(
     base_url: str,
+    token: str,
     observations_path: Path,
     *,
     output_path: Path | None = None,
     extra_args: list[str] | None = None,
+    config: Path = SCHEMATHESIS_CONFIG,
 ) -> SchemathesisRun:
-    return start_schemathesis(base_url, observations_path, output_path=output_path, extra_args=extra_args).wait()
+    return start_schemathesis(
+        base_url, token, observations_path, output_path=output_path, extra_args=extra_args, config=config
+    ).wait()

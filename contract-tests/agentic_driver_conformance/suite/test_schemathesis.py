@@ -1,0 +1,56 @@
+"""The schemathesis CLI on the host: every phase and check (full mode), or the GET operations only (read-only)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from agentic_driver_conformance import spec
+from agentic_driver_conformance.profile import Plan
+from agentic_driver_conformance.resources import reports_dir
+from agentic_driver_conformance.schemathesis_run import budget_config, run_schemathesis
+from agentic_driver_conformance.suite.conftest import planned_checks, require
+
+STALE_LINK = "POST /v1/runs -> [200] replayStaleRevision -> POST /v1/runs"
+READ_ONLY_ARGS = ["--include-method", "GET", "--phases", "examples,coverage,fuzzing"]
+
+
+def _budget_divisor() -> int:
+    """The CLI's --budget: 1 runs the shipped configuration, N divides its examples per phase by N."""
+    return int(os.environ.get("CONFORMANCE_BUDGET_DIVISOR", "1"))
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Only the schemathesis checks of this run's mode: ``phases`` (full) or ``read-only-operations``."""
+    if "name" in metafunc.fixturenames:
+        names = [check.split(" ", 1)[1] for check in planned_checks() if check.startswith("schemathesis ")]
+        metafunc.parametrize("name", names, ids=names)
+
+
+def test_schemathesis(plan: Plan, name: str) -> None:
+    require(plan, f"schemathesis {name}")
+    extra = READ_ONLY_ARGS if name == "read-only-operations" else []
+    run = run_schemathesis(
+        plan.base_url,
+        plan.token("full"),
+        reports_dir() / "schemathesis-observations.json",
+        output_path=reports_dir() / "schemathesis.txt",
+        extra_args=extra,
+        config=budget_config(_budget_divisor(), reports_dir()),
+    )
+    observed = run.observations
+    assert observed, f"the run left no observations:\n{run.output[-4000:]}"
+    assert run.returncode == 0, f"schemathesis found failures (schemathesis.txt):\n{run.failure_section}"
+    assert not observed["errors"], observed["errors"]
+    if name == "read-only-operations":
+        return
+    assert set(observed["statuses"]) == set(spec.operations()), "every operation of the spec is tested"
+    assert {"examples", "coverage", "fuzzing", "stateful"} <= set(observed["casesByPhase"])
+    # Every stale replay was refused with the conflict; with the full budget the test-only link is reached for sure
+    # (a smaller budget may stop the stateful phase before it: its figures then say so).
+    replays = observed["links"]["staleReplays"]
+    assert not any(outcome.startswith("2") for outcome in replays), replays
+    if _budget_divisor() == 1:
+        assert STALE_LINK in observed["links"]["covered"]
+        assert replays.get("409 SESSION_REVISION_CONFLICT", 0) >= 1, replays

@@ -1,0 +1,96 @@
+"""The outermost middleware: a request id on every answer, the request's closing log line, its server span.
+
+``RequestObserver`` keeps the client's ``X-Request-Id`` when it is well formed (``request_context``) and
+mints one otherwise, answers with it on every response (problems also carry it as ``requestId``), and
+makes it the current ``RequestContext`` so log lines, the run's task and upstream calls carry it. When
+the request ends it writes one ``agentic_driver.access`` line (INFO) with the operation, status, problem
+code, duration, session and run, and, with tracing on, ends the request's server span.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import request_context, telemetry
+from ..logs import access_log
+
+__all__ = ["OPERATIONS", "RequestObserver"]
+
+OPERATIONS: dict[Callable[..., object], tuple[str, str]] = {}
+"""Route endpoint -> (operationId, path template), filled as the app registers its routes."""
+
+_REQUEST_ID = request_context.REQUEST_ID_HEADER.lower().encode("latin-1")
+
+
+def operation_id(endpoint_name: str) -> str:
+    """``create_session`` -> ``createSession`` (the host's handlers are named after their operations)."""
+    head, *rest = endpoint_name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def _presented_id(scope: Scope) -> str | None:
+    for name, value in scope["headers"]:
+        if name == _REQUEST_ID:
+            text: str = value.decode("latin-1")
+            return text
+    return None
+
+
+class RequestObserver:
+    def __init__(self, app: ASGIApp) -> None:
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        presented = _presented_id(scope)
+        request_id = presented if request_context.well_formed_request_id(presented) else None
+        context = request_context.RequestContext(
+            request_id or request_context.mint_request_id(), scope["method"], scope["path"]
+        )
+        header = (_REQUEST_ID, context.request_id.encode("latin-1"))
+
+        async def answer(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                context.status = message["status"]
+                message = {**message, "headers": [*message.get("headers", ()), header]}
+            await send(message)
+
+        token = request_context.enter(context)
+        span = None
+        if telemetry.tracer is not None:
+            span = telemetry.start_server_span(scope["method"], scope["path"], scope["headers"])
+        try:
+            await self._app(scope, receive, answer)
+        finally:
+            route = self._routed(scope, context)
+            if access_log.isEnabledFor(logging.INFO):
+                access_log.info(
+                    "%s %s %s",
+                    context.method,
+                    context.path,
+                    context.status,
+                    extra={"status": context.status, "code": context.code, "duration_ms": context.duration_ms()},
+                )
+            if span is not None:
+                telemetry.end_server_span(span[0], span[1], context, route)
+            request_context.leave(token)
+
+    @staticmethod
+    def _routed(scope: Scope, context: request_context.RequestContext) -> str | None:
+        """Fill the operation, session and run from the route that served the request; its path template."""
+        endpoint = scope.get("endpoint")
+        known = OPERATIONS.get(endpoint) if endpoint is not None else None
+        if known is None:
+            return None
+        context.operation = known[0]
+        params = scope.get("path_params") or {}
+        if context.session_id is None and "session_id" in params:
+            context.session_id = params["session_id"]
+        if context.run_id is None and "run_id" in params:
+            context.run_id = params["run_id"]
+        return known[1]
