@@ -170,6 +170,7 @@ var (
 	ErrShuttingDown              = &CodeError{ErrorCodeSHUTTINGDOWN}
 	ErrHeadersTooLarge           = &CodeError{ErrorCodeHEADERSTOOLARGE}
 	ErrRequestTimeout            = &CodeError{ErrorCodeREQUESTTIMEOUT}
+	ErrAttachmentUnsupported     = &CodeError{ErrorCodeATTACHMENTUNSUPPORTED}
 	ErrMalformedRequest          = &CodeError{ErrorCodeMALFORMEDREQUEST}
 	// ErrMisdirectedRequest: the request named another host's session or run (ownerHostId); nothing was done.
 	ErrMisdirectedRequest = &CodeError{ErrorCodeMISDIRECTEDREQUEST}
@@ -189,7 +190,7 @@ func init() {
 		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
 		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout, ErrMalformedRequest,
-		ErrMisdirectedRequest, ErrHostUnavailable,
+		ErrMisdirectedRequest, ErrHostUnavailable, ErrAttachmentUnsupported,
 	} {
 		sentinels[sentinel.Code] = sentinel
 	}

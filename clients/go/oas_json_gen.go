@@ -1690,6 +1690,8 @@ func (s *ErrorCode) Decode(d *jx.Decoder) error {
 		*s = ErrorCodeSHUTTINGDOWN
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+	case ErrorCodeATTACHMENTUNSUPPORTED:
+		*s = ErrorCodeATTACHMENTUNSUPPORTED
 	case ErrorCodeMALFORMEDREQUEST:
 		*s = ErrorCodeMALFORMEDREQUEST
 	case ErrorCodeMISDIRECTEDREQUEST:
@@ -3278,6 +3280,24 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.Attachment.Set {
+			e.FieldStart("attachment")
+			s.Attachment.Encode(e)
+		}
+	}
+	{
+		if s.MediaType.Set {
+			e.FieldStart("mediaType")
+			s.MediaType.Encode(e)
+		}
+	}
+	{
+		if s.Provider.Set {
+			e.FieldStart("provider")
+			s.Provider.Encode(e)
+		}
+	}
+	{
 		if s.Reason.Set {
 			e.FieldStart("reason")
 			s.Reason.Encode(e)
@@ -3307,7 +3327,7 @@ func (s *Problem) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfProblem = [16]string{
+var jsonFieldsNameOfProblem = [19]string{
 	0:  "type",
 	1:  "title",
 	2:  "status",
@@ -3320,10 +3340,13 @@ var jsonFieldsNameOfProblem = [16]string{
 	9:  "retryAfterSeconds",
 	10: "limit",
 	11: "maximum",
-	12: "reason",
-	13: "hostId",
-	14: "ownerHostId",
-	15: "errors",
+	12: "attachment",
+	13: "mediaType",
+	14: "provider",
+	15: "reason",
+	16: "hostId",
+	17: "ownerHostId",
+	18: "errors",
 }
 
 // Decode decodes Problem from json.
@@ -3331,7 +3354,7 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode Problem to nil")
 	}
-	var requiredBitSet [2]uint8
+	var requiredBitSet [3]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -3463,6 +3486,36 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"maximum\"")
 			}
+		case "attachment":
+			if err := func() error {
+				s.Attachment.Reset()
+				if err := s.Attachment.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"attachment\"")
+			}
+		case "mediaType":
+			if err := func() error {
+				s.MediaType.Reset()
+				if err := s.MediaType.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"mediaType\"")
+			}
+		case "provider":
+			if err := func() error {
+				s.Provider.Reset()
+				if err := s.Provider.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"provider\"")
+			}
 		case "reason":
 			if err := func() error {
 				s.Reason.Reset()
@@ -3519,8 +3572,9 @@ func (s *Problem) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [2]uint8{
+	for i, mask := range [3]uint8{
 		0b00011111,
+		0b00000000,
 		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
@@ -3600,14 +3654,25 @@ func (s *ProviderCapabilities) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		if s.AttachmentMediaTypes != nil {
+			e.FieldStart("attachmentMediaTypes")
+			e.ArrStart()
+			for _, elem := range s.AttachmentMediaTypes {
+				e.Str(elem)
+			}
+			e.ArrEnd()
+		}
+	}
 }
 
-var jsonFieldsNameOfProviderCapabilities = [5]string{
+var jsonFieldsNameOfProviderCapabilities = [6]string{
 	0: "historyContinuation",
 	1: "nativeContinuation",
 	2: "streaming",
 	3: "applicationFunctions",
 	4: "nativeHistoryFilters",
+	5: "attachmentMediaTypes",
 }
 
 // Decode decodes ProviderCapabilities from json.
@@ -3684,6 +3749,25 @@ func (s *ProviderCapabilities) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"nativeHistoryFilters\"")
+			}
+		case "attachmentMediaTypes":
+			if err := func() error {
+				s.AttachmentMediaTypes = make([]string, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem string
+					v, err := d.Str()
+					elem = string(v)
+					if err != nil {
+						return err
+					}
+					s.AttachmentMediaTypes = append(s.AttachmentMediaTypes, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"attachmentMediaTypes\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)

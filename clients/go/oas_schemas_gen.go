@@ -83,12 +83,16 @@ func (s *ApprovalsAction) SetApprovals(val []FunctionCall) {
 	s.Approvals = val
 }
 
-// A file sent with a stateless run.
+// A file sent with a stateless run. Text (`text/*`, JSON, XML) goes to the model decoded, beside the
+// input; images (`image/png`, `image/jpeg`, `image/webp`, `image/gif`) and PDFs (`application/pdf`) go
+// in the provider's own form, where the instance lists the type in discovery's `attachmentMediaTypes`.
+// The host bounds each attachment's decoded size (`maxAttachmentBytes`) and a run's
+// (`maxRunAttachmentBytes`).
 // Ref: #/components/schemas/Attachment
 type Attachment struct {
 	// The file name.
 	Name string `json:"name"`
-	// The IANA media type, for example `text/plain`.
+	// The IANA media type, for example `text/plain` or `image/png`.
 	MediaType string `json:"mediaType"`
 	// The file content, base64-encoded.
 	Data string `json:"data"`
@@ -472,23 +476,23 @@ func (*Discovery) getDiscoveryRes() {}
 // `RUN_NOT_WAITING`, `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
 // `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`, `UNSUPPORTED_CONTINUATION`,
 // `SESSION_CONTEXT_UNSUPPORTED`, `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-// `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT` 422;
-// `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501;
-// `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
-// `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503; `PROVIDER_TIMEOUT` 504;
-// `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and
-// `INTERNAL_ERROR` answer requests outside the documented operations (or a host defect) and appear in
-// no operation. The connection-level guards answer before any operation is known, so they appear in no
-// operation either: `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY`
-// with `limit: maxConnections` (the host holds its maximum of open connections; the new connection is
-// answered and closed), and `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1 request:
-// a control byte in a header, a bad request line or target, a bad `Content-Length` or chunk size, a
-// header line without a colon; the answer carries `Connection: close` and the connection is closed).
-// `HOST_UNAVAILABLE` (with `ownerHostId` when the request named a session or run, and `Retry-After`)
-// is answered by the proxy in front of several hosts, never by a host, so it appears in no operation
-// either: the proxy cannot reach the host that owns the session or run (down or restarting), or no
-// host takes new work. A client retries it a bounded number of times; a host that comes back has lost
-// its sessions (`SESSION_NOT_FOUND`).
+// `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT`,
+// `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR`
+// 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502;
+// `SESSION_STORE_FULL`, `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
+// `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400. `ROUTE_NOT_FOUND`,
+// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
+// host defect) and appear in no operation. The connection-level guards answer before any operation is
+// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
+// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
+// connections; the new connection is answered and closed), and `MALFORMED_REQUEST` (the bytes received
+// are not a valid HTTP/1.1 request: a control byte in a header, a bad request line or target, a bad
+// `Content-Length` or chunk size, a header line without a colon; the answer carries
+// `Connection: close` and the connection is closed). `HOST_UNAVAILABLE` (with `ownerHostId` when the
+// request named a session or run, and `Retry-After`) is answered by the proxy in front of several
+// hosts, never by a host, so it appears in no operation either: the proxy cannot reach the host that
+// owns the session or run (down or restarting), or no host takes new work. A client retries it a
+// bounded number of times; a host that comes back has lost its sessions (`SESSION_NOT_FOUND`).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -532,6 +536,7 @@ const (
 	ErrorCodePROVIDEROVERLOADED        ErrorCode = "PROVIDER_OVERLOADED"
 	ErrorCodeSHUTTINGDOWN              ErrorCode = "SHUTTING_DOWN"
 	ErrorCodePROVIDERTIMEOUT           ErrorCode = "PROVIDER_TIMEOUT"
+	ErrorCodeATTACHMENTUNSUPPORTED     ErrorCode = "ATTACHMENT_UNSUPPORTED"
 	ErrorCodeMALFORMEDREQUEST          ErrorCode = "MALFORMED_REQUEST"
 	ErrorCodeMISDIRECTEDREQUEST        ErrorCode = "MISDIRECTED_REQUEST"
 	ErrorCodeHOSTUNAVAILABLE           ErrorCode = "HOST_UNAVAILABLE"
@@ -579,6 +584,7 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodePROVIDEROVERLOADED,
 		ErrorCodeSHUTTINGDOWN,
 		ErrorCodePROVIDERTIMEOUT,
+		ErrorCodeATTACHMENTUNSUPPORTED,
 		ErrorCodeMALFORMEDREQUEST,
 		ErrorCodeMISDIRECTEDREQUEST,
 		ErrorCodeHOSTUNAVAILABLE,
@@ -665,6 +671,8 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodeSHUTTINGDOWN:
 		return []byte(s), nil
 	case ErrorCodePROVIDERTIMEOUT:
+		return []byte(s), nil
+	case ErrorCodeATTACHMENTUNSUPPORTED:
 		return []byte(s), nil
 	case ErrorCodeMALFORMEDREQUEST:
 		return []byte(s), nil
@@ -796,6 +804,9 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 		return nil
 	case ErrorCodePROVIDERTIMEOUT:
 		*s = ErrorCodePROVIDERTIMEOUT
+		return nil
+	case ErrorCodeATTACHMENTUNSUPPORTED:
+		*s = ErrorCodeATTACHMENTUNSUPPORTED
 		return nil
 	case ErrorCodeMALFORMEDREQUEST:
 		*s = ErrorCodeMALFORMEDREQUEST
@@ -1137,9 +1148,11 @@ func (s *MessageRole) UnmarshalText(data []byte) error {
 
 // What a native session keeps of each stored turn (applied when the turn is stored, so replay and
 // bounds both see the filtered history). `full` keeps everything; `no_reasoning` drops
-// reasoning/thinking blocks whole (never edits one); `no_tool_results` replaces each tool result's
-// content with a short placeholder, keeping calls and results paired; `compact_tool_results` cuts each
-// tool result to the host's `sessions.compactToolResultsMaxChars`.
+// reasoning/thinking blocks whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+// replaces each tool result's content with a short placeholder, keeping calls and results paired;
+// `compact_tool_results` cuts each tool result (a string or a list of text blocks) to at most the
+// host's `sessions.compactToolResultsMaxChars` characters. A history that ends inside a tool round
+// keeps that round as it is.
 // Ref: #/components/schemas/NativeHistoryFilter
 type NativeHistoryFilter string
 
@@ -1880,10 +1893,17 @@ type Problem struct {
 	// The same value as the `Retry-After` header, where waiting helps.
 	RetryAfterSeconds OptInt `json:"retryAfterSeconds"`
 	// `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
-	// `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+	// `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its
+	// host setting name.
 	Limit OptString `json:"limit"`
 	// The value of that bound.
 	Maximum OptInt `json:"maximum"`
+	// `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
+	Attachment OptInt `json:"attachment"`
+	// `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
+	MediaType OptString `json:"mediaType"`
+	// `ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
+	Provider OptString `json:"provider"`
 	// `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before
 	// the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action
 	// unanswered).
@@ -1955,6 +1975,21 @@ func (s *Problem) GetLimit() OptString {
 // GetMaximum returns the value of Maximum.
 func (s *Problem) GetMaximum() OptInt {
 	return s.Maximum
+}
+
+// GetAttachment returns the value of Attachment.
+func (s *Problem) GetAttachment() OptInt {
+	return s.Attachment
+}
+
+// GetMediaType returns the value of MediaType.
+func (s *Problem) GetMediaType() OptString {
+	return s.MediaType
+}
+
+// GetProvider returns the value of Provider.
+func (s *Problem) GetProvider() OptString {
+	return s.Provider
 }
 
 // GetReason returns the value of Reason.
@@ -2037,6 +2072,21 @@ func (s *Problem) SetMaximum(val OptInt) {
 	s.Maximum = val
 }
 
+// SetAttachment sets the value of Attachment.
+func (s *Problem) SetAttachment(val OptInt) {
+	s.Attachment = val
+}
+
+// SetMediaType sets the value of MediaType.
+func (s *Problem) SetMediaType(val OptString) {
+	s.MediaType = val
+}
+
+// SetProvider sets the value of Provider.
+func (s *Problem) SetProvider(val OptString) {
+	s.Provider = val
+}
+
 // SetReason sets the value of Reason.
 func (s *Problem) SetReason(val OptString) {
 	s.Reason = val
@@ -2069,6 +2119,11 @@ type ProviderCapabilities struct {
 	ApplicationFunctions bool `json:"applicationFunctions"`
 	// The `nativeHistory` filters this instance's native sessions support.
 	NativeHistoryFilters []NativeHistoryFilter `json:"nativeHistoryFilters"`
+	// The attachment media types a stateless run on this instance may send: media types, or ranges such as
+	// `text/*` (sent decoded, as text beside the input). Images and PDFs go in the provider's own form.
+	// Any other type is `ATTACHMENT_UNSUPPORTED` before any model work. Matching ignores case and
+	// parameters such as `; charset=utf-8`.
+	AttachmentMediaTypes []string `json:"attachmentMediaTypes"`
 }
 
 // GetHistoryContinuation returns the value of HistoryContinuation.
@@ -2096,6 +2151,11 @@ func (s *ProviderCapabilities) GetNativeHistoryFilters() []NativeHistoryFilter {
 	return s.NativeHistoryFilters
 }
 
+// GetAttachmentMediaTypes returns the value of AttachmentMediaTypes.
+func (s *ProviderCapabilities) GetAttachmentMediaTypes() []string {
+	return s.AttachmentMediaTypes
+}
+
 // SetHistoryContinuation sets the value of HistoryContinuation.
 func (s *ProviderCapabilities) SetHistoryContinuation(val bool) {
 	s.HistoryContinuation = val
@@ -2119,6 +2179,11 @@ func (s *ProviderCapabilities) SetApplicationFunctions(val bool) {
 // SetNativeHistoryFilters sets the value of NativeHistoryFilters.
 func (s *ProviderCapabilities) SetNativeHistoryFilters(val []NativeHistoryFilter) {
 	s.NativeHistoryFilters = val
+}
+
+// SetAttachmentMediaTypes sets the value of AttachmentMediaTypes.
+func (s *ProviderCapabilities) SetAttachmentMediaTypes(val []string) {
+	s.AttachmentMediaTypes = val
 }
 
 // Ref: #/components/schemas/ProviderInfo

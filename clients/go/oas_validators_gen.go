@@ -489,6 +489,8 @@ func (s ErrorCode) Validate() error {
 		return nil
 	case "PROVIDER_TIMEOUT":
 		return nil
+	case "ATTACHMENT_UNSUPPORTED":
+		return nil
 	case "MALFORMED_REQUEST":
 		return nil
 	case "MISDIRECTED_REQUEST":
@@ -689,6 +691,34 @@ func (s *Problem) Validate() error {
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
 			Name:  "code",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if value, ok := s.Attachment.Get(); ok {
+			if err := func() error {
+				if err := (validate.Int{
+					MinSet:        true,
+					Min:           0,
+					MaxSet:        false,
+					Max:           0,
+					MinExclusive:  false,
+					MaxExclusive:  false,
+					MultipleOfSet: false,
+					MultipleOf:    0,
+					Pattern:       nil,
+				}).Validate(int64(value)); err != nil {
+					return errors.Wrap(err, "int")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "attachment",
 			Error: err,
 		})
 	}

@@ -368,6 +368,9 @@ _RUN_REFUSALS = frozenset(
         # Declared tools must have distinct names, none a host tool's: uniqueness by a property is not
         # expressible in JSON Schema, so a schema-valid body can repeat a name.
         "TOOL_NAME_CONFLICT",
+        # An attachment's media type is any string to the schema; the instance takes only the types discovery lists
+        # (attachmentMediaTypes), within the host's size bounds.
+        "ATTACHMENT_UNSUPPORTED",
     }
 )
 _ACTIONS_REFUSALS = frozenset(

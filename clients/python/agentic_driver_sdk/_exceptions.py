@@ -34,6 +34,7 @@
         │   ├── ActionMismatchError                 ACTION_MISMATCH
         │   ├── IdempotencyKeyReusedError           IDEMPOTENCY_KEY_REUSED
         │   ├── ToolNameConflictError               TOOL_NAME_CONFLICT
+        │   ├── AttachmentUnsupportedError          ATTACHMENT_UNSUPPORTED (.media_type, .provider, .limit)
         │   └── SessionPrefixChangedError           SESSION_PREFIX_CHANGED
         ├── RequestTimeoutError                 408 REQUEST_TIMEOUT
         ├── MisdirectedRequestError             421 MISDIRECTED_REQUEST (.host_id, .owner_host_id: str)
@@ -73,6 +74,7 @@ __all__ = [
     "APITimeoutError",
     "ActionMismatchError",
     "AgenticDriverError",
+    "AttachmentUnsupportedError",
     "AuthenticationError",
     "ConflictError",
     "HeadersTooLargeError",
@@ -391,6 +393,27 @@ class ToolNameConflictError(UnprocessableEntityError):
         return value if isinstance(value, list) else []
 
 
+class AttachmentUnsupportedError(UnprocessableEntityError):
+    """``ATTACHMENT_UNSUPPORTED``: a stateless run's attachment of a type the instance does not take (see its
+    ``attachmentMediaTypes`` in discovery), or larger than the host's bound (``limit``, ``maximum``); nothing reached
+    the model."""
+
+    @property
+    def media_type(self) -> str | None:
+        value = self.problem.get("mediaType")
+        return value if isinstance(value, str) else None
+
+    @property
+    def provider(self) -> str | None:
+        value = self.problem.get("provider")
+        return value if isinstance(value, str) else None
+
+    @property
+    def limit(self) -> str | None:
+        value = self.problem.get("limit")
+        return value if isinstance(value, str) else None
+
+
 class RequestTimeoutError(APIStatusError):
     """``REQUEST_TIMEOUT``: the request body did not arrive within the host's limit; nothing was started."""
 
@@ -529,6 +552,7 @@ CODE_ERRORS: dict[str, type[APIStatusError]] = {
     "ACTION_MISMATCH": ActionMismatchError,
     "IDEMPOTENCY_KEY_REUSED": IdempotencyKeyReusedError,
     "TOOL_NAME_CONFLICT": ToolNameConflictError,
+    "ATTACHMENT_UNSUPPORTED": AttachmentUnsupportedError,
     "SESSION_PREFIX_CHANGED": SessionPrefixChangedError,
     "PROVIDER_RATE_LIMITED": ProviderRateLimitedError,
     "PROVIDER_AUTH_FAILED": ProviderAuthFailedError,

@@ -359,6 +359,14 @@ pub enum ProblemKind {
     HeadersTooLarge,
     /// The request body did not arrive in time.
     RequestTimeout,
+    /// A stateless run's attachment the instance does not take (`media_type`, `provider`), or
+    /// larger than the host's bound (`limit`, `maximum`); nothing reached the model.
+    AttachmentUnsupported {
+        media_type: Option<String>,
+        provider: Option<String>,
+        limit: Option<String>,
+        maximum: Option<i64>,
+    },
     /// The bytes sent were not valid HTTP/1.1; the host closed the connection.
     MalformedRequest,
     /// Host `host_id` answered for a session or run that host `owner_host_id` owns, and did
@@ -397,6 +405,8 @@ struct Fields {
     limit: Option<String>,
     maximum: Option<i64>,
     reason: Option<String>,
+    media_type: Option<String>,
+    provider: Option<String>,
     #[serde(default)]
     errors: Vec<ValidationIssue>,
     host_id: Option<String>,
@@ -452,6 +462,12 @@ impl ProblemKind {
             ErrorCode::ShuttingDown => ProblemKind::ShuttingDown,
             ErrorCode::HeadersTooLarge => ProblemKind::HeadersTooLarge,
             ErrorCode::RequestTimeout => ProblemKind::RequestTimeout,
+            ErrorCode::AttachmentUnsupported => ProblemKind::AttachmentUnsupported {
+                media_type: fields.media_type.clone(),
+                provider: fields.provider.clone(),
+                limit: limit(),
+                maximum: fields.maximum,
+            },
             ErrorCode::MalformedRequest => ProblemKind::MalformedRequest,
             ErrorCode::MisdirectedRequest => ProblemKind::MisdirectedRequest {
                 host_id: fields.host_id.clone()?,
@@ -503,6 +519,7 @@ impl ProblemKind {
             ProblemKind::ShuttingDown => ErrorCode::ShuttingDown,
             ProblemKind::HeadersTooLarge => ErrorCode::HeadersTooLarge,
             ProblemKind::RequestTimeout => ErrorCode::RequestTimeout,
+            ProblemKind::AttachmentUnsupported { .. } => ErrorCode::AttachmentUnsupported,
             ProblemKind::MalformedRequest => ErrorCode::MalformedRequest,
             ProblemKind::MisdirectedRequest { .. } => ErrorCode::MisdirectedRequest,
             ProblemKind::HostUnavailable { .. } => ErrorCode::HostUnavailable,
@@ -669,6 +686,7 @@ mod tests {
             "SESSION_STORE_FULL",
             "HOST_BUSY",
             "PROVIDER_TIMEOUT",
+            "ATTACHMENT_UNSUPPORTED",
             "MALFORMED_REQUEST",
             "MISDIRECTED_REQUEST",
             "HOST_UNAVAILABLE",

@@ -140,13 +140,13 @@ pub mod types {
             value.parse()
         }
     }
-    ///A file sent with a stateless run.
+    #[doc = "A file sent with a stateless run. Text (`text/*`, JSON, XML) goes to\nthe model decoded, beside the input; images (`image/png`, `image/jpeg`,\n`image/webp`, `image/gif`) and PDFs (`application/pdf`) go in the\nprovider's own form, where the instance lists the type in discovery's\n`attachmentMediaTypes`. The host bounds each attachment's decoded size\n(`maxAttachmentBytes`) and a run's (`maxRunAttachmentBytes`).\n"]
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct Attachment {
         ///The file content, base64-encoded.
         pub data: ::std::string::String,
-        ///The IANA media type, for example `text/plain`.
+        ///The IANA media type, for example `text/plain` or `image/png`.
         #[serde(rename = "mediaType")]
         pub media_type: ::std::string::String,
         ///The file name.
@@ -390,7 +390,7 @@ pub mod types {
 `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
 `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
 `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-`TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+`TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
 `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
 `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
@@ -505,6 +505,8 @@ sessions (`SESSION_NOT_FOUND`).
         ShuttingDown,
         #[serde(rename = "PROVIDER_TIMEOUT")]
         ProviderTimeout,
+        #[serde(rename = "ATTACHMENT_UNSUPPORTED")]
+        AttachmentUnsupported,
         #[serde(rename = "MALFORMED_REQUEST")]
         MalformedRequest,
         #[serde(rename = "MISDIRECTED_REQUEST")]
@@ -556,6 +558,7 @@ sessions (`SESSION_NOT_FOUND`).
                 Self::ProviderOverloaded => f.write_str("PROVIDER_OVERLOADED"),
                 Self::ShuttingDown => f.write_str("SHUTTING_DOWN"),
                 Self::ProviderTimeout => f.write_str("PROVIDER_TIMEOUT"),
+                Self::AttachmentUnsupported => f.write_str("ATTACHMENT_UNSUPPORTED"),
                 Self::MalformedRequest => f.write_str("MALFORMED_REQUEST"),
                 Self::MisdirectedRequest => f.write_str("MISDIRECTED_REQUEST"),
                 Self::HostUnavailable => f.write_str("HOST_UNAVAILABLE"),
@@ -607,6 +610,7 @@ sessions (`SESSION_NOT_FOUND`).
                 "PROVIDER_OVERLOADED" => Ok(Self::ProviderOverloaded),
                 "SHUTTING_DOWN" => Ok(Self::ShuttingDown),
                 "PROVIDER_TIMEOUT" => Ok(Self::ProviderTimeout),
+                "ATTACHMENT_UNSUPPORTED" => Ok(Self::AttachmentUnsupported),
                 "MALFORMED_REQUEST" => Ok(Self::MalformedRequest),
                 "MISDIRECTED_REQUEST" => Ok(Self::MisdirectedRequest),
                 "HOST_UNAVAILABLE" => Ok(Self::HostUnavailable),
@@ -946,10 +950,12 @@ run's `actionTimeoutMs` passed with its required action unanswered.
     /**What a native session keeps of each stored turn (applied when the turn
 is stored, so replay and bounds both see the filtered history).
 `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
-whole (never edits one); `no_tool_results` replaces each tool result's
-content with a short placeholder, keeping calls and results paired;
-`compact_tool_results` cuts each tool result to the host's
-`sessions.compactToolResultsMaxChars`.
+whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+replaces each tool result's content with a short placeholder, keeping
+calls and results paired; `compact_tool_results` cuts each tool result
+(a string or a list of text blocks) to at most the host's
+`sessions.compactToolResultsMaxChars` characters. A history that ends
+inside a tool round keeps that round as it is.
 */
     #[derive(
         ::serde::Deserialize,
@@ -1145,6 +1151,9 @@ appear only with the codes that use them.
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub active_run_id: ::std::option::Option<::std::string::String>,
+        ///`ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub attachment: ::std::option::Option<u64>,
         /**The problem's stable code: one of `ErrorCode` (the codes this version
 of the contract defines), or a code added after it, which a client
 handles by the HTTP status. Each error response lists the codes it
@@ -1171,18 +1180,27 @@ carries in `x-error-codes`.
         ///The request path.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host setting name.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub limit: ::std::option::Option<::std::string::String>,
         ///The value of that bound.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub maximum: ::std::option::Option<i64>,
+        ///`ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
+        #[serde(
+            rename = "mediaType",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub media_type: ::std::option::Option<::std::string::String>,
         ///`MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request names (send `Agentic-Host` with it).
         #[serde(
             rename = "ownerHostId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub owner_host_id: ::std::option::Option<::std::string::String>,
+        ///`ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub provider: ::std::option::Option<::std::string::String>,
         ///`RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub reason: ::std::option::Option<::std::string::String>,
@@ -1213,6 +1231,13 @@ carries in `x-error-codes`.
         ///Application-owned functions are supported.
         #[serde(rename = "applicationFunctions")]
         pub application_functions: bool,
+        #[doc = "The attachment media types a stateless run on this instance may send:\nmedia types, or ranges such as `text/*` (sent decoded, as text beside\nthe input). Images and PDFs go in the provider's own form. Any other\ntype is `ATTACHMENT_UNSUPPORTED` before any model work. Matching\nignores case and parameters such as `; charset=utf-8`.\n"]
+        #[serde(
+            rename = "attachmentMediaTypes",
+            default,
+            skip_serializing_if = "::std::vec::Vec::is_empty"
+        )]
+        pub attachment_media_types: ::std::vec::Vec<::std::string::String>,
         ///Sessions in `history` mode are supported.
         #[serde(rename = "historyContinuation")]
         pub history_continuation: bool,

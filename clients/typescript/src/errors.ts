@@ -180,6 +180,8 @@ export class ActionMismatchError extends ProblemError<'ACTION_MISMATCH'> {}
 export class IdempotencyKeyReusedError extends ProblemError<'IDEMPOTENCY_KEY_REUSED'> {}
 /** Two declared tools share a name, or one is named like a host tool (`errors` says which). */
 export class ToolNameConflictError extends ProblemError<'TOOL_NAME_CONFLICT'> {}
+/** A stateless run's attachment the instance does not take (`mediaType`, `provider`) or too large (`limit`). */
+export class AttachmentUnsupportedError extends ProblemError<'ATTACHMENT_UNSUPPORTED'> {}
 export class InternalError extends ProblemError<'INTERNAL_ERROR'> {}
 export class SessionsDisabledError extends ProblemError<'SESSIONS_DISABLED'> {}
 export class ProviderError extends ProblemError<'PROVIDER_ERROR'> {}
@@ -250,6 +252,7 @@ export const PROBLEM_ERRORS = {
   ACTION_MISMATCH: ActionMismatchError,
   IDEMPOTENCY_KEY_REUSED: IdempotencyKeyReusedError,
   TOOL_NAME_CONFLICT: ToolNameConflictError,
+  ATTACHMENT_UNSUPPORTED: AttachmentUnsupportedError,
   INTERNAL_ERROR: InternalError,
   SESSIONS_DISABLED: SessionsDisabledError,
   PROVIDER_ERROR: ProviderError,

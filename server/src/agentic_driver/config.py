@@ -246,7 +246,11 @@ class SessionsConfig(_Closed):
     maxNativeMessages: Annotated[int, Field(ge=1, le=DEFAULT_MAX_NATIVE_MESSAGES)] = DEFAULT_MAX_NATIVE_MESSAGES
     """Provider items a native session may keep (SESSION_LIMIT_EXCEEDED beyond)."""
     compactToolResultsMaxChars: Annotated[int, Field(ge=1)] = 500
-    """How much of each tool result a ``compact_tool_results`` native session keeps."""
+    """The most of each tool result a ``compact_tool_results`` native session keeps, its ellipsis included."""
+
+
+DEFAULT_MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024
+DEFAULT_MAX_RUN_ATTACHMENT_BYTES = 20 * 1024 * 1024
 
 
 class LimitsConfig(_Closed):
@@ -261,6 +265,12 @@ class LimitsConfig(_Closed):
     Separate from session retention, which stays suspended while a run waits."""
     maxBodyBytes: Annotated[int, Field(ge=1024)] = 4 * 1024 * 1024
     """The largest request body the host reads."""
+    maxAttachmentBytes: Annotated[int, Field(ge=1)] = DEFAULT_MAX_ATTACHMENT_BYTES
+    """The largest attachment a stateless run may send, decoded (5 MiB: Anthropic's image limit); beyond it
+    ``ATTACHMENT_UNSUPPORTED``. Over HTTP ``maxBodyBytes`` bounds the base64 body first."""
+    maxRunAttachmentBytes: Annotated[int, Field(ge=1)] = DEFAULT_MAX_RUN_ATTACHMENT_BYTES
+    """All of a stateless run's attachments together, decoded (20 MiB: Gemini's inline request limit); beyond
+    it ``ATTACHMENT_UNSUPPORTED``."""
     heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
     """How long a stream may stay silent before the host sends an SSE comment."""
     streamStallMs: Annotated[int, Field(ge=100)] = 60_000

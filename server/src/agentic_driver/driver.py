@@ -27,6 +27,7 @@ from pydantic import MISSING, BaseModel
 
 from . import envelope, views
 from ._version import __version__
+from .attachments import AttachmentLimits, check_attachments
 from .auth import SessionGrant, SessionPrincipal
 from .clock import Clock, SystemClock
 from .config import (
@@ -102,8 +103,10 @@ class Driver:
         tools: Iterable[HostTool] = (),
         prices: Mapping[tuple[str, str], Prices] | None = None,
         clock: Clock | None = None,
+        attachment_limits: AttachmentLimits | None = None,
     ) -> None:
         self.host_id = host_id
+        self._attachment_limits = attachment_limits or AttachmentLimits()
         self.ids = HostIds(host_id)
         self.metrics = Metrics()
         self._clock = clock or SystemClock()
@@ -168,6 +171,7 @@ class Driver:
                 for model, price in provider.prices.items()
             },
             clock=clock,
+            attachment_limits=AttachmentLimits(config.limits.maxAttachmentBytes, config.limits.maxRunAttachmentBytes),
         )
 
     @property
@@ -375,6 +379,8 @@ class Driver:
             action_timeout_ms=None if request.actionTimeoutMs is MISSING else request.actionTimeoutMs,
         )
         if request.session is MISSING:
+            if request.attachments is not MISSING:
+                check_attachments(provider, request.attachments, self._attachment_limits)
             self._turns.reserve(run)
             self._turns.start(run, provider, _stateless_request(request, tools), None, idle)
             return run

@@ -59,6 +59,11 @@ WHAT_TO_DO: Mapping[ErrorCode, str] = {
     ErrorCode.UNSUPPORTED_CONTINUATION: (
         "The provider cannot keep that mode (see `capabilities` in discovery); choose the other mode."
     ),
+    ErrorCode.ATTACHMENT_UNSUPPORTED: (
+        "Attachment `attachment` (`mediaType`) is a type the instance `provider` does not take (see its "
+        "`attachmentMediaTypes` in discovery), or larger than `limit` (`maxAttachmentBytes`, "
+        "`maxRunAttachmentBytes`; `maximum` bytes); nothing reached the model."
+    ),
     ErrorCode.SESSION_CONTEXT_UNSUPPORTED: (
         "Sessions take text input only; send attachments or retrieval in a stateless run."
     ),

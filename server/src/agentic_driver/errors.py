@@ -37,6 +37,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     ├── ActionMismatch                   422 ACTION_MISMATCH
     ├── IdempotencyKeyReused             422 IDEMPOTENCY_KEY_REUSED
     ├── ToolNameConflict                 422 TOOL_NAME_CONFLICT
+    ├── AttachmentUnsupported            422 ATTACHMENT_UNSUPPORTED
     ├── ProviderRateLimited              429 PROVIDER_RATE_LIMITED
     ├── HeadersTooLarge                  431 HEADERS_TOO_LARGE
     ├── InternalError                    500 INTERNAL_ERROR
@@ -61,6 +62,7 @@ from typing import Any, ClassVar
 __all__ = [
     "CATALOGUE",
     "ActionMismatch",
+    "AttachmentUnsupported",
     "CodeSpec",
     "DriverError",
     "ErrorCode",
@@ -137,6 +139,7 @@ class ErrorCode(StrEnum):
     ACTION_MISMATCH = "ACTION_MISMATCH"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
     TOOL_NAME_CONFLICT = "TOOL_NAME_CONFLICT"
+    ATTACHMENT_UNSUPPORTED = "ATTACHMENT_UNSUPPORTED"
     PROVIDER_RATE_LIMITED = "PROVIDER_RATE_LIMITED"
     HEADERS_TOO_LARGE = "HEADERS_TOO_LARGE"
     INTERNAL_ERROR = "INTERNAL_ERROR"
@@ -190,6 +193,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.ACTION_MISMATCH: CodeSpec(422, "Action mismatch"),
     ErrorCode.IDEMPOTENCY_KEY_REUSED: CodeSpec(422, "Idempotency key reused"),
     ErrorCode.TOOL_NAME_CONFLICT: CodeSpec(422, "Tool name conflict"),
+    ErrorCode.ATTACHMENT_UNSUPPORTED: CodeSpec(422, "Attachment unsupported"),
     ErrorCode.PROVIDER_RATE_LIMITED: CodeSpec(429, "Provider rate limited"),
     ErrorCode.HEADERS_TOO_LARGE: CodeSpec(431, "Headers too large"),
     ErrorCode.INTERNAL_ERROR: CodeSpec(500, "Internal error"),
@@ -384,6 +388,18 @@ class ToolNameConflict(DriverError):
     def __init__(self, detail: str, *, errors: list[dict[str, str]]) -> None:
         super().__init__(detail, errors=errors)
         self.errors = errors
+
+
+class AttachmentUnsupported(DriverError):
+    """A stateless run's attachment that the instance does not take (its type) or the host does not (its size)."""
+
+    code = ErrorCode.ATTACHMENT_UNSUPPORTED
+
+    def __init__(self, detail: str, *, provider: str, media_type: str, attachment: int, **bound: Any) -> None:
+        super().__init__(detail, provider=provider, mediaType=media_type, attachment=attachment, **bound)
+        self.provider = provider
+        self.media_type = media_type
+        self.attachment = attachment
 
 
 class ProviderRateLimited(DriverError):

@@ -156,7 +156,13 @@ class InterruptedTurn(BaseModel):
 
 class Attachment(BaseModel):
     """
-    A file sent with a stateless run.
+    A file sent with a stateless run. Text (`text/*`, JSON, XML) goes to
+    the model decoded, beside the input; images (`image/png`, `image/jpeg`,
+    `image/webp`, `image/gif`) and PDFs (`application/pdf`) go in the
+    provider's own form, where the instance lists the type in discovery's
+    `attachmentMediaTypes`. The host bounds each attachment's decoded size
+    (`maxAttachmentBytes`) and a run's (`maxRunAttachmentBytes`).
+
     """
 
     model_config = ConfigDict(
@@ -168,7 +174,7 @@ class Attachment(BaseModel):
     """
     mediaType: str
     """
-    The IANA media type, for example `text/plain`.
+    The IANA media type, for example `text/plain` or `image/png`.
     """
     data: Annotated[str, Field(json_schema_extra={"contentEncoding": "base64"})]
     """
@@ -530,6 +536,7 @@ class Problem(BaseModel):
             "PROVIDER_OVERLOADED",
             "SHUTTING_DOWN",
             "PROVIDER_TIMEOUT",
+            "ATTACHMENT_UNSUPPORTED",
             "MALFORMED_REQUEST",
             "MISDIRECTED_REQUEST",
             "HOST_UNAVAILABLE",
@@ -568,11 +575,23 @@ class Problem(BaseModel):
     """
     limit: str | MISSING = MISSING
     """
-    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host setting name.
     """
     maximum: int | MISSING = MISSING
     """
     The value of that bound.
+    """
+    attachment: Annotated[int | MISSING, Field(ge=0)] = MISSING
+    """
+    `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
+    """
+    mediaType: str | MISSING = MISSING
+    """
+    `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
+    """
+    provider: str | MISSING = MISSING
+    """
+    `ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
     """
     reason: str | MISSING = MISSING
     """
@@ -740,6 +759,15 @@ class ProviderCapabilities(BaseModel):
     """
     The `nativeHistory` filters this instance's native sessions support.
     """
+    attachmentMediaTypes: list[str] | MISSING = MISSING
+    """
+    The attachment media types a stateless run on this instance may send:
+    media types, or ranges such as `text/*` (sent decoded, as text beside
+    the input). Images and PDFs go in the provider's own form. Any other
+    type is `ATTACHMENT_UNSUPPORTED` before any model work. Matching
+    ignores case and parameters such as `; charset=utf-8`.
+
+    """
 
 
 class SessionInfo(BaseModel):
@@ -812,10 +840,12 @@ class SessionInfo(BaseModel):
     What a native session keeps of each stored turn (applied when the turn
     is stored, so replay and bounds both see the filtered history).
     `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
-    whole (never edits one); `no_tool_results` replaces each tool result's
-    content with a short placeholder, keeping calls and results paired;
-    `compact_tool_results` cuts each tool result to the host's
-    `sessions.compactToolResultsMaxChars`.
+    whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+    replaces each tool result's content with a short placeholder, keeping
+    calls and results paired; `compact_tool_results` cuts each tool result
+    (a string or a list of text blocks) to at most the host's
+    `sessions.compactToolResultsMaxChars` characters. A history that ends
+    inside a tool round keeps that round as it is.
 
     """
     runCount: Annotated[int, Field(ge=0)]
@@ -872,10 +902,12 @@ class CreateSessionRequest(BaseModel):
     What a native session keeps of each stored turn (applied when the turn
     is stored, so replay and bounds both see the filtered history).
     `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
-    whole (never edits one); `no_tool_results` replaces each tool result's
-    content with a short placeholder, keeping calls and results paired;
-    `compact_tool_results` cuts each tool result to the host's
-    `sessions.compactToolResultsMaxChars`.
+    whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+    replaces each tool result's content with a short placeholder, keeping
+    calls and results paired; `compact_tool_results` cuts each tool result
+    (a string or a list of text blocks) to at most the host's
+    `sessions.compactToolResultsMaxChars` characters. A history that ends
+    inside a tool round keeps that round as it is.
 
     """
 

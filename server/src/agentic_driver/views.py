@@ -119,6 +119,7 @@ def provider_info(provider: Provider) -> ProviderInfo:
             streaming=capabilities.streaming,
             applicationFunctions=capabilities.application_functions,
             nativeHistoryFilters=list(capabilities.native_filters),
+            attachmentMediaTypes=list(capabilities.attachment_media_types),
         ),
     )
 

@@ -177,6 +177,22 @@ def test_session_runs_take_no_attachments_or_retrieval(main_host: Host) -> None:
         assert delete_session.sync_detailed(created.id, client=alice).status_code == 204
 
 
+def test_an_attachment_type_the_instance_does_not_take_is_refused_before_model_work(main_host: Host) -> None:
+    with main_host.client(ALICE) as alice:
+        calls = main_host.provider_calls("echo")
+        archive = Attachment(name="notes.zip", media_type="application/zip", data="UEsFBgAAAAA=")
+        response = run.sync_detailed(client=alice, body=run_request("Unpack", attachments=[archive]))
+        body = assert_problem(
+            response, 422, "ATTACHMENT_UNSUPPORTED", provider="echo", mediaType="application/zip", attachment=0
+        )
+        assert isinstance(response.parsed, Problem) and response.parsed.code == ErrorCode.ATTACHMENT_UNSUPPORTED
+        assert "does not take this type" in body["detail"]
+        assert main_host.provider_calls("echo") == calls
+        # an image is fine on the same instance
+        png = Attachment(name="dot.png", media_type="image/png", data="iVBORw0KGgo=")
+        assert run_ok(alice, run_request("Describe", attachments=[png])).output.text == "echo: Describe"
+
+
 def test_provider_failure_interrupts_the_session(main_host: Host) -> None:
     with main_host.client(ALICE) as alice:
         created = new_session(alice)

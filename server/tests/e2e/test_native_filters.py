@@ -75,10 +75,10 @@ def test_each_filter_is_replayed_and_verifies_and_shrinks_the_record(ledger_host
             assert [m.content for m in read.history][:2] == ["I like tea.", "echo: I like tea."]
             assert delete_session.sync_detailed(session.id, client=alice).status_code == 204
 
-    # the record counts the filtered items: a 34-character placeholder, or 12 characters and "…", for the result
+    # the record counts the filtered items: a 34-character placeholder, or 12 characters ending in "…", for the result
     assert sizes["no_reasoning"] < sizes["full"]
     assert sizes["compact_tool_results"] < sizes["no_tool_results"] < sizes["full"]
-    cut = len(LONG_RESULT.encode()) - len((LONG_RESULT[:LEDGER_COMPACT_MAX_CHARS] + "…").encode())
+    cut = len(LONG_RESULT.encode()) - len((LONG_RESULT[: LEDGER_COMPACT_MAX_CHARS - 1] + "…").encode())
     assert sizes["full"] - sizes["compact_tool_results"] == cut
 
 

@@ -1,10 +1,13 @@
 """A fake Anthropic Messages API: ``POST /v1/messages``, JSON or SSE (an ``event:`` line before each ``data:``).
 
 With ``thinking`` enabled every answer starts with a thinking block whose
-``signature`` only this fake can make. Replay is checked as Anthropic does: a
-thinking block with a changed or missing signature is a 400
-``invalid_request_error``, and so is a ``tool_result`` that answers no
-``tool_use`` of the previous assistant message.
+``signature`` only this fake can make (and, with ``redacted`` set, a
+``redacted_thinking`` block whose ``data`` only it can unseal). Replay is
+checked as Anthropic does: a thinking block with a changed or missing signature
+is a 400 ``invalid_request_error``, and so is a ``tool_result`` that answers no
+``tool_use`` of the previous assistant message, and, with thinking enabled,
+tool results answering a latest assistant message that does not start with its
+thinking (the latest assistant message must come back unmodified).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .script import Conversation, answer
-from .server import Failure, FakeUpstream, Recorded, Rejection, new_id, words
+from .server import IMAGES, Failure, FakeUpstream, Recorded, Rejection, media_problem, new_id, words
 
 USAGE = {
     "input_tokens": 30,
@@ -35,6 +38,8 @@ def _error(kind: str, message: str) -> dict[str, Any]:
 
 class AnthropicFake(FakeUpstream):
     name = "anthropic"
+    redacted = False
+    """Every thinking answer also carries a ``redacted_thinking`` block."""
 
     def routes(self) -> list[Route]:
         return [Route("/v1/messages", self.create, methods=["POST"])]
@@ -99,6 +104,7 @@ class AnthropicFake(FakeUpstream):
                 raise self.reject(f"{field}: Field required")
         conversation = Conversation(tools=[t.get("name") for t in body.get("tools") or []])
         previous_calls: set[str] = set()
+        self.check_open_round(body)
         for i, message in enumerate(body["messages"]):
             content = message.get("content")
             blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
@@ -120,6 +126,7 @@ class AnthropicFake(FakeUpstream):
                 continue
             texts = [b.get("text", "") for b in blocks if b.get("type") == "text"]
             results = [b for b in blocks if b.get("type") == "tool_result"]
+            self.check_media(blocks, i, recorded)
             for j, block in enumerate(blocks):
                 if block.get("type") == "tool_result" and block.get("tool_use_id") not in previous_calls:
                     raise self.reject(
@@ -134,10 +141,55 @@ class AnthropicFake(FakeUpstream):
             conversation.results += [_result_text(b.get("content")) for b in results]
         return conversation
 
+    def check_media(self, blocks: list[Any], i: int, recorded: Recorded) -> None:
+        """``image`` blocks take a base64 JPEG, PNG, GIF or WebP; ``document`` blocks a base64 PDF."""
+        for j, block in enumerate(blocks):
+            kind = block.get("type")
+            if kind not in ("image", "document"):
+                continue
+            source = block.get("source") or {}
+            where = f"messages.{i}.content.{j}.{kind}.source.base64"
+            if source.get("type") != "base64":
+                raise self.reject(f"messages.{i}.content.{j}.{kind}.source: Input tag does not match 'base64'")
+            accepted = IMAGES if kind == "image" else ("application/pdf",)
+            problem = media_problem(source.get("media_type"), source.get("data"), accepted)
+            if problem is not None:
+                raise self.reject(f"{where}: {problem}")
+            recorded.media.append(source["media_type"])
+
+    def check_open_round(self, body: dict[str, Any]) -> None:
+        """Tool results answering the latest assistant message need that message's thinking, first, as sent.
+
+        Consecutive user messages count as one turn, as Anthropic merges them.
+        """
+        messages = body["messages"]
+        if (body.get("thinking") or {}).get("type") != "enabled":
+            return
+        start = len(messages)
+        while start > 0 and messages[start - 1].get("role") == "user":
+            start -= 1
+        answering = any(
+            isinstance(m.get("content"), list) and any(b.get("type") == "tool_result" for b in m["content"])
+            for m in messages[start:]
+        )
+        if not answering or start == 0:
+            return
+        content = messages[start - 1].get("content")
+        first = content[0] if isinstance(content, list) and content else {"type": "text"}
+        if not isinstance(first, dict) or first.get("type") not in ("thinking", "redacted_thinking"):
+            found = first.get("type") if isinstance(first, dict) else "text"
+            raise self.reject(
+                f"messages.{start - 1}.content.0.type: Expected `thinking` or `redacted_thinking`, but found "
+                f"`{found}`. When `thinking` is enabled, a final `assistant` message must start with a thinking "
+                "block (preceeding the lastmost set of `tool_use` and `tool_result` blocks)."
+            )
+
     def message(self, body: dict[str, Any], reply: Any) -> dict[str, Any]:
         content: list[dict[str, Any]] = []
         if (body.get("thinking") or {}).get("type") == "enabled":
             content.append({"type": "thinking", "thinking": reply.thought, "signature": self.sign(reply.thought)})
+            if self.redacted:
+                content.append({"type": "redacted_thinking", "data": self.seal(reply.thought)})
         if reply.call is not None:
             content.append({"type": "tool_use", "id": new_id("toolu_"), "name": reply.call[0], "input": reply.call[1]})
         else:
@@ -162,7 +214,11 @@ class AnthropicFake(FakeUpstream):
         start_usage = {**USAGE, "output_tokens": 1}
         yield frame("message_start", message={**message, "content": [], "stop_reason": None, "usage": start_usage})
         for index, block in enumerate(message["content"]):
-            if failure is not None and failure.where == "stream" and block["type"] != "thinking":
+            if (
+                failure is not None
+                and failure.where == "stream"
+                and block["type"] not in ("thinking", "redacted_thinking")
+            ):
                 kind = {
                     "rate_limit": "rate_limit_error",
                     "overloaded": "overloaded_error",
@@ -189,6 +245,8 @@ class AnthropicFake(FakeUpstream):
                     index=index,
                     delta={"type": "signature_delta", "signature": block["signature"]},
                 )
+            elif block["type"] == "redacted_thinking":
+                yield frame("content_block_start", index=index, content_block=block)
             elif block["type"] == "tool_use":
                 yield frame("content_block_start", index=index, content_block={**block, "input": {}})
                 for piece in words(json.dumps(block["input"])):

@@ -2,7 +2,10 @@
 
 Like a thinking Gemini model, every answer carries a ``thoughtSignature``: on
 the ``functionCall`` part of a call, else on the text part (streamed: on a last,
-empty text part of its own). Replay is checked as Gemini does: a model turn with
+empty text part of its own). With ``generationConfig.thinkingConfig.includeThoughts``
+an answer starts with a thought summary (``{"text", "thought": true}``, unsigned:
+the signature covers the turn's other parts, so a history may drop the summary
+but not edit or drop a signed part). Replay is checked as Gemini does: a model turn with
 a function call but no signature, or a signature that no longer matches its
 content, is a 400 ``INVALID_ARGUMENT``; a function response must follow a
 function call turn with as many calls.
@@ -19,7 +22,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .script import Conversation, answer
-from .server import Failure, FakeUpstream, Recorded, Rejection, new_id, words
+from .server import Failure, FakeUpstream, Recorded, Rejection, media_problem, new_id, words
+
+INLINE_TYPES = ("image/png", "image/jpeg", "image/webp", "application/pdf")
+"""The inline types the fake knows (Gemini also takes HEIC and HEIF images, audio and video; no GIF)."""
 
 USAGE = {
     "promptTokenCount": 50,
@@ -41,8 +47,13 @@ def _error(code: int, status: str, message: str, details: list[Any] | None = Non
 
 
 def _signed_text(parts: list[Any]) -> str:
-    """What a model turn's signature covers: its content without the signature."""
-    return json.dumps([{k: v for k, v in p.items() if k != "thoughtSignature"} for p in parts], sort_keys=True)
+    """What a model turn's signature covers: its content without the signature and the thought summaries."""
+    signed = [p for p in parts if not (p.get("thought") is True and "thoughtSignature" not in p)]
+    return json.dumps([{k: v for k, v in p.items() if k != "thoughtSignature"} for p in signed], sort_keys=True)
+
+
+def _includes_thoughts(body: dict[str, Any]) -> bool:
+    return bool(((body.get("generationConfig") or {}).get("thinkingConfig") or {}).get("includeThoughts"))
 
 
 class GeminiFake(FakeUpstream):
@@ -130,9 +141,10 @@ class GeminiFake(FakeUpstream):
             recorded.outcome = "rejected"
             return rejection.response
         reply = answer(conversation)
+        thoughts = _includes_thoughts(recorded.body)
         if method == "generateContent":
-            return self.json(self.response(model, reply))
-        return self.sse(self.chunks(model, reply, failure))
+            return self.json(self.response(model, reply, thoughts))
+        return self.sse(self.chunks(model, reply, failure, thoughts))
 
     def reject(self, message: str) -> Rejection:
         return Rejection(self.json(_error(400, "INVALID_ARGUMENT", message), 400))
@@ -164,6 +176,15 @@ class GeminiFake(FakeUpstream):
                     recorded.verified += 1
                 open_calls = len(calls)
                 continue
+            for j, part in enumerate(parts):
+                if "inlineData" in part:
+                    inline = part["inlineData"] or {}
+                    problem = media_problem(inline.get("mimeType"), inline.get("data"), INLINE_TYPES)
+                    if problem is not None:
+                        raise self.reject(
+                            f"* GenerateContentRequest.contents[{index}].parts[{j}].inline_data: {problem}"
+                        )
+                    recorded.media.append(inline["mimeType"])
             responses = [p["functionResponse"] for p in parts if "functionResponse" in p]
             if responses:
                 if open_calls == 0:
@@ -183,8 +204,15 @@ class GeminiFake(FakeUpstream):
             open_calls = 0
         return conversation
 
-    def parts(self, reply: Any, streamed: bool) -> list[list[dict[str, Any]]]:
+    def parts(self, reply: Any, streamed: bool, thoughts: bool = False) -> list[list[dict[str, Any]]]:
         """The model turn's parts, grouped by the chunk that carries them (one group when not streamed)."""
+        groups = self.answer_parts(reply, streamed)
+        if not thoughts:
+            return groups
+        summary = {"text": reply.thought, "thought": True}
+        return [[summary], *groups] if streamed else [[summary, *groups[0]]]
+
+    def answer_parts(self, reply: Any, streamed: bool) -> list[list[dict[str, Any]]]:
         if reply.call is not None:
             part: dict[str, Any] = {"functionCall": {"name": reply.call[0], "args": reply.call[1]}}
             part["thoughtSignature"] = self.sign(_signed_text([part]))
@@ -199,8 +227,8 @@ class GeminiFake(FakeUpstream):
         groups.append([{**last, "thoughtSignature": self.sign(_signed_text(whole))}])
         return groups
 
-    def response(self, model: str, reply: Any) -> dict[str, Any]:
-        return self.chunk(model, self.parts(reply, False)[0], "STOP", USAGE)
+    def response(self, model: str, reply: Any, thoughts: bool = False) -> dict[str, Any]:
+        return self.chunk(model, self.parts(reply, False, thoughts)[0], "STOP", USAGE)
 
     def chunk(self, model: str, parts: list[Any], finish: str | None, usage: dict[str, Any]) -> dict[str, Any]:
         candidate: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": 0}
@@ -213,9 +241,9 @@ class GeminiFake(FakeUpstream):
             "responseId": new_id("", 22),
         }
 
-    def chunks(self, model: str, reply: Any, failure: Failure | None) -> Iterator[bytes]:
+    def chunks(self, model: str, reply: Any, failure: Failure | None, thoughts: bool = False) -> Iterator[bytes]:
         """``data: <GenerateContentResponse>`` frames, CRLF-delimited as Google sends them."""
-        groups = self.parts(reply, True)
+        groups = self.parts(reply, True, thoughts)
         partial = {k: v for k, v in USAGE.items() if k != "candidatesTokenCount"}
         for index, group in enumerate(groups):
             if failure is not None and failure.where == "stream" and index == 0:

@@ -17,7 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .script import Conversation, answer
-from .server import Failure, FakeUpstream, Recorded, Rejection, new_id, words
+from .server import IMAGES, Failure, FakeUpstream, Recorded, Rejection, media_problem, new_id, split_data_url, words
 
 USAGE = {
     "prompt_tokens": 50,
@@ -135,11 +135,28 @@ class OpenAIChatFake(FakeUpstream):
                 continue
             open_calls = {c["id"] for c in message.get("tool_calls") or []} if role == "assistant" else set()
             if role == "user":
+                self.check_media(message.get("content"), index, recorded)
                 content = message.get("content")
                 text = content if isinstance(content, str) else "".join(p.get("text", "") for p in content or [])
                 conversation.user_texts.append(text)
                 conversation.results = []
         return conversation
+
+    def check_media(self, content: Any, index: int, recorded: Recorded) -> None:
+        """A user message's parts: ``text``, or ``image_url`` with an image data URL (no PDF here)."""
+        for j, part in enumerate(content if isinstance(content, list) else ()):
+            if part.get("type") == "text":
+                continue
+            param = f"messages[{index}].content[{j}]"
+            url = split_data_url((part.get("image_url") or {}).get("url")) if part.get("type") == "image_url" else None
+            problem = "not an image_url data URL" if url is None else media_problem(url[0], url[1], IMAGES)
+            if problem is not None:
+                raise Rejection(
+                    self.json(
+                        _error(f"Invalid '{param}': {problem}.", "invalid_request_error", "invalid_value", param), 400
+                    )
+                )
+            recorded.media.append(url[0] if url else "")
 
     def completion(self, body: dict[str, Any], reply: Any) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": None, "refusal": None, "annotations": []}

@@ -17,7 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .script import Conversation, answer
-from .server import Failure, FakeUpstream, Recorded, Rejection, new_id, words
+from .server import IMAGES, Failure, FakeUpstream, Recorded, Rejection, media_problem, new_id, split_data_url, words
 
 USAGE = {
     "input_tokens": 50,
@@ -140,6 +140,7 @@ class OpenAIResponsesFake(FakeUpstream):
         for index, item in enumerate(items):
             kind = item.get("type", "message")
             if kind == "message" and item.get("role") == "user":
+                self.check_media(item.get("content"), index, recorded)
                 conversation.user_texts.append(_content_text(item.get("content")))
                 conversation.results = []
             elif kind == "reasoning":
@@ -169,6 +170,34 @@ class OpenAIResponsesFake(FakeUpstream):
                     )
                 conversation.results.append(str(item.get("output")))
         return conversation
+
+    def check_media(self, content: Any, index: int, recorded: Recorded) -> None:
+        """``input_image`` takes an image data URL, ``input_file`` a filename and a PDF data URL."""
+        for j, part in enumerate(content if isinstance(content, list) else ()):
+            where = f"input[{index}].content[{j}]"
+            kind = part.get("type")
+            if kind == "input_image":
+                url, accepted, param = split_data_url(part.get("image_url")), IMAGES, f"{where}.image_url"
+            elif kind == "input_file":
+                url, accepted, param = split_data_url(part.get("file_data")), ("application/pdf",), f"{where}.file_data"
+                if not part.get("filename"):
+                    raise self.rejection(
+                        f"Missing required parameter: '{where}.filename'.",
+                        "missing_required_parameter",
+                        f"{where}.filename",
+                    )
+            elif kind == "input_text":
+                continue
+            else:
+                raise self.rejection(
+                    f"Invalid value: '{kind}'. Supported values are: 'input_text', 'input_image' and 'input_file'.",
+                    "invalid_value",
+                    f"{where}.type",
+                )
+            problem = "not a base64 data URL" if url is None else media_problem(url[0], url[1], accepted)
+            if problem is not None:
+                raise self.rejection(f"Invalid '{param}': {problem}.", "invalid_value", param)
+            recorded.media.append(url[0] if url else "")
 
     def rejection(self, message: str, code: str | None, param: str | None) -> Rejection:
         status, body = _error(400, message, "invalid_request_error", code, param)

@@ -44,6 +44,8 @@ class Recorded:
     query: dict[str, str] = field(default_factory=dict)
     verified: int = 0
     """Signed or encrypted items from earlier calls that this request replayed and the fake verified."""
+    media: list[str] = field(default_factory=list)
+    """The media types of the images and documents the request carried, each checked as the provider does."""
     outcome: str = "ok"
 
 
@@ -208,6 +210,48 @@ class FakeUpstream:
                 event = json.loads(line[5:])
                 if not (isinstance(event, dict) and ("error" in event or event.get("type") == "error")):
                     self.observe("event", event)
+
+
+MAGIC = {
+    "image/png": (b"\x89PNG\r\n\x1a\n",),
+    "image/jpeg": (b"\xff\xd8\xff",),
+    "image/gif": (b"GIF87a", b"GIF89a"),
+    "application/pdf": (b"%PDF-",),
+}
+
+
+def sniff(data: Any) -> str | None:
+    """The media type base64 ``data`` really holds, by its first bytes (as providers check), or None."""
+    if not isinstance(data, str):
+        return None
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except ValueError:
+        return None
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return "image/webp"
+    return next((kind for kind, heads in MAGIC.items() if raw.startswith(heads)), None)
+
+
+IMAGES = ("image/png", "image/jpeg", "image/webp", "image/gif")
+
+
+def media_problem(declared: Any, data: Any, accepted: tuple[str, ...]) -> str | None:
+    """Why a provider would refuse this image or document (its declared type, or bytes of another type), or None."""
+    if declared not in accepted:
+        return f"unsupported MIME type {declared!r}; supported: {', '.join(accepted)}"
+    actual = sniff(data)
+    if actual != declared:
+        return f"the data does not match the provided media type {declared} ({actual or 'not base64 of a known type'})"
+    return None
+
+
+def split_data_url(url: Any) -> tuple[str, str] | None:
+    """``data:<media type>;base64,<data>`` -> (media type, data), or None."""
+    if not isinstance(url, str) or not url.startswith("data:") or ";base64," not in url:
+        return None
+    head, _, data = url[5:].partition(";base64,")
+    return head, data
 
 
 def new_id(prefix: str, size: int = 24) -> str:

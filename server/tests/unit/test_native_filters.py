@@ -157,12 +157,13 @@ async def test_each_filter_keeps_exactly_what_it_promises_compared_with_a_full_s
     call, result = json.loads(kept[5]), json.loads(kept[6])
     assert call["call_id"] == result["call_id"]
 
-    # compact_tool_results: the result cut to compactToolResultsMaxChars
+    # compact_tool_results: the result cut to compactToolResultsMaxChars, the ellipsis within the cap
     info, kept = stored["compact_tool_results"]
     for original, item in zip(full, kept, strict=True):
         body = json.loads(original)
         if body["type"] == "function_call_output":
-            assert json.loads(item)["output"] == LONG_RESULT[:MAX_CHARS] + "…"
+            assert json.loads(item)["output"] == LONG_RESULT[: MAX_CHARS - 1] + "…"
+            assert len(json.loads(item)["output"]) == MAX_CHARS
         else:
             assert item == original
 
@@ -201,7 +202,7 @@ async def test_filters_shrink_record_bytes_and_the_filtered_size_is_what_the_rec
     assert sizes["no_reasoning"][0] < sizes["full"][0]
     assert sizes["no_tool_results"][0] < sizes["full"][0]
     assert sizes["compact_tool_results"][0] < sizes["full"][0]
-    cut = len(LONG_RESULT.encode()) - len((LONG_RESULT[:MAX_CHARS] + "…").encode())  # bytes, not characters
+    cut = len(LONG_RESULT.encode()) - len((LONG_RESULT[: MAX_CHARS - 1] + "…").encode())  # bytes, not characters
     assert sizes["full"][0] - sizes["compact_tool_results"][0] == cut
 
 
@@ -246,8 +247,8 @@ async def test_compact_tool_results_cuts_a_list_of_text_blocks_in_order_and_the_
     assert json.loads(kept[1])["output"] == [
         {"type": "text", "text": "abcdefgh"},  # 8 of the 10 characters
         {"type": "image", "url": "https://example.invalid/cup.png"},  # not text: kept as it is
-        {"type": "text", "text": "ij…"},  # the 2 left
-        {"type": "text", "text": "…"},  # nothing left
+        {"type": "text", "text": "i…"},  # the 2 left, the ellipsis among them
+        # nothing left: the last text block is dropped (an empty text block is invalid on Anthropic)
     ]
     assert json.loads(kept[1])["call_id"] == "call_1"
     # the filtered items replay: the call's signature holds and the result is canonical
@@ -264,7 +265,7 @@ def test_compact_tool_results_keeps_short_results_byte_identical_and_cuts_long_s
     kept = provider.filter_native([short, long, other], "compact_tool_results", 10)
 
     assert kept[0] == short
-    assert json.loads(kept[1])["output"] == "0123456789…"
+    assert json.loads(kept[1])["output"] == "012345678…"  # 10 characters: the cap holds the ellipsis too
     assert kept[2] == other  # neither a string nor a list of blocks: kept as it is
 
 

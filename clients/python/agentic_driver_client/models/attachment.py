@@ -11,12 +11,17 @@ T = TypeVar("T", bound="Attachment")
 
 @_attrs_define
 class Attachment:
-    """A file sent with a stateless run.
+    """A file sent with a stateless run. Text (`text/*`, JSON, XML) goes to
+    the model decoded, beside the input; images (`image/png`, `image/jpeg`,
+    `image/webp`, `image/gif`) and PDFs (`application/pdf`) go in the
+    provider's own form, where the instance lists the type in discovery's
+    `attachmentMediaTypes`. The host bounds each attachment's decoded size
+    (`maxAttachmentBytes`) and a run's (`maxRunAttachmentBytes`).
 
-    Attributes:
-        name (str): The file name.
-        media_type (str): The IANA media type, for example `text/plain`.
-        data (str): The file content, base64-encoded.
+        Attributes:
+            name (str): The file name.
+            media_type (str): The IANA media type, for example `text/plain` or `image/png`.
+            data (str): The file content, base64-encoded.
     """
 
     name: str

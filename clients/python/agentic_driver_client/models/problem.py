@@ -37,8 +37,12 @@ class Problem:
             active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
             retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
             limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
-                `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+                `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host
+                setting name.
             maximum (int | Unset): The value of that bound.
+            attachment (int | Unset): `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
+            media_type (str | Unset): `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
+            provider (str | Unset): `ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
             reason (str | Unset): `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host
                 stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required
                 action unanswered).
@@ -60,6 +64,9 @@ class Problem:
     retry_after_seconds: int | Unset = UNSET
     limit: str | Unset = UNSET
     maximum: int | Unset = UNSET
+    attachment: int | Unset = UNSET
+    media_type: str | Unset = UNSET
+    provider: str | Unset = UNSET
     reason: str | Unset = UNSET
     host_id: str | Unset = UNSET
     owner_host_id: str | Unset = UNSET
@@ -94,6 +101,12 @@ class Problem:
         limit = self.limit
 
         maximum = self.maximum
+
+        attachment = self.attachment
+
+        media_type = self.media_type
+
+        provider = self.provider
 
         reason = self.reason
 
@@ -133,6 +146,12 @@ class Problem:
             field_dict["limit"] = limit
         if maximum is not UNSET:
             field_dict["maximum"] = maximum
+        if attachment is not UNSET:
+            field_dict["attachment"] = attachment
+        if media_type is not UNSET:
+            field_dict["mediaType"] = media_type
+        if provider is not UNSET:
+            field_dict["provider"] = provider
         if reason is not UNSET:
             field_dict["reason"] = reason
         if host_id is not UNSET:
@@ -184,6 +203,12 @@ class Problem:
 
         maximum = d.pop("maximum", UNSET)
 
+        attachment = d.pop("attachment", UNSET)
+
+        media_type = d.pop("mediaType", UNSET)
+
+        provider = d.pop("provider", UNSET)
+
         reason = d.pop("reason", UNSET)
 
         host_id = d.pop("hostId", UNSET)
@@ -212,6 +237,9 @@ class Problem:
             retry_after_seconds=retry_after_seconds,
             limit=limit,
             maximum=maximum,
+            attachment=attachment,
+            media_type=media_type,
+            provider=provider,
             reason=reason,
             host_id=host_id,
             owner_host_id=owner_host_id,

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..models.native_history_filter import NativeHistoryFilter
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ProviderCapabilities")
 
@@ -21,6 +22,12 @@ class ProviderCapabilities:
         application_functions (bool): Application-owned functions are supported.
         native_history_filters (list[NativeHistoryFilter]): The `nativeHistory` filters this instance's native sessions
             support.
+        attachment_media_types (list[str] | Unset): The attachment media types a stateless run on this instance may
+            send:
+            media types, or ranges such as `text/*` (sent decoded, as text beside
+            the input). Images and PDFs go in the provider's own form. Any other
+            type is `ATTACHMENT_UNSUPPORTED` before any model work. Matching
+            ignores case and parameters such as `; charset=utf-8`.
     """
 
     history_continuation: bool
@@ -28,6 +35,7 @@ class ProviderCapabilities:
     streaming: bool
     application_functions: bool
     native_history_filters: list[NativeHistoryFilter]
+    attachment_media_types: list[str] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         history_continuation = self.history_continuation
@@ -43,6 +51,10 @@ class ProviderCapabilities:
             native_history_filters_item = native_history_filters_item_data.value
             native_history_filters.append(native_history_filters_item)
 
+        attachment_media_types: list[str] | Unset = UNSET
+        if not isinstance(self.attachment_media_types, Unset):
+            attachment_media_types = self.attachment_media_types
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -54,6 +66,8 @@ class ProviderCapabilities:
                 "nativeHistoryFilters": native_history_filters,
             }
         )
+        if attachment_media_types is not UNSET:
+            field_dict["attachmentMediaTypes"] = attachment_media_types
 
         return field_dict
 
@@ -77,12 +91,15 @@ class ProviderCapabilities:
 
             native_history_filters.append(native_history_filters_item)
 
+        attachment_media_types = cast(list[str], d.pop("attachmentMediaTypes", UNSET))
+
         provider_capabilities = cls(
             history_continuation=history_continuation,
             native_continuation=native_continuation,
             streaming=streaming,
             application_functions=application_functions,
             native_history_filters=native_history_filters,
+            attachment_media_types=attachment_media_types,
         )
 
         return provider_capabilities

@@ -49,10 +49,12 @@ class SessionInfo:
         native_history (NativeHistoryFilter): What a native session keeps of each stored turn (applied when the turn
             is stored, so replay and bounds both see the filtered history).
             `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
-            whole (never edits one); `no_tool_results` replaces each tool result's
-            content with a short placeholder, keeping calls and results paired;
-            `compact_tool_results` cuts each tool result to the host's
-            `sessions.compactToolResultsMaxChars`.
+            whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+            replaces each tool result's content with a short placeholder, keeping
+            calls and results paired; `compact_tool_results` cuts each tool result
+            (a string or a list of text blocks) to at most the host's
+            `sessions.compactToolResultsMaxChars` characters. A history that ends
+            inside a tool round keeps that round as it is.
         run_count (int): Every turn ever run that reached the model, including interrupted and failed ones; truncation
             never rewinds it.
         usage (Usage): Token counts summed over the run's provider calls, normalised across

@@ -98,6 +98,15 @@ export type ProviderCapabilities = {
      * The `nativeHistory` filters this instance's native sessions support.
      */
     nativeHistoryFilters: Array<NativeHistoryFilter>;
+    /**
+     * The attachment media types a stateless run on this instance may send:
+     * media types, or ranges such as `text*` (sent decoded, as text beside
+     * the input). Images and PDFs go in the provider's own form. Any other
+     * type is `ATTACHMENT_UNSUPPORTED` before any model work. Matching
+     * ignores case and parameters such as `; charset=utf-8`.
+     *
+     */
+    attachmentMediaTypes?: Array<string>;
 };
 
 export type SessionsPolicy = {
@@ -365,7 +374,13 @@ export type ReadSessionResponse = {
 };
 
 /**
- * A file sent with a stateless run.
+ * A file sent with a stateless run. Text (`text*`, JSON, XML) goes to
+ * the model decoded, beside the input; images (`image/png`, `image/jpeg`,
+ * `image/webp`, `image/gif`) and PDFs (`application/pdf`) go in the
+ * provider's own form, where the instance lists the type in discovery's
+ * `attachmentMediaTypes`. The host bounds each attachment's decoded size
+ * (`maxAttachmentBytes`) and a run's (`maxRunAttachmentBytes`).
+ *
  */
 export type Attachment = {
     /**
@@ -373,7 +388,7 @@ export type Attachment = {
      */
     name: string;
     /**
-     * The IANA media type, for example `text/plain`.
+     * The IANA media type, for example `text/plain` or `image/png`.
      */
     mediaType: string;
     /**
@@ -532,10 +547,12 @@ export type RetryAccounting = {
  * What a native session keeps of each stored turn (applied when the turn
  * is stored, so replay and bounds both see the filtered history).
  * `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
- * whole (never edits one); `no_tool_results` replaces each tool result's
- * content with a short placeholder, keeping calls and results paired;
- * `compact_tool_results` cuts each tool result to the host's
- * `sessions.compactToolResultsMaxChars`.
+ * whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+ * replaces each tool result's content with a short placeholder, keeping
+ * calls and results paired; `compact_tool_results` cuts each tool result
+ * (a string or a list of text blocks) to at most the host's
+ * `sessions.compactToolResultsMaxChars` characters. A history that ends
+ * inside a tool round keeps that round as it is.
  *
  */
 export const NativeHistoryFilter = {
@@ -549,10 +566,12 @@ export const NativeHistoryFilter = {
  * What a native session keeps of each stored turn (applied when the turn
  * is stored, so replay and bounds both see the filtered history).
  * `full` keeps everything; `no_reasoning` drops reasoning/thinking blocks
- * whole (never edits one); `no_tool_results` replaces each tool result's
- * content with a short placeholder, keeping calls and results paired;
- * `compact_tool_results` cuts each tool result to the host's
- * `sessions.compactToolResultsMaxChars`.
+ * whole (never edits one; Gemini's signed parts stay); `no_tool_results`
+ * replaces each tool result's content with a short placeholder, keeping
+ * calls and results paired; `compact_tool_results` cuts each tool result
+ * (a string or a list of text blocks) to at most the host's
+ * `sessions.compactToolResultsMaxChars` characters. A history that ends
+ * inside a tool round keeps that round as it is.
  *
  */
 export type NativeHistoryFilter = typeof NativeHistoryFilter[keyof typeof NativeHistoryFilter];
@@ -780,7 +799,7 @@ export type CancelRunResponse = {
  * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
  * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
  * `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
- * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+ * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
@@ -845,6 +864,7 @@ export const ErrorCode = {
     PROVIDER_OVERLOADED: 'PROVIDER_OVERLOADED',
     SHUTTING_DOWN: 'SHUTTING_DOWN',
     PROVIDER_TIMEOUT: 'PROVIDER_TIMEOUT',
+    ATTACHMENT_UNSUPPORTED: 'ATTACHMENT_UNSUPPORTED',
     MALFORMED_REQUEST: 'MALFORMED_REQUEST',
     MISDIRECTED_REQUEST: 'MISDIRECTED_REQUEST',
     HOST_UNAVAILABLE: 'HOST_UNAVAILABLE'
@@ -862,7 +882,7 @@ export const ErrorCode = {
  * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
  * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
  * `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
- * `TOOL_NAME_CONFLICT` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+ * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
@@ -951,13 +971,25 @@ export type Problem = {
      */
     retryAfterSeconds?: number;
     /**
-     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`: the bound that was hit, by its host setting name.
+     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host setting name.
      */
     limit?: string;
     /**
      * The value of that bound.
      */
     maximum?: number;
+    /**
+     * `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
+     */
+    attachment?: number;
+    /**
+     * `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
+     */
+    mediaType?: string;
+    /**
+     * `ATTACHMENT_UNSUPPORTED`: the provider instance that does not take it.
+     */
+    provider?: string;
     /**
      * `RUN_CANCELLED`: `cancelled`, `session_deleted`, `disconnected`, `shutdown` (the host stopped before the turn finished) or `action_timeout` (the run's `actionTimeoutMs` passed with its required action unanswered).
      */
@@ -1549,9 +1581,13 @@ export type RunErrors = {
      * `SESSION_PREFIX_CHANGED` (a native session on a provider whose request
      * prefix must stay byte-identical, such as Anthropic, got tools that
      * differ from its first turn's; refused before any model work),
-     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body) or
+     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body),
      * `TOOL_NAME_CONFLICT` (two declared tools share a name, or one is named
-     * like a host tool).
+     * like a host tool) or `ATTACHMENT_UNSUPPORTED` (a stateless run's
+     * attachment of a type the instance does not take, see discovery's
+     * `attachmentMediaTypes`, or larger than the host's `maxAttachmentBytes`
+     * or `maxRunAttachmentBytes`; `attachment`, `mediaType` and `provider`
+     * name it, `limit` and `maximum` the bound; refused before any model work).
      *
      */
     422: RunInvalidProblem;
@@ -1690,9 +1726,13 @@ export type StreamRunErrors = {
      * `SESSION_PREFIX_CHANGED` (a native session on a provider whose request
      * prefix must stay byte-identical, such as Anthropic, got tools that
      * differ from its first turn's; refused before any model work),
-     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body) or
+     * `IDEMPOTENCY_KEY_REUSED` (the key came with another body),
      * `TOOL_NAME_CONFLICT` (two declared tools share a name, or one is named
-     * like a host tool).
+     * like a host tool) or `ATTACHMENT_UNSUPPORTED` (a stateless run's
+     * attachment of a type the instance does not take, see discovery's
+     * `attachmentMediaTypes`, or larger than the host's `maxAttachmentBytes`
+     * or `maxRunAttachmentBytes`; `attachment`, `mediaType` and `provider`
+     * name it, `limit` and `maximum` the bound; refused before any model work).
      *
      */
     422: RunInvalidProblem;

@@ -18,12 +18,15 @@ includes thinking.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import AnthropicProviderConfig
 from .base import (
+    IMAGE_MEDIA_TYPES,
+    PDF_MEDIA_TYPE,
+    TEXT_MEDIA_TYPES,
     Capabilities,
     ModelRequest,
     NativeItems,
@@ -34,6 +37,7 @@ from .base import (
     Usage,
     UsageReport,
 )
+from .history_filters import ALL_FILTERS, filter_anthropic
 from .upstream import (
     RetryPolicy,
     ServerSentEvent,
@@ -44,11 +48,14 @@ from .upstream import (
     retry_after_from_headers,
     retrying,
 )
-from .wire import dump_item, load_item, parse_arguments, user_text
+from .wire import binary_attachments, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["AnthropicProvider", "map_request", "process_response", "process_stream"]
 
 PATH = "/v1/messages"
+BINARY_MEDIA_TYPES = (*IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE)
+"""Sent as base64 ``image`` blocks (JPEG, PNG, GIF, WebP) and ``document`` blocks (PDF), before the text.
+https://docs.anthropic.com/en/docs/build-with-claude/vision https://docs.anthropic.com/en/docs/build-with-claude/pdf-support"""
 
 
 @dataclass(slots=True)
@@ -92,8 +99,14 @@ class AnthropicProvider:
             native_continuation=True,
             streaming=True,
             application_functions=True,
+            native_filters=ALL_FILTERS,
             fixed_native_prefix=True,
+            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
         )
+
+    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+        """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
+        return filter_anthropic(items, mode, max_chars)
 
     def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         return retrying(lambda: self._step(request), self.retry, self.id)
@@ -120,7 +133,7 @@ def map_request(request: ModelRequest, options: Mapping[str, Any], *, stream: bo
     turn = [load_item(raw) for raw in request.turn_items]
     added: list[Any] = []
     if not turn:
-        added.append({"role": "user", "content": [{"type": "text", "text": user_text(request)}]})
+        added.append({"role": "user", "content": _user_content(request)})
     answered = sum(
         1
         for message in turn
@@ -145,6 +158,19 @@ def map_request(request: ModelRequest, options: Mapping[str, Any], *, stream: bo
         ]
     body.update(options)
     return body, added
+
+
+def _user_content(request: ModelRequest) -> list[Any]:
+    """Attachments first, then the text: the order Anthropic recommends for images and documents."""
+    content: list[Any] = []
+    for name, media_type, data in binary_attachments(request, BINARY_MEDIA_TYPES):
+        source = {"type": "base64", "media_type": media_type, "data": data}
+        if media_type == PDF_MEDIA_TYPE:
+            content.append({"type": "document", "source": source, **({"title": name} if name else {})})
+        else:
+            content.append({"type": "image", "source": source})
+    content.append({"type": "text", "text": user_text(request, BINARY_MEDIA_TYPES)})
+    return content
 
 
 def _usage(usage: Mapping[str, Any]) -> Usage:

@@ -42,6 +42,9 @@ from ..errors import (
 )
 
 __all__ = [
+    "IMAGE_MEDIA_TYPES",
+    "PDF_MEDIA_TYPE",
+    "TEXT_MEDIA_TYPES",
     "AuthFailure",
     "Capabilities",
     "ModelRequest",
@@ -65,6 +68,12 @@ __all__ = [
 ]
 
 
+TEXT_MEDIA_TYPES = ("text/*", "application/json", "application/xml")
+"""Attachments every adapter sends, decoded, as text beside the input."""
+IMAGE_MEDIA_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
+PDF_MEDIA_TYPE = "application/pdf"
+
+
 @dataclass(frozen=True, slots=True)
 class Capabilities:
     history_continuation: bool
@@ -75,6 +84,8 @@ class Capabilities:
     """``nativeHistory`` filters the adapter can apply (``filter_native``); ``full`` needs none."""
     fixed_native_prefix: bool = False
     """Native sessions need a byte-identical request prefix (instructions and tools) on every turn."""
+    attachment_media_types: tuple[str, ...] = TEXT_MEDIA_TYPES
+    """What a stateless run may attach (media types, or ranges such as ``text/*``); the host refuses any other."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,9 @@ from typing import Any, cast
 
 from ..config import EchoProviderConfig
 from .base import (
+    IMAGE_MEDIA_TYPES,
+    PDF_MEDIA_TYPE,
+    TEXT_MEDIA_TYPES,
     AuthFailure,
     Capabilities,
     ModelRequest,
@@ -67,6 +70,7 @@ from .base import (
     UsageReport,
     VisibleMessage,
 )
+from .history_filters import TOOL_RESULT_PLACEHOLDER, compact_content
 
 __all__ = ["EchoProvider", "parse_directives"]
 
@@ -169,6 +173,7 @@ class EchoProvider:
             if self.native_supported
             else ("full",),
             fixed_native_prefix=self.fixed_native_prefix,
+            attachment_media_types=(*TEXT_MEDIA_TYPES, *IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE),
         )
 
     async def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
@@ -253,7 +258,9 @@ class EchoProvider:
             if mode == "no_reasoning" and body.get("type") == "reasoning":
                 continue
             if mode in ("no_tool_results", "compact_tool_results") and body.get("type") == "function_call_output":
-                output = TOOL_RESULT_PLACEHOLDER if mode == "no_tool_results" else _compact(body["output"], max_chars)
+                output = (
+                    TOOL_RESULT_PLACEHOLDER if mode == "no_tool_results" else compact_content(body["output"], max_chars)
+                )
                 raw = _canonical({**body, "output": output})
             kept.append(raw)
         return tuple(kept)
@@ -279,7 +286,6 @@ class EchoProvider:
         return body
 
 
-TOOL_RESULT_PLACEHOLDER = "[tool result omitted from history]"
 SUPPLIED_TYPES = ("message", "function_call_output")
 """Item types the application supplies (user messages, tool results): replayed byte-identical, not signed."""
 
@@ -288,23 +294,6 @@ def _supplied_shape(body: dict[str, Any]) -> bool:
     if body["type"] == "message":
         return isinstance(body.get("content"), str) and body.get("role") == "user"
     return isinstance(body.get("call_id"), str) and "output" in body
-
-
-def _compact(output: Any, max_chars: int) -> Any:
-    """A tool result cut to ``max_chars``: a string, or a list of text blocks cut in order."""
-    if isinstance(output, str):
-        return output if len(output) <= max_chars else output[:max_chars] + "…"
-    if isinstance(output, list):
-        budget, blocks = max_chars, []
-        for block in output:
-            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
-                text = block["text"]
-                blocks.append({**block, "text": text if len(text) <= budget else text[:budget] + "…"})
-                budget = max(budget - len(text), 0)
-            else:
-                blocks.append(block)
-        return blocks
-    return output
 
 
 FAILURES: dict[str, type[ProviderFailure]] = {

@@ -18,12 +18,14 @@ Usage: ``promptTokenCount`` includes ``cachedContentTokenCount``;
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import GeminiProviderConfig
 from .base import (
+    PDF_MEDIA_TYPE,
+    TEXT_MEDIA_TYPES,
     Capabilities,
     ModelRequest,
     NativeItems,
@@ -36,6 +38,7 @@ from .base import (
     Usage,
     UsageReport,
 )
+from .history_filters import ALL_FILTERS, filter_gemini
 from .upstream import (
     RetryPolicy,
     ServerSentEvent,
@@ -47,11 +50,15 @@ from .upstream import (
     retry_after_from_headers,
     retrying,
 )
-from .wire import dump_item, load_item, user_text
+from .wire import binary_attachments, dump_item, load_item, user_text
 
 __all__ = ["GeminiProvider", "map_request", "process_response", "process_stream"]
 
 CALL_ID_PREFIX = "gemini_call_"
+BINARY_MEDIA_TYPES = ("image/png", "image/jpeg", "image/webp", PDF_MEDIA_TYPE)
+"""Sent as ``inlineData`` parts before the text. Gemini takes no GIF (its image types are PNG, JPEG,
+WebP, HEIC and HEIF). https://ai.google.dev/gemini-api/docs/image-understanding
+https://ai.google.dev/gemini-api/docs/document-processing"""
 
 
 @dataclass(slots=True)
@@ -100,8 +107,17 @@ class GeminiProvider:
     @property
     def capabilities(self) -> Capabilities:
         return Capabilities(
-            history_continuation=True, native_continuation=True, streaming=True, application_functions=True
+            history_continuation=True,
+            native_continuation=True,
+            streaming=True,
+            application_functions=True,
+            native_filters=ALL_FILTERS,
+            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
         )
+
+    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+        """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
+        return filter_gemini(items, mode, max_chars)
 
     def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         return retrying(lambda: self._step(request), self.retry, self.id)
@@ -136,7 +152,7 @@ def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict
     turn = [load_item(raw) for raw in request.turn_items]
     added: list[Any] = []
     if not turn:
-        added.append({"role": "user", "parts": [{"text": user_text(request)}]})
+        added.append({"role": "user", "parts": _user_parts(request)})
     results = request.exchange[len(_parts(turn, "functionResponse")) :]
     if results:
         added.append(
@@ -149,6 +165,15 @@ def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict
         body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
     body.update(options)
     return body, added, len(_parts(turn, "functionCall"))
+
+
+def _user_parts(request: ModelRequest) -> list[Any]:
+    parts: list[Any] = [
+        {"inlineData": {"mimeType": media_type, "data": data}}
+        for _, media_type, data in binary_attachments(request, BINARY_MEDIA_TYPES)
+    ]
+    parts.append({"text": user_text(request, BINARY_MEDIA_TYPES)})
+    return parts
 
 
 def _declaration(tool: ToolSpec) -> dict[str, Any]:

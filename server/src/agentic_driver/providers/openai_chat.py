@@ -21,6 +21,8 @@ from typing import Any
 
 from ..config import OpenAIChatProviderConfig
 from .base import (
+    IMAGE_MEDIA_TYPES,
+    TEXT_MEDIA_TYPES,
     Capabilities,
     ModelRequest,
     NativeItems,
@@ -41,11 +43,15 @@ from .upstream import (
     retry_after_from_headers,
     retrying,
 )
-from .wire import dump_item, load_item, parse_arguments, user_text
+from .wire import binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["OpenAIChatProvider", "map_request", "process_response", "process_stream"]
 
 PATH = "/chat/completions"
+BINARY_MEDIA_TYPES = IMAGE_MEDIA_TYPES
+"""Images go as ``image_url`` data URLs (what OpenAI, vLLM, Ollama and llama.cpp's multimodal servers
+take); PDFs are refused, since only OpenAI itself takes a ``file`` part.
+https://platform.openai.com/docs/guides/images-vision?api-mode=chat"""
 
 
 @dataclass(slots=True)
@@ -97,6 +103,7 @@ class OpenAIChatProvider:
             native_continuation=False,
             streaming=True,
             application_functions=self.functions,
+            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
         )
 
     def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
@@ -126,7 +133,7 @@ def map_request(
     messages: list[Any] = [{"role": "system", "content": request.instructions}] if request.instructions else []
     messages += [{"role": m.role, "content": m.content} for m in request.messages]
     turn = [load_item(raw) for raw in request.turn_items]
-    added: list[Any] = [] if turn else [{"role": "user", "content": user_text(request)}]
+    added: list[Any] = [] if turn else [{"role": "user", "content": _user_content(request)}]
     answered = sum(1 for message in turn if message.get("role") == "tool")
     added += [{"role": "tool", "tool_call_id": e.call_id, "content": e.output} for e in request.exchange[answered:]]
     body: dict[str, Any] = {"model": request.model, "messages": messages + turn + added, "stream": stream}
@@ -139,6 +146,17 @@ def map_request(
         ]
     body.update(options)
     return body, added
+
+
+def _user_content(request: ModelRequest) -> str | list[Any]:
+    """Plain text, or, with images, a list of parts (text first); text-only servers keep the string form."""
+    text = user_text(request, BINARY_MEDIA_TYPES)
+    images = binary_attachments(request, BINARY_MEDIA_TYPES)
+    if not images:
+        return text
+    return [{"type": "text", "text": text}] + [
+        {"type": "image_url", "image_url": {"url": data_url(media_type, data)}} for _, media_type, data in images
+    ]
 
 
 def _usage(usage: Any) -> Usage:

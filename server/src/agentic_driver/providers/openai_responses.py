@@ -17,12 +17,15 @@ already includes ``reasoning_tokens``, which is the host's normal form.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import OpenAIResponsesProviderConfig
 from .base import (
+    IMAGE_MEDIA_TYPES,
+    PDF_MEDIA_TYPE,
+    TEXT_MEDIA_TYPES,
     Capabilities,
     ModelRequest,
     NativeItems,
@@ -33,6 +36,7 @@ from .base import (
     Usage,
     UsageReport,
 )
+from .history_filters import ALL_FILTERS, filter_openai_responses
 from .upstream import (
     RetryPolicy,
     ServerSentEvent,
@@ -43,11 +47,14 @@ from .upstream import (
     retry_after_from_headers,
     retrying,
 )
-from .wire import dump_item, load_item, parse_arguments, user_text
+from .wire import binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["OpenAIResponsesProvider", "map_request", "process_response", "process_stream"]
 
 PATH = "/v1/responses"
+BINARY_MEDIA_TYPES = (*IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE)
+"""Sent as ``input_image`` (PNG, JPEG, WebP, non-animated GIF) and ``input_file`` (PDF) data URLs.
+https://platform.openai.com/docs/guides/images-vision https://platform.openai.com/docs/guides/pdf-files"""
 
 
 @dataclass(slots=True)
@@ -92,8 +99,17 @@ class OpenAIResponsesProvider:
     @property
     def capabilities(self) -> Capabilities:
         return Capabilities(
-            history_continuation=True, native_continuation=True, streaming=True, application_functions=True
+            history_continuation=True,
+            native_continuation=True,
+            streaming=True,
+            application_functions=True,
+            native_filters=ALL_FILTERS,
+            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
         )
+
+    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+        """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
+        return filter_openai_responses(items, mode, max_chars)
 
     def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         return retrying(lambda: self._step(request), self.retry, self.id)
@@ -120,9 +136,7 @@ def map_request(request: ModelRequest, options: Mapping[str, Any], *, stream: bo
     turn = [load_item(raw) for raw in request.turn_items]
     added: list[Any] = []
     if not turn:
-        added.append(
-            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": user_text(request)}]}
-        )
+        added.append({"type": "message", "role": "user", "content": _user_content(request)})
     answered = sum(1 for item in turn if item.get("type") == "function_call_output")
     added += [
         {"type": "function_call_output", "call_id": e.call_id, "output": e.output} for e in request.exchange[answered:]
@@ -149,6 +163,17 @@ def map_request(request: ModelRequest, options: Mapping[str, Any], *, stream: bo
         ]
     body.update(options)
     return body, added
+
+
+def _user_content(request: ModelRequest) -> list[Any]:
+    content: list[Any] = [{"type": "input_text", "text": user_text(request, BINARY_MEDIA_TYPES)}]
+    for name, media_type, data in binary_attachments(request, BINARY_MEDIA_TYPES):
+        if media_type == PDF_MEDIA_TYPE:
+            file = {"type": "input_file", "filename": name or "document.pdf", "file_data": data_url(media_type, data)}
+            content.append(file)  # OpenAI requires a file name
+        else:
+            content.append({"type": "input_image", "image_url": data_url(media_type, data), "detail": "auto"})
+    return content
 
 
 def _replayed(item: Any) -> Any:

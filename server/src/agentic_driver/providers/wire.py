@@ -5,31 +5,69 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Collection
 from typing import Any
 
-from .base import ModelRequest, RejectedFailure
+from .base import IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE, TEXT_MEDIA_TYPES, ModelRequest, RejectedFailure
 
-__all__ = ["dump_item", "load_item", "parse_arguments", "user_text"]
+__all__ = [
+    "IMAGE_MEDIA_TYPES",
+    "PDF_MEDIA_TYPE",
+    "TEXT_MEDIA_TYPES",
+    "accepts_media_type",
+    "binary_attachments",
+    "data_url",
+    "dump_item",
+    "load_item",
+    "parse_arguments",
+    "user_text",
+]
 
 
-def user_text(request: ModelRequest) -> str:
+def accepts_media_type(accepted: Collection[str], media_type: str) -> bool:
+    """Whether ``media_type`` is in ``accepted`` (media types, or ranges such as ``text/*``); case-insensitive."""
+    wanted = media_type.split(";", 1)[0].strip().lower()
+    major = wanted.split("/", 1)[0]
+    return any(entry == wanted or entry == f"{major}/*" for entry in accepted)
+
+
+def user_text(request: ModelRequest, binary: Collection[str] = ()) -> str:
     """The input, followed by a stateless run's retrieved documents and text attachments.
 
-    Only text attachments (``text/*``, JSON) are sent; any other kind is refused
-    rather than silently dropped.
+    Text attachments (``text/*``, JSON, XML) are decoded and appended; those of
+    a ``binary`` type are left to the adapter, which sends them in its
+    provider's own form (``binary_attachments``). Any other kind is refused
+    rather than silently dropped (the host refuses it before model work, by
+    the instance's advertised media types; this is the adapter's own guard).
     """
     parts = [request.input]
     for document_id, text in request.retrieval:
         parts.append(f"[document {document_id}]\n{text}")
     for name, media_type, data in request.attachments:
-        if not (media_type.startswith("text/") or media_type in ("application/json", "application/xml")):
-            raise RejectedFailure(f"attachment {name!r} is {media_type}; this adapter sends text attachments only")
+        if accepts_media_type(binary, media_type):
+            continue
+        if not accepts_media_type(TEXT_MEDIA_TYPES, media_type):
+            raise RejectedFailure(f"attachment {name!r} is {media_type}; this adapter does not send it")
         try:
             text = base64.b64decode(data, validate=True).decode("utf-8")
         except (binascii.Error, UnicodeDecodeError):
             raise RejectedFailure(f"attachment {name!r} is not base64-encoded UTF-8 text") from None
         parts.append(f"[attachment {name} ({media_type})]\n{text}")
     return "\n\n".join(parts)
+
+
+def binary_attachments(request: ModelRequest, binary: Collection[str]) -> list[tuple[str, str, str]]:
+    """The attachments the adapter sends natively: (name, media type in lower case, base64 data), in order."""
+    return [
+        (name, media_type.split(";", 1)[0].strip().lower(), data)
+        for name, media_type, data in request.attachments
+        if accepts_media_type(binary, media_type)
+    ]
+
+
+def data_url(media_type: str, data: str) -> str:
+    """A ``data:`` URL carrying base64 content (what OpenAI's image and file inputs take)."""
+    return f"data:{media_type};base64,{data}"
 
 
 def dump_item(item: Any) -> str:
