@@ -11,16 +11,28 @@ otherwise it mints one (32 hex digits).
 
 from __future__ import annotations
 
+import os
 import re
-import secrets
 import time
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 
-__all__ = ["REQUEST_ID_HEADER", "RequestContext", "current", "mint_request_id", "well_formed_request_id"]
+__all__ = [
+    "REQUEST_ID_HEADER",
+    "RequestContext",
+    "current",
+    "mint_request_id",
+    "request_id_of",
+    "well_formed_request_id",
+]
 
 REQUEST_ID_HEADER = "X-Request-Id"
+_HEADER_NAME = REQUEST_ID_HEADER.lower().encode("latin-1")
 _WELL_FORMED = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+MINTED_PER_BATCH = 256
+"""Ids minted from one ``os.urandom`` call (a system call per request cost more than the rest of minting)."""
+_minted: list[str] = []
 
 
 def well_formed_request_id(value: str | None) -> bool:
@@ -28,7 +40,27 @@ def well_formed_request_id(value: str | None) -> bool:
 
 
 def mint_request_id() -> str:
-    return secrets.token_hex(16)
+    """32 hex digits of fresh randomness (128 bits), as unguessable as ``secrets.token_hex(16)``."""
+    try:
+        return _minted.pop()
+    except IndexError:
+        block = os.urandom(16 * MINTED_PER_BATCH).hex()
+        _minted.extend(block[start : start + 32] for start in range(0, len(block), 32))
+        return _minted.pop()
+
+
+os.register_at_fork(after_in_child=_minted.clear)  # a forked process must not hand out its parent's ids
+
+
+def request_id_of(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The id for a request with these (ASGI) headers: the client's ``X-Request-Id`` if well formed, else a new one."""
+    for name, value in headers:
+        if name == _HEADER_NAME:
+            presented = value.decode("latin-1")
+            if _WELL_FORMED.fullmatch(presented) is not None:
+                return presented
+            break
+    return mint_request_id()
 
 
 @dataclass(slots=True)
@@ -51,18 +83,12 @@ class RequestContext:
 
 _CURRENT: ContextVar[RequestContext | None] = ContextVar("agentic_driver_request", default=None)
 
-
-def current() -> RequestContext | None:
-    """The request being served in this context (None outside a request: start-up, embedded use)."""
-    return _CURRENT.get()
-
-
-def enter(context: RequestContext) -> object:
-    return _CURRENT.set(context)
-
-
-def leave(token: object) -> None:
-    _CURRENT.reset(token)  # type: ignore[arg-type]
+# The context variable's own methods, not wrappers: these run on every request, and a Python call each
+# was a measurable part of what the observer costs (bench/README.md, "What tracing costs").
+current: Callable[[], RequestContext | None] = _CURRENT.get
+"""The request being served in this context (None outside a request: start-up, embedded use)."""
+enter: Callable[[RequestContext], Token[RequestContext | None]] = _CURRENT.set
+leave: Callable[[Token[RequestContext | None]], None] = _CURRENT.reset
 
 
 def note_session(session_id: str | None) -> None:
@@ -72,7 +98,10 @@ def note_session(session_id: str | None) -> None:
         context.session_id = session_id
 
 
-def note_run(run_id: str) -> None:
+def note_run(run_id: str, session_id: str | None = None) -> None:
+    """Record the run (and, when given, the session) the current request works on."""
     context = _CURRENT.get()
     if context is not None:
         context.run_id = run_id
+        if session_id is not None:
+            context.session_id = session_id

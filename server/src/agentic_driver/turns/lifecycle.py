@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,6 +103,10 @@ class _Progress:
         self.native += step.native
 
 
+_ModelCall = Callable[[ActiveRun, Provider, ModelRequest, bool, int | None, _Progress], Awaitable[_Step]]
+"""One model call of a turn: ``TurnLifecycle._step``, or ``_traced_step`` while tracing."""
+
+
 class TurnLifecycle:
     def __init__(
         self,
@@ -178,8 +182,7 @@ class TurnLifecycle:
     ) -> None:
         """Start the admitted run in its own task, so cancel, delete and actions reach it by id."""
         self._runs.add(run)
-        request_context.note_run(run.id)
-        request_context.note_session(run.session.id if run.session is not None else None)
+        request_context.note_run(run.id, run.session.id if run.session is not None else None)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
         run.task.add_done_callback(lambda task: self._settle_if_never_started(task, run, store))
 
@@ -188,8 +191,7 @@ class TurnLifecycle:
     def answer(self, run: ActiveRun, answer: dict[str, Any]) -> None:
         """Resume a paused run with validated answers keyed by call id."""
         assert run.answer is not None and run.pending is not None
-        request_context.note_run(run.id)
-        request_context.note_session(run.session.id if run.session is not None else None)
+        request_context.note_run(run.id, run.session.id if run.session is not None else None)
         resumer = request_context.current()
         if resumer is not None:
             self._resumed_by[run.id] = resumer
@@ -210,13 +212,17 @@ class TurnLifecycle:
         progress = _Progress(provider=provider, model=request.model, tools=request.tools)
         holding = False
         outcome = "failed"
-        turn_span = self._start_turn_span(run, provider, request.model) if telemetry.tracer is not None else None
+        turn_span = None
+        model_call: _ModelCall = self._step
+        if telemetry.tracer is not None:
+            turn_span = self._start_turn_span(run, provider, request.model)
+            model_call = self._traced_step
         try:
             await self.slots.acquire()
             holding = True
             exchange: list[ToolExchange] = []
             while True:
-                step = await self._step(
+                step = await model_call(
                     run, provider, request.with_exchange(exchange, progress.native), native, idle_timeout_ms, progress
                 )
                 progress.add(step)
@@ -269,7 +275,7 @@ class TurnLifecycle:
                 code = self._failure_codes.pop(run.id, None)
                 telemetry.end_turn(*turn_span, outcome, code, progress.usage.input_tokens, progress.usage.output_tokens)
 
-    async def _step(
+    async def _traced_step(
         self,
         run: ActiveRun,
         provider: Provider,
@@ -278,30 +284,14 @@ class TurnLifecycle:
         idle_timeout_ms: int | None,
         progress: _Progress,
     ) -> _Step:
-        """One provider call; no progress for ``idle_timeout_ms`` raises ``_IdleTimeout``."""
-        run.model_work_started = True
+        """``_step`` (the model call) inside its GenAI client span."""
         step = _Step()
-        work = self._untraced_step(run, provider, request, native, idle_timeout_ms, progress, step)
-        if telemetry.tracer is not None:
-            return await self._traced(run, provider, request, progress, step, work)
-        return await work
-
-    async def _traced(
-        self,
-        run: ActiveRun,
-        provider: Provider,
-        request: ModelRequest,
-        progress: _Progress,
-        step: _Step,
-        work: Coroutine[Any, Any, _Step],
-    ) -> _Step:
-        """``work`` (the model call) inside its GenAI client span."""
         session_id = run.session.id if run.session is not None else None
         span = telemetry.start_model_call(provider, request.model, session_id, run.id, request.input)
         before, texts = progress.usage, len(progress.text)
         code: str | None = None
         try:
-            return await work
+            return await self._step(run, provider, request, native, idle_timeout_ms, progress, step)
         except ProviderFailure as failure:
             code = failure.error_class.code.value
             raise
@@ -323,7 +313,7 @@ class TurnLifecycle:
                 code=code,
             )
 
-    async def _untraced_step(
+    async def _step(
         self,
         run: ActiveRun,
         provider: Provider,
@@ -331,8 +321,13 @@ class TurnLifecycle:
         native: bool,
         idle_timeout_ms: int | None,
         progress: _Progress,
-        step: _Step,
+        step: _Step | None = None,
     ) -> _Step:
+        """One provider call (into ``step``, a fresh one by default); no progress for ``idle_timeout_ms``
+        raises ``_IdleTimeout``. Untraced turns call it directly: one coroutine per model call, not two."""
+        run.model_work_started = True
+        if step is None:
+            step = _Step()
         # Without an idle timeout there is no deadline at all: asyncio.timeout costs a timer and several
         # running-loop look-ups per event, which a run that set none should not pay.
         idle = asyncio.timeout(None) if idle_timeout_ms is not None else contextlib.nullcontext()
