@@ -1893,7 +1893,8 @@ type Problem struct {
 	// `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request
 	// names (send `Agentic-Host` with it).
 	OwnerHostID OptString `json:"ownerHostId"`
-	// `VALIDATION_ERROR`: every problem found in the request.
+	// `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for
+	// `TOOL_NAME_CONFLICT`, each tool whose name clashes).
 	Errors []ValidationIssue `json:"errors"`
 }
 

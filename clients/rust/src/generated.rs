@@ -1159,7 +1159,7 @@ carries in `x-error-codes`.
         pub current_revision: ::std::option::Option<i64>,
         ///What happened, for a person.
         pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
+        ///`VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub errors: ::std::vec::Vec<ValidationIssue>,
         ///`MISDIRECTED_REQUEST`: the host process that answered.

@@ -588,7 +588,7 @@ class Problem(BaseModel):
     """
     errors: list[ValidationIssue] | MISSING = MISSING
     """
-    `VALIDATION_ERROR`: every problem found in the request.
+    `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
     """
 
 

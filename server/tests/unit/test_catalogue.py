@@ -3,13 +3,16 @@
 The spec's enum is the one list of codes (and its description gives each code's status). The server's
 catalogue, the fix-it texts and every client's typed error list are written by hand in their own language, so
 this test reads each of them as text and, when one lacks a code or has one too many, names the file to edit:
-adding a code is then a matter of running this test until it passes (docs/errors.md, "Adding an error code",
-walks through it). Each client also checks its list in its own build (TypeScript's ``satisfies``, Rust's
-exhaustive ``match``, Go's ``TestSentinelsCoverTheCatalogue``); this test says the same in one Python run.
+adding a code is then a matter of running this test until it passes (docs/development.md, "Adding an error
+code", walks through it). It also checks that each server class sends exactly the code-specific fields that
+``Problem``'s member descriptions name its code for. Each client also checks its list in its own build
+(TypeScript's ``satisfies``, Rust's exhaustive ``match``, Go's ``TestSentinelsCoverTheCatalogue``); this test
+says the same in one Python run.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -137,6 +140,52 @@ def test_each_hand_written_code_list_names_exactly_the_spec_codes(copy: Copy) ->
     assert not missing and not extra, (
         f"{copy.path} differs from openapi.yaml's ErrorCode enum: missing {missing}, not in the spec {extra}. "
         f"To fix: {copy.fix}."
+    )
+
+
+_SAMPLES: dict[str, object] = {"int": 1, "int | None": 1, "str": "x", "str | None": "x", "list[dict[str, str]]": []}
+_COMMON = {"type", "title", "status", "code", "detail", "instance", "requestId", "retryAfterSeconds"}
+
+
+def _fields_the_server_sends() -> dict[str, set[str]]:
+    """Code -> the code-specific members of its problem, from each class built with every argument it takes."""
+    found: dict[str, set[str]] = {}
+    for cls in _coded_classes(DriverError):
+        parameters = inspect.signature(cls.__init__).parameters.values()
+        arguments = {
+            p.name: _SAMPLES[str(p.annotation)]
+            for p in parameters
+            if p.name not in ("self", "detail") and p.kind is p.KEYWORD_ONLY
+        }
+        fields = set(cls("detail", **arguments).problem()) - _COMMON
+        if fields:
+            found[cls.code.value] = fields
+    return found
+
+
+def _fields_the_spec_describes() -> dict[str, set[str]]:
+    """Code -> fields, from ``Problem``'s member descriptions ("`A`, `B`: ..."; ``maximum`` goes with ``limit``)."""
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    members: dict[str, dict[str, str]] = spec["components"]["schemas"]["Problem"]["properties"]
+    owners = {
+        name: re.match(r"((?:`[A-Z_]+`(?:, )?)+):", member.get("description", "")) for name, member in members.items()
+    }
+    owners["maximum"] = owners["limit"]
+    found: dict[str, set[str]] = {}
+    for name, owner in owners.items():
+        for code in re.findall(r"`([A-Z_]+)`", owner.group(1)) if owner else []:
+            found.setdefault(code, set()).add(name)
+    return found
+
+
+def test_each_code_sends_exactly_the_fields_the_spec_gives_it() -> None:
+    sent, described = _fields_the_server_sends(), _fields_the_spec_describes()
+
+    differing = {code: (sent.get(code), described.get(code)) for code in sent.keys() | described.keys()}
+    differing = {code: pair for code, pair in differing.items() if pair[0] != pair[1]}
+    assert not differing, (
+        f"code: (fields errors.py sends, fields openapi.yaml's Problem describes for it) differ: {differing}. "
+        "Name the code at the start of each field's description in openapi.yaml, or fix the class in errors.py."
     )
 
 

@@ -45,7 +45,8 @@ class Problem:
             host_id (str | Unset): `MISDIRECTED_REQUEST`: the host process that answered.
             owner_host_id (str | Unset): `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session
                 or run the request names (send `Agentic-Host` with it).
-            errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
+            errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the
+                request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
     """
 
     type_: str

@@ -971,7 +971,7 @@ export type Problem = {
      */
     ownerHostId?: string;
     /**
-     * `VALIDATION_ERROR`: every problem found in the request.
+     * `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
      */
     errors?: Array<ValidationIssue>;
 };
