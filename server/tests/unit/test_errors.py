@@ -269,3 +269,23 @@ def test_the_spec_error_code_description_gives_each_code_its_catalogue_status() 
         "openapi.yaml's ErrorCode description (`CODE` status; ...) and errors.CATALOGUE differ: "
         f"{sorted(set(described.items()) ^ set(expected.items()))}"
     )
+
+
+def test_the_drawn_tree_gives_each_class_its_code_and_its_catalogue_status() -> None:
+    drawn: dict[str, tuple[str, int | None]] = {}
+    group_status: int | None = None
+    for line in (errors.__doc__ or "").splitlines():
+        found = re.match(r"    (│   |    )?[├└]── (\w+)\s+(?:(\d{3})\S*\s*)?([A-Z][A-Z_]+\b)?", line)
+        if not found:
+            continue
+        nested, name, status, code = found.groups()
+        own = int(status) if status else None
+        if not nested:
+            group_status = own
+        if code is not None:
+            drawn[name] = (code, own if own is not None else group_status)
+
+    classes = _coded_classes()
+    assert set(drawn) == {cls.__name__ for cls in classes}
+    for cls in classes:
+        assert drawn[cls.__name__] == (cls.code.value, CATALOGUE[cls.code].status), f"{cls.__name__} in the tree"
