@@ -102,11 +102,12 @@ generate: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the server models and every 
 	$(BIN)/python generator/generate.py
 	$(BIN)/python generator/docs_reference.py
 
-docs-reference: $(VENV_STAMP) ## Render docs/errors.md's code table and docs/host-config.md's field reference from the code
+docs-reference: $(VENV_STAMP) ## Render docs/errors.md's code table, docs/host-config.md's field reference and the SDK's fix-it texts from the code
 	$(BIN)/python generator/docs_reference.py
 
 check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree differs from a fresh generation
 	$(BIN)/python generator/generate.py --check
+	$(BIN)/python generator/docs_reference.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)
 	$(BIN)/ruff check server clients/python generator bench contract-tests contract cluster .ci

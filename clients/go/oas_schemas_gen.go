@@ -1893,8 +1893,8 @@ type Problem struct {
 	// The same value as the `Retry-After` header, where waiting helps.
 	RetryAfterSeconds OptInt `json:"retryAfterSeconds"`
 	// `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
-	// `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its
-	// host setting name.
+	// `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host
+	// setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
 	Limit OptString `json:"limit"`
 	// The value of that bound.
 	Maximum OptInt `json:"maximum"`
@@ -1913,7 +1913,8 @@ type Problem struct {
 	// `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request
 	// names (send `Agentic-Host` with it).
 	OwnerHostID OptString `json:"ownerHostId"`
-	// `VALIDATION_ERROR`: every problem found in the request.
+	// `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for
+	// `TOOL_NAME_CONFLICT`, each tool whose name clashes).
 	Errors []ValidationIssue `json:"errors"`
 }
 

@@ -63,9 +63,13 @@ httpx errors never reach the caller otherwise.
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import httpx
+
+from ._fix_it import FIX_IT
 
 __all__ = [
     "CODE_ERRORS",
@@ -202,60 +206,74 @@ def parse_retry_after(header: str | None) -> float | None:
     return max((when - datetime.datetime.now(datetime.UTC)).total_seconds(), 0.0)
 
 
+CODE_ERRORS: dict[str, type[APIStatusError]] = {}
+"""Each catalogue code's class (a test keeps this in step with openapi.yaml's ErrorCode)."""
+
+_Error = TypeVar("_Error", bound=type[APIStatusError])
+
+
+def _code(code: str) -> Callable[[_Error], _Error]:
+    """Registers the class of a catalogue code. Its docstring is the code's fix-it text (``_fix_it.py``, generated
+    from the host's error guide, so both say the same), then the class's own note about this client, if any."""
+
+    def register(cls: _Error) -> _Error:
+        if code not in FIX_IT:
+            raise LookupError(f"{code} has no fix-it text: add one to error_guide.py and run make docs-reference")
+        note = f"\n\n{inspect.cleandoc(cls.__doc__)}" if cls.__doc__ else ""
+        cls.__doc__ = f"``{code}``: {FIX_IT[code]}{note}"
+        CODE_ERRORS[code] = cls
+        return cls
+
+    return register
+
+
 class AuthenticationError(APIStatusError):
     """401: the host did not accept the credentials."""
 
 
-class UnauthenticatedError(AuthenticationError):
-    """``UNAUTHENTICATED``: Send ``Authorization: Bearer <token>`` with a token configured on the host."""
+@_code("UNAUTHENTICATED")
+class UnauthenticatedError(AuthenticationError): ...
 
 
-class PermissionDeniedError(APIStatusError):
-    """``PERMISSION_DENIED``: The token lacks the session grant (``create``, ``read``, ``continue``, ``delete``) or
-    the provider; ask the operator.
-    """
+@_code("PERMISSION_DENIED")
+class PermissionDeniedError(APIStatusError): ...
 
 
 class NotFoundError(APIStatusError):
     """404: the thing named does not exist for this caller."""
 
 
-class SessionNotFoundError(NotFoundError):
-    """``SESSION_NOT_FOUND``: Unknown, expired, deleted, or not yours (also: wrong provider/model for it, or its
-    provider's account binding changed). Start a new session.
-    """
+@_code("SESSION_NOT_FOUND")
+class SessionNotFoundError(NotFoundError): ...
 
 
-class RunNotFoundError(NotFoundError):
-    """``RUN_NOT_FOUND``: No active run with this id for you: it finished already (nothing left to cancel or
-    answer) or is not yours.
-    """
+@_code("RUN_NOT_FOUND")
+class RunNotFoundError(NotFoundError): ...
 
 
-class ProviderNotFoundError(NotFoundError):
-    """``PROVIDER_NOT_FOUND``: Check ``GET /v1/discovery`` for the instances and models you may use."""
+@_code("PROVIDER_NOT_FOUND")
+class ProviderNotFoundError(NotFoundError): ...
 
 
-class ModelNotFoundError(NotFoundError):
-    """``MODEL_NOT_FOUND``: Check ``GET /v1/discovery`` for the instances and models you may use."""
+@_code("MODEL_NOT_FOUND")
+class ModelNotFoundError(NotFoundError): ...
 
 
-class RouteNotFoundError(NotFoundError):
-    """``ROUTE_NOT_FOUND``: Outside the contract: check the path and method."""
+@_code("ROUTE_NOT_FOUND")
+class RouteNotFoundError(NotFoundError): ...
 
 
-class MethodNotAllowedError(APIStatusError):
-    """``METHOD_NOT_ALLOWED``: Outside the contract: check the path and method."""
+@_code("METHOD_NOT_ALLOWED")
+class MethodNotAllowedError(APIStatusError): ...
 
 
 class ConflictError(APIStatusError):
     """409: the request conflicts with the current state of a session, run or idempotency key."""
 
 
+@_code("SESSION_REVISION_CONFLICT")
 class SessionRevisionConflictError(ConflictError):
-    """``SESSION_REVISION_CONFLICT``: Your revision is stale (``current_revision`` says the current one;
-    ``x-should-retry: false``). Read the session, reconcile, retry with the current revision. Never retried.
-    """
+    """Never retried; ``current_revision`` is the current one."""
 
     current_revision: int
     """The session's revision now (the contract guarantees it on this code)."""
@@ -265,11 +283,10 @@ class SessionRevisionConflictError(ConflictError):
         self.current_revision = problem["currentRevision"]
 
 
+@_code("SESSION_BUSY")
 class SessionBusyError(ConflictError):
-    """``SESSION_BUSY``: Another turn is active (``active_run_id``). Never retried: wait with
-    ``client.sessions.wait_until_idle(session_id, busy=error)`` and decide what to send at the revision it returns,
-    or cancel that run.
-    """
+    """Never retried: wait with ``client.sessions.wait_until_idle(session_id, busy=error)`` and decide what to
+    send at the revision it returns, or cancel that run."""
 
     active_run_id: str
     """The run holding the session (the contract guarantees it on this code)."""
@@ -279,87 +296,64 @@ class SessionBusyError(ConflictError):
         self.active_run_id = problem["activeRunId"]
 
 
-class SessionInterruptedError(ConflictError):
-    """``SESSION_INTERRUPTED``: A turn stopped after model work started. Read the session (``interruptedTurn``),
-    reconcile side effects, create a new session with the history you choose.
-    """
+@_code("SESSION_INTERRUPTED")
+class SessionInterruptedError(ConflictError): ...
 
 
-class SessionAccountRequiredError(ConflictError):
-    """``SESSION_ACCOUNT_REQUIRED``: The provider instance has no account binding: use stateless runs, or bind it
-    (``accountId``) in host config.
-    """
+@_code("SESSION_ACCOUNT_REQUIRED")
+class SessionAccountRequiredError(ConflictError): ...
 
 
+@_code("RUN_CANCELLED")
 class RunCancelledError(ConflictError):
-    """``RUN_CANCELLED``: Your run was cancelled (``reason: cancelled``), its session deleted (``reason:
-    session_deleted``), its client disconnected (``reason: disconnected``), the host stopped before it finished
-    (``reason: shutdown``), or its required action was not answered within its ``actionTimeoutMs`` (``reason:
-    action_timeout``; read the session: it is interrupted).
-    """
-
     @property
     def reason(self) -> str | None:
         value = self.problem.get("reason")
         return value if isinstance(value, str) else None
 
 
-class RunNotWaitingError(ConflictError):
-    """``RUN_NOT_WAITING``: The run is still active but waits for no action (for example, someone answered first
-    and it is running again). A finished run is ``RUN_NOT_FOUND``.
-    """
+@_code("RUN_NOT_WAITING")
+class RunNotWaitingError(ConflictError): ...
 
 
-class IdempotencyKeyInUseError(ConflictError):
-    """``IDEMPOTENCY_KEY_IN_USE``: The first request with this key is still running; retry after it finishes."""
+@_code("IDEMPOTENCY_KEY_IN_USE")
+class IdempotencyKeyInUseError(ConflictError): ...
 
 
-class PayloadTooLargeError(APIStatusError):
-    """``PAYLOAD_TOO_LARGE``: The body exceeds ``limits.maxBodyBytes``."""
+@_code("PAYLOAD_TOO_LARGE")
+class PayloadTooLargeError(APIStatusError): ...
 
 
-class UnsupportedMediaTypeError(APIStatusError):
-    """``UNSUPPORTED_MEDIA_TYPE``: Send ``Content-Type: application/json``."""
+@_code("UNSUPPORTED_MEDIA_TYPE")
+class UnsupportedMediaTypeError(APIStatusError): ...
 
 
 class UnprocessableEntityError(APIStatusError):
     """422: the request is well-formed JSON but cannot be carried out as sent."""
 
 
+@_code("VALIDATION_ERROR")
 class ValidationError(UnprocessableEntityError):
-    """``VALIDATION_ERROR``: Fix the request; ``errors`` lists each problem with its location. Unknown fields are
-    refused.
-    """
-
     @property
     def errors(self) -> list[dict[str, Any]]:
         value = self.problem.get("errors")
         return value if isinstance(value, list) else []
 
 
-class UnsupportedContinuationError(UnprocessableEntityError):
-    """``UNSUPPORTED_CONTINUATION``: The provider cannot keep that mode (see ``capabilities`` in discovery); choose
-    the other mode.
-    """
+@_code("UNSUPPORTED_CONTINUATION")
+class UnsupportedContinuationError(UnprocessableEntityError): ...
 
 
-class SessionContextUnsupportedError(UnprocessableEntityError):
-    """``SESSION_CONTEXT_UNSUPPORTED``: Sessions take text input only; send attachments or retrieval in a stateless
-    run.
-    """
+@_code("SESSION_CONTEXT_UNSUPPORTED")
+class SessionContextUnsupportedError(UnprocessableEntityError): ...
 
 
-class SessionOverrideRejectedError(UnprocessableEntityError):
-    """``SESSION_OVERRIDE_REJECTED``: A session owns its instructions and history; do not send them with a session
-    run.
-    """
+@_code("SESSION_OVERRIDE_REJECTED")
+class SessionOverrideRejectedError(UnprocessableEntityError): ...
 
 
+@_code("SESSION_LIMIT_EXCEEDED")
 class SessionLimitExceededError(UnprocessableEntityError):
-    """``SESSION_LIMIT_EXCEEDED``: A bound named in ``limit`` (with ``maximum``) would be exceeded; start a new
-    session with a shorter history.
-    """
-
     @property
     def limit(self) -> str | None:
         value = self.problem.get("limit")
@@ -371,32 +365,29 @@ class SessionLimitExceededError(UnprocessableEntityError):
         return value if isinstance(value, int) else None
 
 
-class ActionMismatchError(UnprocessableEntityError):
-    """``ACTION_MISMATCH``: Answer exactly the ``requiredAction``: the right kind, every call id once, no others."""
+@_code("ACTION_MISMATCH")
+class ActionMismatchError(UnprocessableEntityError): ...
 
 
-class IdempotencyKeyReusedError(UnprocessableEntityError):
-    """``IDEMPOTENCY_KEY_REUSED``: This key was used with a different request; use a new key."""
+@_code("IDEMPOTENCY_KEY_REUSED")
+class IdempotencyKeyReusedError(UnprocessableEntityError): ...
 
 
-class SessionPrefixChangedError(UnprocessableEntityError):
-    """``SESSION_PREFIX_CHANGED``: a native session on a provider with a fixed request prefix (e.g. Anthropic) got
-    tools that differ from its first turn's; send the same tools, or start a new session."""
+@_code("SESSION_PREFIX_CHANGED")
+class SessionPrefixChangedError(UnprocessableEntityError): ...
 
 
+@_code("TOOL_NAME_CONFLICT")
 class ToolNameConflictError(UnprocessableEntityError):
-    """``TOOL_NAME_CONFLICT``: two declared tools share a name, or one is named like a host tool; rename it."""
-
     @property
     def errors(self) -> list[dict[str, Any]]:
         value = self.problem.get("errors")
         return value if isinstance(value, list) else []
 
 
+@_code("ATTACHMENT_UNSUPPORTED")
 class AttachmentUnsupportedError(UnprocessableEntityError):
-    """``ATTACHMENT_UNSUPPORTED``: a stateless run's attachment of a type the instance does not take (see its
-    ``attachmentMediaTypes`` in discovery), or larger than the host's bound (``limit``, ``maximum``); nothing reached
-    the model."""
+    """Read ``media_type``, ``provider`` and, for a size, ``limit`` to see which bound refused it."""
 
     @property
     def media_type(self) -> str | None:
@@ -414,24 +405,22 @@ class AttachmentUnsupportedError(UnprocessableEntityError):
         return value if isinstance(value, str) else None
 
 
-class RequestTimeoutError(APIStatusError):
-    """``REQUEST_TIMEOUT``: the request body did not arrive within the host's limit; nothing was started."""
+@_code("REQUEST_TIMEOUT")
+class RequestTimeoutError(APIStatusError): ...
 
 
-class HeadersTooLargeError(APIStatusError):
-    """``HEADERS_TOO_LARGE``: the request head exceeds the host's ``maxHeaderBytes``; send smaller headers."""
+@_code("HEADERS_TOO_LARGE")
+class HeadersTooLargeError(APIStatusError): ...
 
 
-class MalformedRequestError(APIStatusError):
-    """``MALFORMED_REQUEST``: the bytes sent were not valid HTTP/1.1 (the host closed the connection); a client
-    or a proxy in front is broken."""
+@_code("MALFORMED_REQUEST")
+class MalformedRequestError(APIStatusError): ...
 
 
+@_code("MISDIRECTED_REQUEST")
 class MisdirectedRequestError(APIStatusError):
-    """``MISDIRECTED_REQUEST``: the host ``host_id`` answered for a session or run that host ``owner_host_id``
-    owns; nothing was done. The client already sent the request once more to the owner (``Agentic-Host``); this
-    is the second 421 of the call: check that the proxy routes on ``Agentic-Host``.
-    """
+    """The client already sent the request once more to the owner (``Agentic-Host``); this is the second 421
+    of the call: check that the proxy routes on ``Agentic-Host``."""
 
     host_id: str
     """The host that answered (the contract guarantees it on this code)."""
@@ -449,9 +438,9 @@ class RateLimitError(APIStatusError):
     proxy's 429."""
 
 
+@_code("PROVIDER_RATE_LIMITED")
 class ProviderRateLimitedError(RateLimitError):
-    """``PROVIDER_RATE_LIMITED``: the provider refused for rate or quota after the host's own retries; wait
-    ``retry_after`` when it is set (without it, a spend or quota limit, waiting will not help)."""
+    """``retry_after`` is the provider's ``Retry-After`` when it sent one; never retried."""
 
 
 class InternalServerError(APIStatusError):
@@ -461,37 +450,29 @@ class InternalServerError(APIStatusError):
     """
 
 
-class InternalError(InternalServerError):
-    """``INTERNAL_ERROR``: A host defect; please report it."""
+@_code("INTERNAL_ERROR")
+class InternalError(InternalServerError): ...
 
 
-class SessionsDisabledError(InternalServerError):
-    """``SESSIONS_DISABLED``: The host sets no ``sessions.retentionMs``; use stateless runs."""
+@_code("SESSIONS_DISABLED")
+class SessionsDisabledError(InternalServerError): ...
 
 
-class ProviderError(InternalServerError):
-    """``PROVIDER_ERROR``: The model provider failed; a session turn left the session interrupted."""
+@_code("PROVIDER_ERROR")
+class ProviderError(InternalServerError): ...
 
 
-class SessionStoreFullError(InternalServerError):
-    """``SESSION_STORE_FULL``: The store holds ``maxEntries`` sessions; retry after ``Retry-After`` or delete
-    sessions.
-    """
+@_code("SESSION_STORE_FULL")
+class SessionStoreFullError(InternalServerError): ...
 
 
-class HostBusyError(InternalServerError):
-    """``HOST_BUSY``: Every run slot is taken and the wait line is full (``limit: maxQueuedRuns``),
-    ``maxWaitingRuns`` runs that may wait for the application are active (``limit: maxWaitingRuns``), or the host
-    holds its maximum of connections (``limit: maxConnections``); retry after ``Retry-After``.
-    """
+@_code("HOST_BUSY")
+class HostBusyError(InternalServerError): ...
 
 
+@_code("HOST_UNAVAILABLE")
 class HostUnavailableError(InternalServerError):
-    """``HOST_UNAVAILABLE``: the proxy in front of the hosts cannot reach host ``owner_host_id``, which owns this
-    session or run, or (``owner_host_id`` None) no host takes new work (retried after ``Retry-After`` like
-    ``HOST_BUSY``). Sessions never move: once that host is back it answers ``SESSION_NOT_FOUND`` for sessions it
-    lost; read what you need elsewhere or create a new session.
-    """
+    """Retried after ``Retry-After`` like ``HOST_BUSY``."""
 
     owner_host_id: str | None
     """The host the request was for; None when the request named no session or run (no host took new work)."""
@@ -502,76 +483,26 @@ class HostUnavailableError(InternalServerError):
         self.owner_host_id = owner if isinstance(owner, str) else None
 
 
-class ProviderAuthFailedError(InternalServerError):
-    """``PROVIDER_AUTH_FAILED``: the provider refused the host's credentials; the operator must fix them."""
+@_code("PROVIDER_AUTH_FAILED")
+class ProviderAuthFailedError(InternalServerError): ...
 
 
-class ProviderRejectedError(InternalServerError):
-    """``PROVIDER_REJECTED``: the provider refused the request itself (for example a tampered signed block)."""
+@_code("PROVIDER_REJECTED")
+class ProviderRejectedError(InternalServerError): ...
 
 
-class ProviderOverloadedError(InternalServerError):
-    """``PROVIDER_OVERLOADED``: the provider is overloaded or unavailable; a session turn left the session
-    interrupted."""
+@_code("PROVIDER_OVERLOADED")
+class ProviderOverloadedError(InternalServerError): ...
 
 
+@_code("SHUTTING_DOWN")
 class ShuttingDownError(InternalServerError):
-    """``SHUTTING_DOWN``: the host is draining before it stops; retry after ``retry_after`` (on another host
-    process if there is one). Nothing was started."""
+    """Retried after ``retry_after``, on another host process if there is one."""
 
 
-class ProviderTimeoutError(InternalServerError):
-    """``PROVIDER_TIMEOUT``: The provider made no progress for ``idleTimeoutMs``; a session turn left the session
-    interrupted.
-    """
+@_code("PROVIDER_TIMEOUT")
+class ProviderTimeoutError(InternalServerError): ...
 
-
-CODE_ERRORS: dict[str, type[APIStatusError]] = {
-    "UNAUTHENTICATED": UnauthenticatedError,
-    "PERMISSION_DENIED": PermissionDeniedError,
-    "SESSION_NOT_FOUND": SessionNotFoundError,
-    "RUN_NOT_FOUND": RunNotFoundError,
-    "PROVIDER_NOT_FOUND": ProviderNotFoundError,
-    "MODEL_NOT_FOUND": ModelNotFoundError,
-    "ROUTE_NOT_FOUND": RouteNotFoundError,
-    "METHOD_NOT_ALLOWED": MethodNotAllowedError,
-    "SESSION_REVISION_CONFLICT": SessionRevisionConflictError,
-    "SESSION_BUSY": SessionBusyError,
-    "SESSION_INTERRUPTED": SessionInterruptedError,
-    "SESSION_ACCOUNT_REQUIRED": SessionAccountRequiredError,
-    "RUN_CANCELLED": RunCancelledError,
-    "RUN_NOT_WAITING": RunNotWaitingError,
-    "IDEMPOTENCY_KEY_IN_USE": IdempotencyKeyInUseError,
-    "PAYLOAD_TOO_LARGE": PayloadTooLargeError,
-    "UNSUPPORTED_MEDIA_TYPE": UnsupportedMediaTypeError,
-    "VALIDATION_ERROR": ValidationError,
-    "UNSUPPORTED_CONTINUATION": UnsupportedContinuationError,
-    "SESSION_CONTEXT_UNSUPPORTED": SessionContextUnsupportedError,
-    "SESSION_OVERRIDE_REJECTED": SessionOverrideRejectedError,
-    "SESSION_LIMIT_EXCEEDED": SessionLimitExceededError,
-    "ACTION_MISMATCH": ActionMismatchError,
-    "IDEMPOTENCY_KEY_REUSED": IdempotencyKeyReusedError,
-    "TOOL_NAME_CONFLICT": ToolNameConflictError,
-    "ATTACHMENT_UNSUPPORTED": AttachmentUnsupportedError,
-    "SESSION_PREFIX_CHANGED": SessionPrefixChangedError,
-    "PROVIDER_RATE_LIMITED": ProviderRateLimitedError,
-    "PROVIDER_AUTH_FAILED": ProviderAuthFailedError,
-    "PROVIDER_REJECTED": ProviderRejectedError,
-    "PROVIDER_OVERLOADED": ProviderOverloadedError,
-    "SHUTTING_DOWN": ShuttingDownError,
-    "HEADERS_TOO_LARGE": HeadersTooLargeError,
-    "MALFORMED_REQUEST": MalformedRequestError,
-    "REQUEST_TIMEOUT": RequestTimeoutError,
-    "INTERNAL_ERROR": InternalError,
-    "SESSIONS_DISABLED": SessionsDisabledError,
-    "PROVIDER_ERROR": ProviderError,
-    "SESSION_STORE_FULL": SessionStoreFullError,
-    "HOST_BUSY": HostBusyError,
-    "PROVIDER_TIMEOUT": ProviderTimeoutError,
-    "MISDIRECTED_REQUEST": MisdirectedRequestError,
-    "HOST_UNAVAILABLE": HostUnavailableError,
-}
-"""Each catalogue code's class (a test keeps this in step with openapi.yaml's ErrorCode)."""
 
 _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
     401: AuthenticationError,

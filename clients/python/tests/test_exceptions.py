@@ -45,6 +45,17 @@ def test_every_code_in_the_spec_has_its_own_class() -> None:
 
 
 @pytest.mark.parametrize("code", spec_codes())
+def test_each_code_class_opens_its_docstring_with_the_code_and_its_shared_fix_it_text(code: str) -> None:
+    """The text comes from _fix_it.py (generated from the host's error guide), never written here a second time."""
+    from agentic_driver_sdk._fix_it import FIX_IT
+
+    doc = CODE_ERRORS[code].__doc__ or ""
+
+    assert doc.startswith(f"``{code}``: {FIX_IT[code]}"), f"{code}: run make docs-reference"
+    assert code in (sdk._exceptions.__doc__ or ""), f"{code} is missing from the tree drawn in _exceptions.py"
+
+
+@pytest.mark.parametrize("code", spec_codes())
 def test_each_code_class_sits_under_its_status_class(code: str) -> None:
     """A code's class is a subclass of the class for the status the spec gives it."""
     spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))

@@ -1168,7 +1168,7 @@ carries in `x-error-codes`.
         pub current_revision: ::std::option::Option<i64>,
         ///What happened, for a person.
         pub detail: ::std::string::String,
-        ///`VALIDATION_ERROR`: every problem found in the request.
+        ///`VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub errors: ::std::vec::Vec<ValidationIssue>,
         ///`MISDIRECTED_REQUEST`: the host process that answered.
@@ -1180,7 +1180,7 @@ carries in `x-error-codes`.
         ///The request path.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host setting name.
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub limit: ::std::option::Option<::std::string::String>,
         ///The value of that bound.

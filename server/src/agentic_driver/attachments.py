@@ -60,10 +60,21 @@ def check_attachments(provider: Provider, attachments: Sequence[Attachment], lim
 
 
 def _refused(
-    provider: Provider, index: int, attachment: Attachment, detail: str, **bound: str | int
+    provider: Provider,
+    index: int,
+    attachment: Attachment,
+    detail: str,
+    *,
+    limit: str | None = None,
+    maximum: int | None = None,
 ) -> AttachmentUnsupported:
     return AttachmentUnsupported(
-        detail, provider=provider.id, media_type=attachment.mediaType, attachment=index, **bound
+        detail,
+        provider=provider.id,
+        media_type=attachment.mediaType,
+        attachment=index,
+        limit=limit,
+        maximum=maximum,
     )
 
 

@@ -2,8 +2,10 @@
 
 One text per :class:`~agentic_driver.errors.ErrorCode`, written for the person reading a problem answer.
 ``generator/docs_reference.py`` renders ``docs/errors.md`` from these texts and the catalogue's statuses
-(``errors.CATALOGUE``), after checking the catalogue against ``openapi.yaml``'s ``ErrorCode`` enum; a test fails
-when a code has no text here or the committed page differs. Texts are Markdown; links are relative to ``docs/``.
+(``errors.CATALOGUE``), after checking the catalogue against ``openapi.yaml``'s ``ErrorCode`` enum, and writes them
+as reST into the Python SDK (``agentic_driver_sdk/_fix_it.py``, the head of each exception's docstring); a test
+fails when a code has no text here or a committed copy differs. Texts are Markdown; links are relative to
+``docs/`` (the SDK keeps a link's words only).
 """
 
 from __future__ import annotations

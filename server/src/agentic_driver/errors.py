@@ -10,47 +10,55 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     DriverError
     ├── Unauthenticated                  401 UNAUTHENTICATED
     ├── PermissionDenied                 403 PERMISSION_DENIED
-    ├── SessionNotFound                  404 SESSION_NOT_FOUND
-    ├── RunNotFound                      404 RUN_NOT_FOUND
-    ├── ProviderNotFound                 404 PROVIDER_NOT_FOUND
-    ├── ModelNotFound                    404 MODEL_NOT_FOUND
-    ├── RouteNotFound                    404 ROUTE_NOT_FOUND
+    ├── NotFound                         404
+    │   ├── SessionNotFound                  SESSION_NOT_FOUND
+    │   ├── RunNotFound                      RUN_NOT_FOUND
+    │   ├── ProviderNotFound                 PROVIDER_NOT_FOUND
+    │   ├── ModelNotFound                    MODEL_NOT_FOUND
+    │   └── RouteNotFound                    ROUTE_NOT_FOUND
     ├── MethodNotAllowed                 405 METHOD_NOT_ALLOWED
     ├── MalformedRequest                 400 MALFORMED_REQUEST
-    ├── SessionRevisionConflict          409 SESSION_REVISION_CONFLICT
-    ├── SessionBusy                      409 SESSION_BUSY
-    ├── SessionInterrupted               409 SESSION_INTERRUPTED
-    ├── SessionAccountRequired           409 SESSION_ACCOUNT_REQUIRED
-    ├── RunCancelled                     409 RUN_CANCELLED
-    ├── RunNotWaiting                    409 RUN_NOT_WAITING
-    ├── IdempotencyKeyInUse              409 IDEMPOTENCY_KEY_IN_USE
+    ├── Conflict                         409
+    │   ├── SessionRevisionConflict          SESSION_REVISION_CONFLICT
+    │   ├── SessionBusy                      SESSION_BUSY
+    │   ├── SessionInterrupted               SESSION_INTERRUPTED
+    │   ├── SessionAccountRequired           SESSION_ACCOUNT_REQUIRED
+    │   ├── RunCancelled                     RUN_CANCELLED
+    │   ├── RunNotWaiting                    RUN_NOT_WAITING
+    │   └── IdempotencyKeyInUse              IDEMPOTENCY_KEY_IN_USE
     ├── RequestTimeout                   408 REQUEST_TIMEOUT
     ├── MisdirectedRequest               421 MISDIRECTED_REQUEST
     ├── PayloadTooLarge                  413 PAYLOAD_TOO_LARGE
     ├── UnsupportedMediaType             415 UNSUPPORTED_MEDIA_TYPE
-    ├── ValidationFailed                 422 VALIDATION_ERROR
-    ├── UnsupportedContinuation          422 UNSUPPORTED_CONTINUATION
-    ├── SessionContextUnsupported        422 SESSION_CONTEXT_UNSUPPORTED
-    ├── SessionOverrideRejected          422 SESSION_OVERRIDE_REJECTED
-    ├── SessionLimitExceeded             422 SESSION_LIMIT_EXCEEDED
-    ├── SessionPrefixChanged             422 SESSION_PREFIX_CHANGED
-    ├── ActionMismatch                   422 ACTION_MISMATCH
-    ├── IdempotencyKeyReused             422 IDEMPOTENCY_KEY_REUSED
-    ├── ToolNameConflict                 422 TOOL_NAME_CONFLICT
-    ├── AttachmentUnsupported            422 ATTACHMENT_UNSUPPORTED
-    ├── ProviderRateLimited              429 PROVIDER_RATE_LIMITED
+    ├── Unprocessable                    422
+    │   ├── ValidationFailed                 VALIDATION_ERROR
+    │   ├── UnsupportedContinuation          UNSUPPORTED_CONTINUATION
+    │   ├── SessionContextUnsupported        SESSION_CONTEXT_UNSUPPORTED
+    │   ├── SessionOverrideRejected          SESSION_OVERRIDE_REJECTED
+    │   ├── SessionLimitExceeded             SESSION_LIMIT_EXCEEDED
+    │   ├── SessionPrefixChanged             SESSION_PREFIX_CHANGED
+    │   ├── ActionMismatch                   ACTION_MISMATCH
+    │   ├── IdempotencyKeyReused             IDEMPOTENCY_KEY_REUSED
+    │   ├── ToolNameConflict                 TOOL_NAME_CONFLICT
+    │   └── AttachmentUnsupported            ATTACHMENT_UNSUPPORTED
     ├── HeadersTooLarge                  431 HEADERS_TOO_LARGE
     ├── InternalError                    500 INTERNAL_ERROR
     ├── SessionsDisabled                 501 SESSIONS_DISABLED
-    ├── ProviderError                    502 PROVIDER_ERROR
-    ├── ProviderAuthFailed               502 PROVIDER_AUTH_FAILED
-    ├── ProviderRejected                 502 PROVIDER_REJECTED
-    ├── SessionStoreFull                 503 SESSION_STORE_FULL
-    ├── HostBusy                         503 HOST_BUSY
-    ├── ProviderOverloaded               503 PROVIDER_OVERLOADED
-    ├── ShuttingDown                     503 SHUTTING_DOWN
-    ├── HostUnavailable                  503 HOST_UNAVAILABLE (answered by the proxy, never by a host)
-    └── ProviderTimeout                  504 PROVIDER_TIMEOUT
+    ├── ProviderFailed                   the provider failed after model work started
+    │   ├── ProviderRateLimited          429 PROVIDER_RATE_LIMITED
+    │   ├── ProviderError                502 PROVIDER_ERROR
+    │   ├── ProviderAuthFailed           502 PROVIDER_AUTH_FAILED
+    │   ├── ProviderRejected             502 PROVIDER_REJECTED
+    │   ├── ProviderOverloaded           503 PROVIDER_OVERLOADED
+    │   └── ProviderTimeout              504 PROVIDER_TIMEOUT
+    └── RetryLater                       503, with Retry-After: the host takes no new work now
+        ├── SessionStoreFull                 SESSION_STORE_FULL
+        ├── HostBusy                         HOST_BUSY
+        ├── ShuttingDown                     SHUTTING_DOWN
+        └── HostUnavailable                  HOST_UNAVAILABLE (answered by the proxy, never by a host)
+
+The groups (``NotFound``, ``Conflict``, ``Unprocessable``, ``ProviderFailed``, ``RetryLater``) carry no code of
+their own: they mirror the SDK's classes so an embedded caller can catch a family at once.
 """
 
 from __future__ import annotations
@@ -64,6 +72,7 @@ __all__ = [
     "ActionMismatch",
     "AttachmentUnsupported",
     "CodeSpec",
+    "Conflict",
     "DriverError",
     "ErrorCode",
     "HeadersTooLarge",
@@ -76,16 +85,19 @@ __all__ = [
     "MethodNotAllowed",
     "MisdirectedRequest",
     "ModelNotFound",
+    "NotFound",
     "PayloadTooLarge",
     "PermissionDenied",
     "ProviderAuthFailed",
     "ProviderError",
+    "ProviderFailed",
     "ProviderNotFound",
     "ProviderOverloaded",
     "ProviderRateLimited",
     "ProviderRejected",
     "ProviderTimeout",
     "RequestTimeout",
+    "RetryLater",
     "RouteNotFound",
     "RunCancelled",
     "RunNotFound",
@@ -104,6 +116,7 @@ __all__ = [
     "ShuttingDown",
     "ToolNameConflict",
     "Unauthenticated",
+    "Unprocessable",
     "UnsupportedContinuation",
     "UnsupportedMediaType",
     "ValidationFailed",
@@ -250,6 +263,28 @@ class DriverError(Exception):
         return f"{type(self).__name__}({self.code.value}: {self.detail!r})"
 
 
+class NotFound(DriverError):
+    """404: the session, run, provider, model or route named does not exist for this caller."""
+
+
+class Conflict(DriverError):
+    """409: the request conflicts with the current state of a session, a run or an idempotency key."""
+
+
+class Unprocessable(DriverError):
+    """422: the request is well-formed but cannot be carried out as sent; nothing was done."""
+
+
+class ProviderFailed(DriverError):
+    """The model provider failed after model work started (every ``PROVIDER_*`` code but ``PROVIDER_NOT_FOUND``,
+    which is a lookup); a session turn is left interrupted. Adapters raise ``providers.base.ProviderFailure``."""
+
+
+class RetryLater(DriverError):
+    """503 from the host side: no new work is taken now (slots, store, drain, or the proxy cannot reach the
+    host); ``Retry-After`` says when to try again, and nothing was started."""
+
+
 class Unauthenticated(DriverError):
     code = ErrorCode.UNAUTHENTICATED
 
@@ -258,23 +293,23 @@ class PermissionDenied(DriverError):
     code = ErrorCode.PERMISSION_DENIED
 
 
-class SessionNotFound(DriverError):
+class SessionNotFound(NotFound):
     code = ErrorCode.SESSION_NOT_FOUND
 
 
-class RunNotFound(DriverError):
+class RunNotFound(NotFound):
     code = ErrorCode.RUN_NOT_FOUND
 
 
-class ProviderNotFound(DriverError):
+class ProviderNotFound(NotFound):
     code = ErrorCode.PROVIDER_NOT_FOUND
 
 
-class ModelNotFound(DriverError):
+class ModelNotFound(NotFound):
     code = ErrorCode.MODEL_NOT_FOUND
 
 
-class RouteNotFound(DriverError):
+class RouteNotFound(NotFound):
     code = ErrorCode.ROUTE_NOT_FOUND
 
 
@@ -288,7 +323,7 @@ class MalformedRequest(DriverError):
     code = ErrorCode.MALFORMED_REQUEST
 
 
-class SessionRevisionConflict(DriverError):
+class SessionRevisionConflict(Conflict):
     code = ErrorCode.SESSION_REVISION_CONFLICT
 
     def __init__(self, detail: str, *, current_revision: int) -> None:
@@ -296,7 +331,7 @@ class SessionRevisionConflict(DriverError):
         self.current_revision = current_revision
 
 
-class SessionBusy(DriverError):
+class SessionBusy(Conflict):
     code = ErrorCode.SESSION_BUSY
 
     def __init__(self, detail: str, *, active_run_id: str, retry_after_seconds: int = 1) -> None:
@@ -304,15 +339,15 @@ class SessionBusy(DriverError):
         self.active_run_id = active_run_id
 
 
-class SessionInterrupted(DriverError):
+class SessionInterrupted(Conflict):
     code = ErrorCode.SESSION_INTERRUPTED
 
 
-class SessionAccountRequired(DriverError):
+class SessionAccountRequired(Conflict):
     code = ErrorCode.SESSION_ACCOUNT_REQUIRED
 
 
-class RunCancelled(DriverError):
+class RunCancelled(Conflict):
     code = ErrorCode.RUN_CANCELLED
 
     def __init__(self, detail: str, *, reason: str) -> None:
@@ -320,11 +355,11 @@ class RunCancelled(DriverError):
         self.reason = reason
 
 
-class RunNotWaiting(DriverError):
+class RunNotWaiting(Conflict):
     code = ErrorCode.RUN_NOT_WAITING
 
 
-class IdempotencyKeyInUse(DriverError):
+class IdempotencyKeyInUse(Conflict):
     code = ErrorCode.IDEMPOTENCY_KEY_IN_USE
 
 
@@ -339,7 +374,7 @@ class UnsupportedMediaType(DriverError):
     code = ErrorCode.UNSUPPORTED_MEDIA_TYPE
 
 
-class ValidationFailed(DriverError):
+class ValidationFailed(Unprocessable):
     code = ErrorCode.VALIDATION_ERROR
 
     def __init__(self, detail: str, *, errors: list[dict[str, str]]) -> None:
@@ -347,19 +382,19 @@ class ValidationFailed(DriverError):
         self.errors = errors
 
 
-class UnsupportedContinuation(DriverError):
+class UnsupportedContinuation(Unprocessable):
     code = ErrorCode.UNSUPPORTED_CONTINUATION
 
 
-class SessionContextUnsupported(DriverError):
+class SessionContextUnsupported(Unprocessable):
     code = ErrorCode.SESSION_CONTEXT_UNSUPPORTED
 
 
-class SessionOverrideRejected(DriverError):
+class SessionOverrideRejected(Unprocessable):
     code = ErrorCode.SESSION_OVERRIDE_REJECTED
 
 
-class SessionLimitExceeded(DriverError):
+class SessionLimitExceeded(Unprocessable):
     code = ErrorCode.SESSION_LIMIT_EXCEEDED
 
     def __init__(self, detail: str, *, limit: str, maximum: int) -> None:
@@ -368,21 +403,21 @@ class SessionLimitExceeded(DriverError):
         self.maximum = maximum
 
 
-class ActionMismatch(DriverError):
+class ActionMismatch(Unprocessable):
     code = ErrorCode.ACTION_MISMATCH
 
 
-class SessionPrefixChanged(DriverError):
+class SessionPrefixChanged(Unprocessable):
     """A native session whose provider needs a byte-identical request prefix got other instructions or tools."""
 
     code = ErrorCode.SESSION_PREFIX_CHANGED
 
 
-class IdempotencyKeyReused(DriverError):
+class IdempotencyKeyReused(Unprocessable):
     code = ErrorCode.IDEMPOTENCY_KEY_REUSED
 
 
-class ToolNameConflict(DriverError):
+class ToolNameConflict(Unprocessable):
     code = ErrorCode.TOOL_NAME_CONFLICT
 
     def __init__(self, detail: str, *, errors: list[dict[str, str]]) -> None:
@@ -390,19 +425,30 @@ class ToolNameConflict(DriverError):
         self.errors = errors
 
 
-class AttachmentUnsupported(DriverError):
+class AttachmentUnsupported(Unprocessable):
     """A stateless run's attachment that the instance does not take (its type) or the host does not (its size)."""
 
     code = ErrorCode.ATTACHMENT_UNSUPPORTED
 
-    def __init__(self, detail: str, *, provider: str, media_type: str, attachment: int, **bound: Any) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        provider: str,
+        media_type: str,
+        attachment: int,
+        limit: str | None = None,
+        maximum: int | None = None,
+    ) -> None:
+        # limit and maximum only when a size bound refused it, never for a type.
+        bound: dict[str, Any] = {} if limit is None else {"limit": limit, "maximum": maximum}
         super().__init__(detail, provider=provider, mediaType=media_type, attachment=attachment, **bound)
         self.provider = provider
         self.media_type = media_type
         self.attachment = attachment
 
 
-class ProviderRateLimited(DriverError):
+class ProviderRateLimited(ProviderFailed):
     """The provider refused for rate or quota; ``Retry-After`` is set when the provider said when to retry."""
 
     code = ErrorCode.PROVIDER_RATE_LIMITED
@@ -416,30 +462,30 @@ class SessionsDisabled(DriverError):
     code = ErrorCode.SESSIONS_DISABLED
 
 
-class ProviderError(DriverError):
+class ProviderError(ProviderFailed):
     code = ErrorCode.PROVIDER_ERROR
 
 
-class ProviderAuthFailed(DriverError):
+class ProviderAuthFailed(ProviderFailed):
     """The provider did not accept the host's credentials (an operator must fix the key)."""
 
     code = ErrorCode.PROVIDER_AUTH_FAILED
 
 
-class ProviderRejected(DriverError):
+class ProviderRejected(ProviderFailed):
     """The provider refused the request as invalid (for example a tampered signed native item)."""
 
     code = ErrorCode.PROVIDER_REJECTED
 
 
-class SessionStoreFull(DriverError):
+class SessionStoreFull(RetryLater):
     code = ErrorCode.SESSION_STORE_FULL
 
     def __init__(self, detail: str, *, maximum: int, retry_after_seconds: int) -> None:
         super().__init__(detail, retry_after_seconds=retry_after_seconds, limit="maxEntries", maximum=maximum)
 
 
-class HostBusy(DriverError):
+class HostBusy(RetryLater):
     code = ErrorCode.HOST_BUSY
 
     def __init__(
@@ -448,7 +494,7 @@ class HostBusy(DriverError):
         super().__init__(detail, retry_after_seconds=retry_after_seconds, limit=limit, maximum=maximum)
 
 
-class ShuttingDown(DriverError):
+class ShuttingDown(RetryLater):
     """The host is draining before it stops: it starts no new work. A stateless run or a new session can be
     retried on another host; a session ends with its host (read its history, create a new session elsewhere)."""
 
@@ -470,7 +516,7 @@ class MisdirectedRequest(DriverError):
         self.owner_host_id = owner_host_id
 
 
-class HostUnavailable(DriverError):
+class HostUnavailable(RetryLater):
     """The proxy in front of the hosts could not reach the host that owns the session or run (it is down, or
     restarting: a restarted host has lost its sessions). Hosts never answer it; it is here so that the
     catalogue, the spec and the clients agree, and so the proxy configuration can spell its body."""
@@ -496,9 +542,9 @@ class HeadersTooLarge(DriverError):
         super().__init__(detail, limit="maxHeaderBytes", maximum=maximum)
 
 
-class ProviderOverloaded(DriverError):
+class ProviderOverloaded(ProviderFailed):
     code = ErrorCode.PROVIDER_OVERLOADED
 
 
-class ProviderTimeout(DriverError):
+class ProviderTimeout(ProviderFailed):
     code = ErrorCode.PROVIDER_TIMEOUT

@@ -575,7 +575,7 @@ class Problem(BaseModel):
     """
     limit: str | MISSING = MISSING
     """
-    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host setting name.
+    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
     """
     maximum: int | MISSING = MISSING
     """
@@ -607,7 +607,7 @@ class Problem(BaseModel):
     """
     errors: list[ValidationIssue] | MISSING = MISSING
     """
-    `VALIDATION_ERROR`: every problem found in the request.
+    `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
     """
 
 

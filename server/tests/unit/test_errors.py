@@ -69,8 +69,23 @@ def test_every_error_code_has_exactly_one_catalogue_entry() -> None:
         assert spec.title, code
 
 
+GROUPS: dict[type[DriverError], set[int]] = {
+    errors.NotFound: {404},
+    errors.Conflict: {409},
+    errors.Unprocessable: {422},
+    errors.ProviderFailed: {429, 502, 503, 504},
+    errors.RetryLater: {503},
+}
+"""Each group base (no code of its own) and the statuses its members may have."""
+
+
+def _coded_classes() -> list[type[DriverError]]:
+    """Every concrete error class: the ones that set their own ``code`` (the groups do not)."""
+    return [cls for cls in _all_subclasses(DriverError) if "code" in vars(cls)]
+
+
 def test_every_driver_error_class_carries_a_catalogued_code_and_every_code_has_its_class() -> None:
-    classes = _all_subclasses(DriverError)
+    classes = _coded_classes()
 
     assert {cls.code for cls in classes} == set(ErrorCode)
     assert len({cls.code for cls in classes}) == len(classes), "two classes share a code"
@@ -78,6 +93,24 @@ def test_every_driver_error_class_carries_a_catalogued_code_and_every_code_has_i
         assert cls.code in CATALOGUE, cls
         assert cls.__name__ in errors.__all__, cls
         assert cls.__name__ in (errors.__doc__ or ""), f"{cls.__name__} is missing from the drawn tree"
+
+
+def test_every_class_is_a_coded_class_or_a_group_and_each_group_holds_its_statuses() -> None:
+    groups = [cls for cls in _all_subclasses(DriverError) if "code" not in vars(cls)]
+
+    assert set(groups) == set(GROUPS)
+    for group, statuses in GROUPS.items():
+        members = [cls for cls in _coded_classes() if issubclass(cls, group)]
+        assert members, group
+        assert {CATALOGUE[cls.code].status for cls in members} <= statuses, group
+        assert group.__name__ in errors.__all__
+        assert group.__name__ in (errors.__doc__ or ""), f"{group.__name__} is missing from the drawn tree"
+
+
+def test_every_provider_failure_code_and_only_those_are_provider_failed() -> None:
+    failed = {cls.code.value for cls in _coded_classes() if issubclass(cls, errors.ProviderFailed)}
+
+    assert failed == {code.value for code in ErrorCode if code.value.startswith("PROVIDER_")} - {"PROVIDER_NOT_FOUND"}
 
 
 def test_the_spec_error_code_enum_is_exactly_the_catalogue() -> None:
@@ -214,3 +247,45 @@ def test_the_docs_error_table_lists_every_code_once_with_its_catalogue_status() 
     assert sorted(listed) == sorted(code.value for code in ErrorCode), "each code exactly once"
     for codes, statuses in rows:
         assert {CATALOGUE[ErrorCode(code)].status for code in codes} == set(statuses), codes
+
+
+def _statuses_the_spec_describes() -> dict[str, int]:
+    """The ``ErrorCode`` description's first sentence, "`A`, `B` 404; `C` 405; ...", as code -> status."""
+    description: str = SPEC["components"]["schemas"]["ErrorCode"]["description"]
+    listing = description.split("one HTTP status:", 1)[1].split(".", 1)[0]
+    found: dict[str, int] = {}
+    for group in listing.split(";"):
+        status = re.search(r"(\d{3})\s*$", group)
+        assert status, f"no status after {group.strip()!r} in openapi.yaml's ErrorCode description"
+        found |= dict.fromkeys(re.findall(r"`([A-Z_]+)`", group), int(status.group(1)))
+    return found
+
+
+def test_the_spec_error_code_description_gives_each_code_its_catalogue_status() -> None:
+    described = _statuses_the_spec_describes()
+
+    expected = {code.value: spec.status for code, spec in CATALOGUE.items()}
+    assert described == expected, (
+        "openapi.yaml's ErrorCode description (`CODE` status; ...) and errors.CATALOGUE differ: "
+        f"{sorted(set(described.items()) ^ set(expected.items()))}"
+    )
+
+
+def test_the_drawn_tree_gives_each_class_its_code_and_its_catalogue_status() -> None:
+    drawn: dict[str, tuple[str, int | None]] = {}
+    group_status: int | None = None
+    for line in (errors.__doc__ or "").splitlines():
+        found = re.match(r"    (│   |    )?[├└]── (\w+)\s+(?:(\d{3})\S*\s*)?([A-Z][A-Z_]+\b)?", line)
+        if not found:
+            continue
+        nested, name, status, code = found.groups()
+        own = int(status) if status else None
+        if not nested:
+            group_status = own
+        if code is not None:
+            drawn[name] = (code, own if own is not None else group_status)
+
+    classes = _coded_classes()
+    assert set(drawn) == {cls.__name__ for cls in classes}
+    for cls in classes:
+        assert drawn[cls.__name__] == (cls.code.value, CATALOGUE[cls.code].status), f"{cls.__name__} in the tree"

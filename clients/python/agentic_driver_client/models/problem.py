@@ -37,8 +37,8 @@ class Problem:
             active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
             retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
             limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
-                `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host
-                setting name.
+                `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host setting name (on
+                `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
             maximum (int | Unset): The value of that bound.
             attachment (int | Unset): `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
             media_type (str | Unset): `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.
@@ -49,7 +49,8 @@ class Problem:
             host_id (str | Unset): `MISDIRECTED_REQUEST`: the host process that answered.
             owner_host_id (str | Unset): `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session
                 or run the request names (send `Agentic-Host` with it).
-            errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`: every problem found in the request.
+            errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the
+                request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
     """
 
     type_: str

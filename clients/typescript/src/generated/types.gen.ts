@@ -971,7 +971,7 @@ export type Problem = {
      */
     retryAfterSeconds?: number;
     /**
-     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED` (by size): the bound that was hit, by its host setting name.
+     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
      */
     limit?: string;
     /**
@@ -1003,7 +1003,7 @@ export type Problem = {
      */
     ownerHostId?: string;
     /**
-     * `VALIDATION_ERROR`: every problem found in the request.
+     * `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
      */
     errors?: Array<ValidationIssue>;
 };

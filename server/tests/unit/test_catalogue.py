@@ -1,0 +1,199 @@
+"""Every hand-written copy of the error-code list names exactly the codes of openapi.yaml's ``ErrorCode``.
+
+The spec's enum is the one list of codes (and its description gives each code's status). The server's
+catalogue, the fix-it texts and every client's typed error list are written by hand in their own language, so
+this test reads each of them as text and, when one lacks a code or has one too many, names the file to edit:
+adding a code is then a matter of running this test until it passes (docs/development.md, "Adding an error
+code", walks through it). It also checks that each server class sends exactly the code-specific fields that
+``Problem``'s member descriptions name its code for. Each client also checks its list in its own build
+(TypeScript's ``satisfies``, Rust's exhaustive ``match``, Go's ``TestSentinelsCoverTheCatalogue``); this test
+says the same in one Python run.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentic_driver.error_guide import WHAT_TO_DO
+from agentic_driver.errors import CATALOGUE, DriverError, ErrorCode
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def spec_codes() -> set[str]:
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    return set(spec["components"]["schemas"]["ErrorCode"]["enum"])
+
+
+def _between(path: str, start: str, end: str) -> str:
+    """The text of ``path`` from the first ``start`` to the next ``end`` (both must be there)."""
+    text = (ROOT / path).read_text("utf-8")
+    assert start in text, f"{path} no longer has {start!r}; update {__file__}"
+    head = text.split(start, 1)[1]
+    assert end in head, f"{path} has no {end!r} after {start!r}; update {__file__}"
+    return head.split(end, 1)[0]
+
+
+def _pascal(code: str) -> str:
+    """``SESSION_NOT_FOUND`` as the generated Rust enum spells it: ``SessionNotFound``."""
+    return "".join(part.capitalize() for part in code.split("_"))
+
+
+def _coded_classes(cls: type[DriverError]) -> list[type[DriverError]]:
+    found: list[type[DriverError]] = []
+    for sub in cls.__subclasses__():
+        found += [sub] if "code" in vars(sub) else []
+        found += _coded_classes(sub)
+    return found
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One hand-written list of codes: where it is, how to read its codes, and what to do when it differs."""
+
+    path: str
+    codes: Callable[[], set[str]]
+    fix: str
+
+
+def _go_sentinels() -> set[str]:
+    declared = _between("clients/go/errors.go", "var (", "\n)\n")
+    by_name = dict(re.findall(r"(Err\w+)\s*=\s*&CodeError\{ErrorCode(\w+)\}", declared))
+    registered = set(re.findall(r"Err\w+", _between("clients/go/errors.go", "[]*CodeError{", "}")))
+    assert set(by_name) == registered, f"clients/go/errors.go: declared but not in init(): {set(by_name) ^ registered}"
+    spelled = {code.replace("_", ""): code for code in spec_codes()}
+    return {spelled.get(name, name) for name in by_name.values()}
+
+
+def _rust_kinds() -> set[str]:
+    kinds = _between("clients/rust/src/error.rs", "impl ProblemKind {", "\n}\n")
+    from_code, to_code = kinds.split("pub fn code(", 1)
+    spelled = {_pascal(code): code for code in spec_codes()}
+    read = {spelled.get(name, name) for name in re.findall(r"ErrorCode::(\w+) =>", from_code)}
+    written = {spelled.get(name, name) for name in re.findall(r"=> ErrorCode::(\w+)", to_code)}
+    assert read == written, f"clients/rust/src/error.rs: from_code and code() differ on {read ^ written}"
+    return read
+
+
+COPIES = [
+    Copy(
+        "server/src/agentic_driver/errors.py",
+        lambda: {code.value for code in ErrorCode},
+        "add the code to ErrorCode (its value is the code)",
+    ),
+    Copy(
+        "server/src/agentic_driver/errors.py",
+        lambda: {code.value for code in CATALOGUE},
+        "add a CodeSpec(status, title) to CATALOGUE, with the status the spec's ErrorCode description gives",
+    ),
+    Copy(
+        "server/src/agentic_driver/errors.py",
+        lambda: {cls.code.value for cls in _coded_classes(DriverError)},
+        "add one exception class (under its group: NotFound, Conflict, ...) and draw it in the module's tree",
+    ),
+    Copy(
+        "server/src/agentic_driver/error_guide.py",
+        lambda: {code.value for code in WHAT_TO_DO},
+        "write its fix-it text in WHAT_TO_DO, then run make docs-reference (docs/errors.md, the SDK's _fix_it.py)",
+    ),
+    Copy(
+        "clients/python/agentic_driver_sdk/_exceptions.py",
+        lambda: set(
+            re.findall(
+                r'^@_code\("(\w+)"\)',
+                (ROOT / "clients/python/agentic_driver_sdk/_exceptions.py").read_text("utf-8"),
+                re.M,
+            )
+        ),
+        'add a class decorated @_code("CODE") under its status class, and draw it in the module\'s tree',
+    ),
+    Copy(
+        "clients/typescript/src/errors.ts",
+        lambda: set(
+            re.findall(
+                r"^  (\w+): \w+,$", _between("clients/typescript/src/errors.ts", "PROBLEM_ERRORS = {", "}"), re.M
+            )
+        ),
+        "add a ProblemError subclass and its PROBLEM_ERRORS entry (make generate first, for the ErrorCode type)",
+    ),
+    Copy("clients/go/errors.go", _go_sentinels, "add an Err<Code> sentinel to the var block and to init()'s list"),
+    Copy(
+        "clients/rust/src/error.rs",
+        _rust_kinds,
+        "add a ProblemKind variant and its arms in ProblemKind::from_code and ProblemKind::code",
+    ),
+]
+
+
+@pytest.mark.parametrize("copy", COPIES, ids=[f"{copy.path}#{index}" for index, copy in enumerate(COPIES)])
+def test_each_hand_written_code_list_names_exactly_the_spec_codes(copy: Copy) -> None:
+    spec, listed = spec_codes(), copy.codes()
+
+    missing, extra = sorted(spec - listed), sorted(listed - spec)
+    assert not missing and not extra, (
+        f"{copy.path} differs from openapi.yaml's ErrorCode enum: missing {missing}, not in the spec {extra}. "
+        f"To fix: {copy.fix}."
+    )
+
+
+_SAMPLES: dict[str, object] = {"int": 1, "int | None": 1, "str": "x", "str | None": "x", "list[dict[str, str]]": []}
+_COMMON = {"type", "title", "status", "code", "detail", "instance", "requestId", "retryAfterSeconds"}
+
+
+def _fields_the_server_sends() -> dict[str, set[str]]:
+    """Code -> the code-specific members of its problem, from each class built with every argument it takes."""
+    found: dict[str, set[str]] = {}
+    for cls in _coded_classes(DriverError):
+        parameters = inspect.signature(cls.__init__).parameters.values()
+        arguments = {
+            p.name: _SAMPLES[str(p.annotation)]
+            for p in parameters
+            if p.name not in ("self", "detail") and p.kind is p.KEYWORD_ONLY
+        }
+        fields = set(cls("detail", **arguments).problem()) - _COMMON
+        if fields:
+            found[cls.code.value] = fields
+    return found
+
+
+def _fields_the_spec_describes() -> dict[str, set[str]]:
+    """Code -> fields, from ``Problem``'s member descriptions ("`A`, `B`: ..."; ``maximum`` goes with ``limit``)."""
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    members: dict[str, dict[str, str]] = spec["components"]["schemas"]["Problem"]["properties"]
+    owners = {
+        name: re.match(r"((?:`[A-Z_]+`(?:, )?)+):", member.get("description", "")) for name, member in members.items()
+    }
+    owners["maximum"] = owners["limit"]
+    found: dict[str, set[str]] = {}
+    for name, owner in owners.items():
+        for code in re.findall(r"`([A-Z_]+)`", owner.group(1)) if owner else []:
+            found.setdefault(code, set()).add(name)
+    return found
+
+
+def test_each_code_sends_exactly_the_fields_the_spec_gives_it() -> None:
+    sent, described = _fields_the_server_sends(), _fields_the_spec_describes()
+
+    differing = {code: (sent.get(code), described.get(code)) for code in sent.keys() | described.keys()}
+    differing = {code: pair for code, pair in differing.items() if pair[0] != pair[1]}
+    assert not differing, (
+        f"code: (fields errors.py sends, fields openapi.yaml's Problem describes for it) differ: {differing}. "
+        "Name the code at the start of each field's description in openapi.yaml, or fix the class in errors.py."
+    )
+
+
+def test_a_list_that_lacks_a_code_fails_naming_its_file_and_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    (go,) = [copy for copy in COPIES if copy.path == "clients/go/errors.go"]
+    monkeypatch.setitem(globals(), "spec_codes", lambda: {code.value for code in ErrorCode} | {"ATTACHMENT_NEW"})
+
+    with pytest.raises(
+        AssertionError, match=r"clients/go/errors.go differs .* missing \['ATTACHMENT_NEW'\].*Err<Code>"
+    ):
+        test_each_hand_written_code_list_names_exactly_the_spec_codes(go)
