@@ -27,8 +27,8 @@ def stale_revision_accepted() -> None:
     """A run on a stale revision is answered 200: admission no longer compares revisions."""
     admit = TurnLifecycle.admit
 
-    def admit_any_revision(self: TurnLifecycle, store: Any, record: Any, revision: int, run: Any) -> None:
-        admit(self, store, record, record.revision, run)
+    def admit_any_revision(self: TurnLifecycle, store: Any, record: Any, revision: int, *rest: Any) -> None:
+        admit(self, store, record, record.revision, *rest)
 
     TurnLifecycle.admit = admit_any_revision  # type: ignore[method-assign]
 
