@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -70,8 +71,17 @@ def log_entries(host: Host) -> list[dict[str, Any]]:
     return entries
 
 
-def access_lines(host: Host, request_id: str) -> list[dict[str, Any]]:
-    return [e for e in log_entries(host) if e["logger"] == "agentic_driver.access" and e["request_id"] == request_id]
+def access_lines(host: Host, request_id: str, timeout_s: float = 5.0) -> list[dict[str, Any]]:
+    """The request's access lines, once there is one: the host writes it after the answer's last byte went out,
+    so a client that has its answer may read the log before the line is there (bounded wait)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        lines = [
+            e for e in log_entries(host) if e["logger"] == "agentic_driver.access" and e["request_id"] == request_id
+        ]
+        if lines or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.02)
 
 
 def test_a_minted_id_on_every_answer_and_in_the_problem_body(json_host: Host) -> None:
