@@ -43,8 +43,6 @@ from .config import (
 from .errors import (
     ActionMismatch,
     DriverError,
-    ModelNotFound,
-    ProviderNotFound,
     RunNotFound,
     RunNotWaiting,
     SessionAccountRequired,
@@ -52,7 +50,6 @@ from .errors import (
     SessionNotFound,
     SessionOverrideRejected,
     SessionPrefixChanged,
-    SessionsDisabled,
     ToolNameConflict,
     UnsupportedContinuation,
     ValidationFailed,
@@ -74,6 +71,7 @@ from .models import (
 from .pricing import Prices
 from .providers import ModelRequest, Provider, VisibleMessage, build_provider
 from .providers.base import NativeFiltering, ToolSpec
+from .reach import Reach
 from .sessions import Owner, RunFigures, SessionRecord, SessionStore
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
@@ -116,6 +114,7 @@ class Driver:
             if sessions is not None
             else None
         )
+        self._reach = Reach(self._providers, self._store)
         keys = idempotency or IdempotencyConfig()
         self._idempotency = IdempotencyStore(keys.maxKeys, keys.ttlMs, self._clock)
         self._host_tools: dict[str, HostTool] = {}
@@ -195,7 +194,7 @@ class Driver:
 
     def bind_account(self, provider_id: str, account_id: str | None) -> None:
         """Change an instance's account binding; sessions bound to the old account stop continuing."""
-        self._provider(provider_id).account_id = account_id
+        self._reach.provider(provider_id).account_id = account_id
 
     # -- discovery and sessions ------------------------------------------------------
 
@@ -238,16 +237,16 @@ class Driver:
 
     async def read_session(self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> ReadSessionResponse:
         principal.require_grant("read")
-        return views.read_session_view(self._owned_session(principal, session_id), self.host_id)
+        return views.read_session_view(self._reach.owned_session(principal, session_id), self.host_id)
 
     async def truncate_session(
         self, session_id: str, request: TruncateSessionRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL
     ) -> CreateSessionResponse:
         """Keep the first ``keepTurns`` turns; the revision advances, accounting stays."""
         principal.require_grant("continue")
-        record = self._owned_session(principal, session_id)
+        record = self._reach.owned_session(principal, session_id)
         refuse_stale_or_busy(record, request.revision)
-        self._require_store().truncate(record, request.keepTurns)
+        self._reach.require_store().truncate(record, request.keepTurns)
         return CreateSessionResponse(session=views.session_info(record, self.host_id))
 
     def export_session(
@@ -255,8 +254,8 @@ class Driver:
     ) -> dict[str, Any]:
         """A versioned, JSON-clean envelope of the session (embedded use only; the host stores nothing)."""
         principal.require_grant("read")
-        record = self._owned_session(principal, session_id)
-        return envelope.export_record(record, include_instructions, self._provider(record.owner.provider).kind)
+        record = self._reach.owned_session(principal, session_id)
+        return envelope.export_record(record, include_instructions, self._reach.provider(record.owner.provider).kind)
 
     def import_session(
         self,
@@ -278,7 +277,7 @@ class Driver:
             raise envelope.ImportRejected(
                 f"The session belongs to provider {parsed.provider!r}, which this host does not configure."
             )
-        provider = self._granted_provider(principal, parsed.provider, parsed.model)
+        provider = self._reach.granted_provider(principal, parsed.provider, parsed.model)
         if parsed.provider_kind is not None and parsed.provider_kind != provider.kind:
             raise envelope.ImportRejected(
                 f"The session was kept by a {parsed.provider_kind!r} provider; {provider.id!r} is {provider.kind!r}."
@@ -290,14 +289,14 @@ class Driver:
             )
         surface = tuple(tools) + tuple(tool.spec for tool in self._host_tools.values())
         record, report = envelope.restore(
-            self._require_store(), parsed, principal.subject, instructions, tools_fingerprint(surface)
+            self._reach.require_store(), parsed, principal.subject, instructions, tools_fingerprint(surface)
         )
         return dataclasses.replace(report, session=views.session_info(record, self.host_id))
 
     async def delete_session(self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> None:
         principal.require_grant("delete")
-        record = self._owned_session(principal, session_id)
-        self._require_store().delete(record)
+        record = self._reach.owned_session(principal, session_id)
+        self._reach.require_store().delete(record)
         run = record.active_run
         if run is not None:
             run.cancel("session_deleted")
@@ -367,7 +366,7 @@ class Driver:
     # -- admission -------------------------------------------------------------------
 
     def _begin_run(self, request: RunRequest, principal: SessionPrincipal) -> ActiveRun:
-        provider = self._granted_provider(principal, request.provider, request.model)
+        provider = self._reach.granted_provider(principal, request.provider, request.model)
         tools = self._tool_specs(request, provider)
         idle = None if request.idleTimeoutMs is MISSING else request.idleTimeoutMs
         run = ActiveRun(
@@ -385,9 +384,9 @@ class Driver:
             self._turns.start(run, provider, _stateless_request(request, tools), None, idle)
             return run
         principal.require_grant("continue")
-        store = self._require_store()
+        store = self._reach.require_store()
         _refuse_session_overrides(request)
-        record = self._owned_session(principal, request.session.id, provider=provider.id, model=request.model)
+        record = self._reach.owned_session(principal, request.session.id, provider=provider.id, model=request.model)
         if record.owner.account != provider.account_id:
             raise SessionNotFound(
                 f"Session {record.id!r} is bound to an account that provider {provider.id!r} no longer uses; "
@@ -478,7 +477,7 @@ class Driver:
         if recorded.grant is not None:
             principal.require_grant(recorded.grant)
         if recorded.session_id is not None:
-            self._owned_session(principal, recorded.session_id)
+            self._reach.owned_session(principal, recorded.session_id)
         if recorded.error is not None:
             raise recorded.error
         return recorded.result
@@ -496,9 +495,9 @@ class Driver:
     # -- helpers ------------------------------------------------------------------------
 
     def _create_session(self, request: CreateSessionRequest, principal: SessionPrincipal) -> CreateSessionResponse:
-        provider = self._granted_provider(principal, request.provider, request.model)
+        provider = self._reach.granted_provider(principal, request.provider, request.model)
         principal.require_grant("create")
-        store = self._require_store()
+        store = self._reach.require_store()
         if provider.account_id is None:
             raise SessionAccountRequired(
                 f"Provider {provider.id!r} has no account binding; it serves stateless runs only."
@@ -583,42 +582,6 @@ class Driver:
             return True
         offered = {t.name for t in tools}
         return any(tool.approval == "required" for name, tool in self._host_tools.items() if name in offered)
-
-    def _provider(self, provider_id: str) -> Provider:
-        provider = self._providers.get(provider_id)
-        if provider is None:
-            raise ProviderNotFound(f"No provider instance {provider_id!r} on this host.")
-        return provider
-
-    def _granted_provider(self, principal: SessionPrincipal, provider_id: str, model: str) -> Provider:
-        provider = self._provider(provider_id)
-        principal.require_provider(provider.id)
-        if model not in provider.models:
-            raise ModelNotFound(f"Provider {provider.id!r} does not serve model {model!r}.")
-        return provider
-
-    def _require_store(self) -> SessionStore:
-        if self._store is None:
-            raise SessionsDisabled("This host keeps no sessions (it sets no sessions.retentionMs).")
-        return self._store
-
-    def _owned_session(
-        self, principal: SessionPrincipal, session_id: str, *, provider: str | None = None, model: str | None = None
-    ) -> SessionRecord:
-        """The caller's session; any other identity's is reported exactly like a missing one."""
-        record = self._require_store().get(session_id)
-        owner = record.owner if record is not None else None
-        if (
-            record is None
-            or owner is None
-            or owner.subject != principal.subject
-            or (provider is not None and owner.provider != provider)
-            or (model is not None and owner.model != model)
-        ):
-            scope = "this caller" if provider is None else "this caller, provider and model"
-            raise SessionNotFound(f"No session {session_id!r} for {scope}.")
-        principal.require_provider(owner.provider)
-        return record
 
     def _sessions_policy(self) -> SessionsPolicy:
         if self._store is None:
