@@ -18,7 +18,6 @@ raise ``errors.DriverError`` subclasses, the same codes the HTTP host answers wi
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
@@ -27,8 +26,8 @@ from pydantic import MISSING, BaseModel
 
 from . import envelope, views
 from ._version import __version__
-from .attachments import AttachmentLimits, check_attachments
-from .auth import SessionGrant, SessionPrincipal
+from .attachments import AttachmentLimits
+from .auth import SessionPrincipal
 from .clock import Clock, SystemClock
 from .config import (
     DEFAULT_MAX_ENTRIES,
@@ -41,16 +40,8 @@ from .config import (
     SessionsConfig,
 )
 from .errors import (
-    ActionMismatch,
     DriverError,
-    RunNotFound,
-    RunNotWaiting,
     SessionAccountRequired,
-    SessionContextUnsupported,
-    SessionNotFound,
-    SessionOverrideRejected,
-    SessionPrefixChanged,
-    ToolNameConflict,
     UnsupportedContinuation,
     ValidationFailed,
 )
@@ -69,15 +60,16 @@ from .models import (
     TruncateSessionRequest,
 )
 from .pricing import Prices
-from .providers import ModelRequest, Provider, VisibleMessage, build_provider
+from .providers import Provider, VisibleMessage, build_provider
 from .providers.base import NativeFiltering, ToolSpec
 from .reach import Reach
-from .sessions import Owner, RunFigures, SessionRecord, SessionStore
+from .sessions import Owner, SessionStore
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
-from .turns.idempotency import IdempotencyStore, Recorded, fingerprint, json_digest
-from .turns.lifecycle import refuse_stale_or_busy, tools_fingerprint
-from .turns.runs import Delta, Outcome, PendingAction
+from .turns.admission import RunAdmission, refuse_stale_or_busy
+from .turns.events import single
+from .turns.idempotency import IdempotencyStore, Recorded, fingerprint
+from .turns.lifecycle import tools_fingerprint
 from .views import StreamEvent
 
 __all__ = ["LOCAL_PRINCIPAL", "Driver"]
@@ -104,7 +96,6 @@ class Driver:
         attachment_limits: AttachmentLimits | None = None,
     ) -> None:
         self.host_id = host_id
-        self._attachment_limits = attachment_limits or AttachmentLimits()
         self.ids = HostIds(host_id)
         self.metrics = Metrics()
         self._clock = clock or SystemClock()
@@ -121,18 +112,28 @@ class Driver:
         for tool in tools:
             self.register_tool(tool)
         self._runs = RunRegistry(max_waiting_runs)
-        self._prices = dict(prices or {})
-        self._turns = TurnLifecycle(
+        lifecycle = TurnLifecycle(
             RunSlots(max_concurrent_runs, max_queued_runs),
             self._runs,
             self.metrics,
             self._clock,
             self._host_tools,
-            describe=self._describe,
-            prices=lambda provider, model: self._prices.get((provider, model)),
+            self._idempotency,
+            host_id,
+            dict(prices or {}),
             compact_max_chars=sessions.compactToolResultsMaxChars if sessions is not None else 500,
         )
-        slots, store, runs = self._turns.slots, self._store, self._runs
+        self._turns = RunAdmission(
+            lifecycle,
+            self._runs,
+            self._reach,
+            self._idempotency,
+            self._host_tools,
+            self.ids,
+            attachment_limits or AttachmentLimits(),
+            host_id,
+        )
+        slots, store, runs = lifecycle.slots, self._store, self._runs
         self.metrics.watch(
             lambda: len(runs),
             lambda: slots.in_use,
@@ -180,7 +181,7 @@ class Driver:
 
     @property
     def slots(self) -> RunSlots:
-        return self._turns.slots
+        return self._turns.lifecycle.slots
 
     def active_runs(self) -> list[ActiveRun]:
         """Runs that have not ended (waiting for a slot, running, or paused for the application)."""
@@ -311,8 +312,7 @@ class Driver:
         if replay is not None:
             result: RunResult = self._replay(replay, principal)
             return result
-        run = self._admitted(principal, idempotency_key, lambda: self._begin_run(request, principal))
-        return await self._answer(run)
+        return await self._turns.result(self._turns.run(request, principal, idempotency_key))
 
     async def stream_run(
         self, request: RunRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, idempotency_key: str | None = None
@@ -321,9 +321,7 @@ class Driver:
         replay = self._claim(principal, idempotency_key, "run", "", request)
         if replay is not None:
             return self._replayed_stream(replay, principal)
-        run = self._admitted(principal, idempotency_key, lambda: self._begin_run(request, principal))
-        session = views.session_info(run.session, self.host_id) if run.session is not None else None
-        return self._stream(run, views.started_event(run.id, session))
+        return self._turns.events(self._turns.run(request, principal, idempotency_key), started=True)
 
     async def submit_run_actions(
         self,
@@ -337,8 +335,7 @@ class Driver:
         if replay is not None:
             result: RunResult = self._replay(replay, principal)
             return result
-        run = self._admitted(principal, idempotency_key, lambda: self._begin_submit(run_id, request, principal))
-        return await self._answer(run)
+        return await self._turns.result(self._turns.submit(run_id, request, principal, idempotency_key))
 
     async def stream_run_actions(
         self,
@@ -351,110 +348,16 @@ class Driver:
         replay = self._claim(principal, idempotency_key, "submitRunActions", run_id, request)
         if replay is not None:
             return self._replayed_stream(replay, principal)
-        run = self._admitted(principal, idempotency_key, lambda: self._begin_submit(run_id, request, principal))
-        return self._stream(run, None)
+        return self._turns.events(self._turns.submit(run_id, request, principal, idempotency_key))
 
     async def cancel_run(self, run_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> CancelRunResponse:
-        run = self._active_run(run_id, principal)
+        run = self._turns.find(run_id, principal)
         run.cancel("cancelled")
         await run.settled()
         response = CancelRunResponse(id=run.id, status="cancelled", modelWorkStarted=run.model_work_started)
         if run.session is not None and not run.session.deleted:
             response.session = views.session_info(run.session, self.host_id)
         return response
-
-    # -- admission -------------------------------------------------------------------
-
-    def _begin_run(self, request: RunRequest, principal: SessionPrincipal) -> ActiveRun:
-        provider = self._reach.granted_provider(principal, request.provider, request.model)
-        tools = self._tool_specs(request, provider)
-        idle = None if request.idleTimeoutMs is MISSING else request.idleTimeoutMs
-        run = ActiveRun(
-            id=self.ids.new_run_id(),
-            subject=principal.subject,
-            provider=provider.id,
-            input=request.input,
-            may_wait=self._may_wait(request, tools),
-            action_timeout_ms=None if request.actionTimeoutMs is MISSING else request.actionTimeoutMs,
-        )
-        if request.session is MISSING:
-            if request.attachments is not MISSING:
-                check_attachments(provider, request.attachments, self._attachment_limits)
-            self._turns.reserve(run)
-            self._turns.start(run, provider, _stateless_request(request, tools), None, idle)
-            return run
-        principal.require_grant("continue")
-        store = self._reach.require_store()
-        _refuse_session_overrides(request)
-        record = self._reach.owned_session(principal, request.session.id, provider=provider.id, model=request.model)
-        if record.owner.account != provider.account_id:
-            raise SessionNotFound(
-                f"Session {record.id!r} is bound to an account that provider {provider.id!r} no longer uses; "
-                "it can be read or deleted but not continued."
-            )
-        prefix = self._check_prefix(record, provider, tools)
-        run.session = record
-        self._turns.admit(store, record, request.session.revision, run, prefix)
-        self._turns.start(run, provider, self._turns.session_request(record, request.input, tools), store, idle)
-        return run
-
-    def _begin_submit(self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal) -> ActiveRun:
-        run = self._active_run(run_id, principal)
-        # A run being stopped (cancel, delete, disconnect) still shows its pending action until its task
-        # processes the cancellation; its answer future is already done then, and answering it must not be tried.
-        if run.pending is None or run.answer is None or run.answer.done() or run.cancel_reason is not None:
-            raise RunNotWaiting(f"Run {run.id!r} is not waiting for an action.")
-        answer = _match_answer(run.pending, request)
-        self._turns.answer(run, answer)
-        return run
-
-    def _admitted(self, principal: SessionPrincipal, key: str | None, begin: Any) -> ActiveRun:
-        """Run ``begin``; a refusal forgets the idempotency key, an admission records its outcome."""
-        try:
-            run: ActiveRun = begin()
-        except BaseException:
-            self._release(principal, key)
-            raise
-        if key is not None:
-            subject, session_id = principal.subject, run.session.id if run.session is not None else None
-            grant: SessionGrant | None = "continue" if run.session is not None else None
-
-            def record(outcome: Outcome) -> None:
-                self._idempotency.record(
-                    subject,
-                    key,
-                    result=outcome.result,
-                    error=outcome.error,
-                    session_id=session_id,
-                    provider=run.provider,
-                    grant=grant,
-                    run_id=run.id,
-                )
-
-            run.on_outcome = record
-        return run
-
-    async def _answer(self, run: ActiveRun) -> RunResult:
-        """Wait for the run to pause, finish or fail, and answer the request with that."""
-        run.streamed = False
-        try:
-            outcome = await run.outcome()
-        except asyncio.CancelledError as cancelled:  # the request was cancelled: do not leave its turn running
-            run.cancel("disconnected" if "disconnected" in cancelled.args else "cancelled")
-            raise
-        if outcome.error is not None:
-            raise outcome.error
-        result: RunResult = outcome.result
-        return result
-
-    def _stream(self, run: ActiveRun, first: StreamEvent | None) -> RunEvents:
-        run.streamed = True
-        return RunEvents(run, first)
-
-    def _describe(self, run: ActiveRun, action: PendingAction | None, text: str, figures: RunFigures) -> RunResult:
-        record = run.session
-        session = views.session_info(record, self.host_id) if record is not None and not record.deleted else None
-        return views.run_result(run.id, action, text, figures, session)
 
     # -- idempotency ------------------------------------------------------------------
 
@@ -490,7 +393,7 @@ class Driver:
             if error is not recorded.error:
                 raise  # a failed access check, not the recorded outcome
             result = None
-        return _single(views.outcome_event(recorded.run_id or "", result, recorded.error))
+        return single(views.outcome_event(recorded.run_id or "", result, recorded.error))
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -518,71 +421,6 @@ class Driver:
         )
         return CreateSessionResponse(session=views.session_info(record, self.host_id))
 
-    def _active_run(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:
-        run = self._runs.find(run_id, principal.subject)
-        if run is None:
-            raise RunNotFound(f"No active run {run_id!r} for this caller.")
-        principal.require_provider(run.provider)
-        if run.session is not None:
-            principal.require_grant("continue")
-        return run
-
-    def _check_prefix(self, record: SessionRecord, provider: Provider, tools: tuple[ToolSpec, ...]) -> str | None:
-        """Refuse, before any model work, a native turn that would change a provider's fixed request prefix.
-
-        Anthropic replays thinking blocks only under the exact system prompt and
-        tool definitions they were made with; a changed prefix is a provider 400
-        at best and a silent cache miss at worst, so the session records the
-        prefix of its first turn and later turns must match it.
-        """
-        if record.mode != "native" or not provider.capabilities.fixed_native_prefix:
-            return record.prefix_fingerprint
-        surface = {
-            "instructions": record.instructions,
-            "tools": [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools],
-        }
-        digest = json_digest(surface)
-        if record.prefix_fingerprint is not None and record.prefix_fingerprint != digest:
-            raise SessionPrefixChanged(
-                f"Session {record.id!r} is a native session on provider {provider.id!r}, whose request prefix "
-                "(instructions and tool definitions) must stay byte-identical; this run's tools differ from its "
-                "first turn's. Send the same tools, or start a new session."
-            )
-        return digest
-
-    def _tool_specs(self, request: RunRequest, provider: Provider) -> tuple[ToolSpec, ...]:
-        declared = [] if request.tools is MISSING else request.tools
-        if not provider.capabilities.application_functions:
-            if declared:
-                raise ValidationFailed(
-                    f"Provider {provider.id!r} does not take application functions.",
-                    errors=[{"location": "body.tools", "message": "the provider does not take functions"}],
-                )
-            return ()
-        problems = []
-        seen: set[str] = set()
-        for index, tool in enumerate(declared):
-            if tool.name in self._host_tools:
-                problems.append({"location": f"body.tools.{index}.name", "message": f"{tool.name!r} is a host tool"})
-            elif tool.name in seen:
-                problems.append({"location": f"body.tools.{index}.name", "message": f"{tool.name!r} is declared twice"})
-            seen.add(tool.name)
-        if problems:
-            raise ToolNameConflict(
-                f"Tool names must be unique and differ from the host's tools: {problems[0]['message']}.",
-                errors=problems,
-            )
-        own = tuple(ToolSpec(t.name, "" if t.description is MISSING else t.description, t.parameters) for t in declared)
-        return own + tuple(tool.spec for tool in self._host_tools.values())
-
-    def _may_wait(self, request: RunRequest, tools: tuple[ToolSpec, ...]) -> bool:
-        """Whether the run could pause for the application: it offers its own functions or a host tool needing
-        approval (host tools that need none are answered by the host itself)."""
-        if request.tools is not MISSING and request.tools:
-            return True
-        offered = {t.name for t in tools}
-        return any(tool.approval == "required" for name, tool in self._host_tools.items() if name in offered)
-
     def _sessions_policy(self) -> SessionsPolicy:
         if self._store is None:
             return SessionsPolicy(
@@ -604,58 +442,6 @@ class Driver:
         )
 
 
-class RunEvents:
-    """A run's events for one reader. Closing it before the last event disconnects the reader,
-    which stops the run (interrupted if model work had started), even if it was never read."""
-
-    def __init__(self, run: ActiveRun, first: StreamEvent | None) -> None:
-        self._run = run
-        self._first = first
-        self._finished = False
-
-    def __aiter__(self) -> RunEvents:
-        return self
-
-    async def __anext__(self) -> StreamEvent:
-        if self._finished:
-            raise StopAsyncIteration
-        if self._first is not None:
-            first, self._first = self._first, None
-            return first
-        try:
-            signal = await self._run.next_signal()
-        except asyncio.CancelledError:
-            await self.aclose()
-            raise
-        if isinstance(signal, Delta):
-            return views.delta_event(self._run.id, signal.text)
-        self._finished = True
-        return views.outcome_event(self._run.id, signal.result, signal.error)
-
-    async def aclose(self) -> None:
-        if not self._finished:
-            self._finished = True
-            self._run.cancel("disconnected")
-
-
-async def _single(event: StreamEvent) -> AsyncIterator[StreamEvent]:
-    yield event
-
-
-def _stateless_request(request: RunRequest, tools: tuple[ToolSpec, ...]) -> ModelRequest:
-    return ModelRequest(
-        model=request.model,
-        input=request.input,
-        instructions=None if request.instructions is MISSING else request.instructions,
-        messages=() if request.history is MISSING else [VisibleMessage(m.role, m.content) for m in request.history],
-        attachments=()
-        if request.attachments is MISSING
-        else [(a.name, a.mediaType, a.data) for a in request.attachments],
-        retrieval=() if request.retrieval is MISSING else [(d.id, d.text) for d in request.retrieval.documents],
-        tools=tools,
-    )
-
-
 def _check_native_filter(provider: Provider, mode: str, native_filter: str) -> None:
     if native_filter == "full":
         return
@@ -666,49 +452,3 @@ def _check_native_filter(provider: Provider, mode: str, native_filter: str) -> N
         )
     if native_filter not in provider.capabilities.native_filters or not isinstance(provider, NativeFiltering):
         raise UnsupportedContinuation(f"Provider {provider.id!r} does not support the {native_filter} native history.")
-
-
-def _refuse_session_overrides(request: RunRequest) -> None:
-    overrides = [name for name in ("instructions", "history") if getattr(request, name) is not MISSING]
-    if overrides:
-        raise SessionOverrideRejected(
-            f"A session run cannot send {' or '.join(overrides)}: they belong to the session since its creation."
-        )
-    context = [name for name in ("attachments", "retrieval") if getattr(request, name) is not MISSING]
-    if context:
-        raise SessionContextUnsupported(
-            f"Sessions accept text input only; {' and '.join(context)} need a stateless run."
-        )
-
-
-def _match_answer(pending: PendingAction, request: SubmitRunActionsRequest) -> dict[str, Any]:
-    """The answers keyed by call id, exactly matching what the run asked for."""
-    results, approvals = request.functionResults, request.approvals
-    if (results is MISSING) == (approvals is MISSING):
-        raise ValidationFailed(
-            "Send exactly one of functionResults or approvals.",
-            errors=[{"location": "body", "message": "exactly one of functionResults, approvals"}],
-        )
-    answers: list[tuple[str, Any]]
-    if pending.kind == "function_calls":
-        if results is MISSING:
-            raise ActionMismatch("The run waits for function results, not approvals.")
-        answers = [(r.callId, r.output) for r in results]
-    else:
-        if approvals is MISSING:
-            raise ActionMismatch("The run waits for approvals, not function results.")
-        answers = [(a.callId, (a.approve, None if a.reason is MISSING else a.reason)) for a in approvals]
-    ids = [call_id for call_id, _ in answers]
-    duplicated = sorted({i for i in ids if ids.count(i) > 1})
-    missing = sorted(pending.call_ids - set(ids))
-    extra = sorted(set(ids) - pending.call_ids)
-    problems = []
-    if missing:
-        problems.append(f"missing answers for call ids: {', '.join(missing)}")
-    if extra:
-        problems.append(f"answers for call ids not asked for: {', '.join(extra)}")
-    if duplicated:
-        problems.append(f"call ids answered twice: {', '.join(duplicated)}")
-    if problems:
-        raise ActionMismatch("The answers do not match the run's required action: " + "; ".join(problems) + ".")
-    return dict(answers)
