@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING
 
 from . import envelope, views
 from ._version import __version__
@@ -40,7 +40,6 @@ from .config import (
     SessionsConfig,
 )
 from .errors import (
-    DriverError,
     SessionAccountRequired,
     UnsupportedContinuation,
     ValidationFailed,
@@ -67,8 +66,7 @@ from .sessions import Owner, SessionStore
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
 from .turns.admission import RunAdmission, refuse_stale_or_busy
-from .turns.events import single
-from .turns.idempotency import IdempotencyStore, Recorded, fingerprint
+from .turns.idempotency import IdempotencyStore, KeyedRequests
 from .turns.lifecycle import tools_fingerprint
 from .views import StreamEvent
 
@@ -106,8 +104,8 @@ class Driver:
             else None
         )
         self._reach = Reach(self._providers, self._store)
-        keys = idempotency or IdempotencyConfig()
-        self._idempotency = IdempotencyStore(keys.maxKeys, keys.ttlMs, self._clock)
+        bounds = idempotency or IdempotencyConfig()
+        self._keys = KeyedRequests(IdempotencyStore(bounds.maxKeys, bounds.ttlMs, self._clock), self._reach)
         self._host_tools: dict[str, HostTool] = {}
         for tool in tools:
             self.register_tool(tool)
@@ -118,7 +116,7 @@ class Driver:
             self.metrics,
             self._clock,
             self._host_tools,
-            self._idempotency,
+            self._keys.store,
             host_id,
             dict(prices or {}),
             compact_max_chars=sessions.compactToolResultsMaxChars if sessions is not None else 500,
@@ -127,7 +125,7 @@ class Driver:
             lifecycle,
             self._runs,
             self._reach,
-            self._idempotency,
+            self._keys,
             self._host_tools,
             self.ids,
             attachment_limits or AttachmentLimits(),
@@ -216,17 +214,17 @@ class Driver:
         *,
         idempotency_key: str | None = None,
     ) -> CreateSessionResponse:
-        replay = self._claim(principal, idempotency_key, "createSession", "", request)
+        replay = self._keys.claim(principal, idempotency_key, "createSession", "", request)
         if replay is not None:
-            result: CreateSessionResponse = self._replay(replay, principal)
+            result: CreateSessionResponse = self._keys.replay(replay, principal)
             return result
         try:
             response = self._create_session(request, principal)
         except BaseException:
-            self._release(principal, idempotency_key)
+            self._keys.release(principal, idempotency_key)
             raise
         if idempotency_key is not None:
-            self._idempotency.record(
+            self._keys.store.record(
                 principal.subject,
                 idempotency_key,
                 result=response,
@@ -308,20 +306,13 @@ class Driver:
     async def run(
         self, request: RunRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, idempotency_key: str | None = None
     ) -> RunResult:
-        replay = self._claim(principal, idempotency_key, "run", "", request)
-        if replay is not None:
-            result: RunResult = self._replay(replay, principal)
-            return result
-        return await self._turns.result(self._turns.run(request, principal, idempotency_key))
+        return await self._turns.run(request, principal, idempotency_key)
 
     async def stream_run(
         self, request: RunRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, idempotency_key: str | None = None
     ) -> AsyncIterator[StreamEvent]:
         """Admit the run (raising any refusal now), then return its events."""
-        replay = self._claim(principal, idempotency_key, "run", "", request)
-        if replay is not None:
-            return self._replayed_stream(replay, principal)
-        return self._turns.events(self._turns.run(request, principal, idempotency_key), started=True)
+        return self._turns.stream(request, principal, idempotency_key)
 
     async def submit_run_actions(
         self,
@@ -331,11 +322,7 @@ class Driver:
         *,
         idempotency_key: str | None = None,
     ) -> RunResult:
-        replay = self._claim(principal, idempotency_key, "submitRunActions", run_id, request)
-        if replay is not None:
-            result: RunResult = self._replay(replay, principal)
-            return result
-        return await self._turns.result(self._turns.submit(run_id, request, principal, idempotency_key))
+        return await self._turns.submit(run_id, request, principal, idempotency_key)
 
     async def stream_run_actions(
         self,
@@ -345,10 +332,7 @@ class Driver:
         *,
         idempotency_key: str | None = None,
     ) -> AsyncIterator[StreamEvent]:
-        replay = self._claim(principal, idempotency_key, "submitRunActions", run_id, request)
-        if replay is not None:
-            return self._replayed_stream(replay, principal)
-        return self._turns.events(self._turns.submit(run_id, request, principal, idempotency_key))
+        return self._turns.stream_submit(run_id, request, principal, idempotency_key)
 
     async def cancel_run(self, run_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> CancelRunResponse:
         run = self._turns.find(run_id, principal)
@@ -358,42 +342,6 @@ class Driver:
         if run.session is not None and not run.session.deleted:
             response.session = views.session_info(run.session, self.host_id)
         return response
-
-    # -- idempotency ------------------------------------------------------------------
-
-    def _claim(
-        self, principal: SessionPrincipal, key: str | None, operation: str, target: str, body: BaseModel
-    ) -> Recorded | None:
-        if key is None:
-            return None
-        digest = fingerprint(operation, target, body.model_dump(mode="json"))
-        return self._idempotency.claim(principal.subject, key, digest)
-
-    def _release(self, principal: SessionPrincipal, key: str | None) -> None:
-        if key is not None:
-            self._idempotency.release(principal.subject, key)
-
-    def _replay(self, recorded: Recorded, principal: SessionPrincipal) -> Any:
-        """The recorded outcome, after checking that the caller may still reach it."""
-        if recorded.provider is not None:
-            principal.require_provider(recorded.provider)
-        if recorded.grant is not None:
-            principal.require_grant(recorded.grant)
-        if recorded.session_id is not None:
-            self._reach.owned_session(principal, recorded.session_id)
-        if recorded.error is not None:
-            raise recorded.error
-        return recorded.result
-
-    def _replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> AsyncIterator[StreamEvent]:
-        """One event with the recorded outcome; access is checked now, before any event is sent."""
-        try:
-            result = self._replay(recorded, principal)
-        except DriverError as error:
-            if error is not recorded.error:
-                raise  # a failed access check, not the recorded outcome
-            result = None
-        return single(views.outcome_event(recorded.run_id or "", result, recorded.error))
 
     # -- helpers ------------------------------------------------------------------------
 

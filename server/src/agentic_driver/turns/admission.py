@@ -1,7 +1,7 @@
 """Admission: a run request becomes an admitted, started turn (or a refusal that touched nothing).
 
-    driver.run -> RunAdmission.run -> checks -> reserve (+ begin_turn) -> TurnLifecycle.start
-               -> RunAdmission.result / events (the outcome the lifecycle publishes)
+    driver.run -> RunAdmission.run -> replay? -> checks -> reserve (+ begin_turn) -> TurnLifecycle.start
+               -> the outcome the lifecycle publishes (RunAdmission._result, or _events for a stream)
 
 Stateless and session runs, and answers to a paused run, all enter here. The
 checks run in the order their refusals are reported (provider, tools, grant,
@@ -14,7 +14,7 @@ with the outcome it publishes (``ActiveRun.idempotency_key``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import MISSING
@@ -42,8 +42,9 @@ from ..providers.base import ModelRequest, Provider, ToolSpec, VisibleMessage
 from ..reach import Reach
 from ..sessions import SessionRecord, SessionStore
 from ..tools import HostTool
+from ..views import StreamEvent
 from .events import RunEvents
-from .idempotency import IdempotencyStore, json_digest
+from .idempotency import KeyedRequests, json_digest
 from .lifecycle import TurnLifecycle
 from .runs import ActiveRun, PendingAction, RunRegistry
 
@@ -58,7 +59,7 @@ class RunAdmission:
         lifecycle: TurnLifecycle,
         runs: RunRegistry,
         reach: Reach,
-        idempotency: IdempotencyStore,
+        keys: KeyedRequests,
         host_tools: Mapping[str, HostTool],
         ids: HostIds,
         attachment_limits: AttachmentLimits,
@@ -67,23 +68,50 @@ class RunAdmission:
         self.lifecycle = lifecycle
         self._runs = runs
         self._reach = reach
-        self._idempotency = idempotency
+        self._keys = keys
         self._host_tools = host_tools
         self._ids = ids
         self._attachment_limits = attachment_limits
         self._host_id = host_id
 
-    # -- the operations --------------------------------------------------------------
+    # -- the operations (each replays a finished outcome of its idempotency key first) --------
 
-    def run(self, request: RunRequest, principal: SessionPrincipal, key: str | None) -> ActiveRun:
-        """Admit and start a stateless or session run, or raise its refusal."""
-        return self._admitted(principal, key, lambda: self._begin_run(request, principal))
+    async def run(self, request: RunRequest, principal: SessionPrincipal, key: str | None) -> RunResult:
+        """Admit and start a stateless or session run, and answer with its outcome."""
+        replay = self._keys.claim(principal, key, "run", "", request)
+        if replay is not None:
+            replayed: RunResult = self._keys.replay(replay, principal)
+            return replayed
+        return await self._result(self._admitted(principal, key, lambda: self._begin_run(request, principal)))
 
-    def submit(
+    def stream(self, request: RunRequest, principal: SessionPrincipal, key: str | None) -> AsyncIterator[StreamEvent]:
+        """Admit and start a run (raising any refusal now), and return its events."""
+        replay = self._keys.claim(principal, key, "run", "", request)
+        if replay is not None:
+            return self._keys.replayed_stream(replay, principal)
+        run = self._admitted(principal, key, lambda: self._begin_run(request, principal))
+        return self._events(run, started=True)
+
+    async def submit(
         self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal, key: str | None
-    ) -> ActiveRun:
-        """Resume a paused run with the application's answers, or raise their refusal."""
-        return self._admitted(principal, key, lambda: self._begin_submit(run_id, request, principal))
+    ) -> RunResult:
+        """Resume a paused run with the application's answers, and answer with its next outcome."""
+        replay = self._keys.claim(principal, key, "submitRunActions", run_id, request)
+        if replay is not None:
+            replayed: RunResult = self._keys.replay(replay, principal)
+            return replayed
+        return await self._result(
+            self._admitted(principal, key, lambda: self._begin_submit(run_id, request, principal))
+        )
+
+    def stream_submit(
+        self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal, key: str | None
+    ) -> AsyncIterator[StreamEvent]:
+        """Resume a paused run (raising any refusal now), and return its events."""
+        replay = self._keys.claim(principal, key, "submitRunActions", run_id, request)
+        if replay is not None:
+            return self._keys.replayed_stream(replay, principal)
+        return self._events(self._admitted(principal, key, lambda: self._begin_submit(run_id, request, principal)))
 
     def find(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:
         """The caller's active run, with the grants acting on it needs."""
@@ -95,7 +123,7 @@ class RunAdmission:
             principal.require_grant("continue")
         return run
 
-    async def result(self, run: ActiveRun) -> RunResult:
+    async def _result(self, run: ActiveRun) -> RunResult:
         """Wait for the run to pause, finish or fail, and answer the request with that."""
         run.streamed = False
         try:
@@ -108,7 +136,7 @@ class RunAdmission:
         result: RunResult = outcome.result
         return result
 
-    def events(self, run: ActiveRun, *, started: bool = False) -> RunEvents:
+    def _events(self, run: ActiveRun, *, started: bool = False) -> RunEvents:
         """The run's events for a streaming reader; a new run's begin with ``run.started``."""
         run.streamed = True
         first = None
@@ -185,8 +213,7 @@ class RunAdmission:
         try:
             run = begin()
         except BaseException:
-            if key is not None:
-                self._idempotency.release(principal.subject, key)
+            self._keys.release(principal, key)
             raise
         if key is not None:
             run.idempotency_key = key

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 from .. import views
 from ..views import StreamEvent
 from .runs import ActiveRun, Delta
 
-__all__ = ["RunEvents", "single"]
+__all__ = ["RunEvents"]
 
 
 class RunEvents:
@@ -44,8 +43,3 @@ class RunEvents:
         if not self._finished:
             self._finished = True
             self._run.cancel("disconnected")
-
-
-async def single(event: StreamEvent) -> AsyncIterator[StreamEvent]:
-    """A stream of one event (a replayed outcome)."""
-    yield event
