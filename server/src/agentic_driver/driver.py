@@ -22,27 +22,16 @@ import dataclasses
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
-from pydantic import MISSING
-
 from . import envelope, views
 from ._version import __version__
 from .attachments import AttachmentLimits
 from .auth import SessionPrincipal
 from .clock import Clock, SystemClock
 from .config import (
-    DEFAULT_MAX_ENTRIES,
-    DEFAULT_MAX_MESSAGES,
-    DEFAULT_MAX_NATIVE_MESSAGES,
-    DEFAULT_MAX_RECORD_BYTES,
     ConfigError,
     HostConfig,
     IdempotencyConfig,
     SessionsConfig,
-)
-from .errors import (
-    SessionAccountRequired,
-    UnsupportedContinuation,
-    ValidationFailed,
 )
 from .ids import HostIds
 from .metrics import Metrics
@@ -54,15 +43,15 @@ from .models import (
     ReadSessionResponse,
     RunRequest,
     RunResult,
-    SessionsPolicy,
     SubmitRunActionsRequest,
     TruncateSessionRequest,
 )
 from .pricing import Prices
-from .providers import Provider, VisibleMessage, build_provider
-from .providers.base import NativeFiltering, ToolSpec
+from .providers import Provider, build_provider
+from .providers.base import ToolSpec
 from .reach import Reach
-from .sessions import Owner, SessionStore
+from .sessions import SessionStore
+from .sessions.creation import create_session
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
 from .turns.admission import RunAdmission, refuse_stale_or_busy
@@ -204,7 +193,7 @@ class Driver:
             subject=principal.subject,
             sessionGrants=[g for g in ("create", "read", "continue", "delete") if g in principal.grants],
             providers=[views.provider_info(p) for p in self._providers.values() if principal.may_use(p.id)],
-            sessions=self._sessions_policy(),
+            sessions=views.sessions_policy(self._store),
         )
 
     async def create_session(
@@ -276,16 +265,7 @@ class Driver:
             raise envelope.ImportRejected(
                 f"The session belongs to provider {parsed.provider!r}, which this host does not configure."
             )
-        provider = self._reach.granted_provider(principal, parsed.provider, parsed.model)
-        if parsed.provider_kind is not None and parsed.provider_kind != provider.kind:
-            raise envelope.ImportRejected(
-                f"The session was kept by a {parsed.provider_kind!r} provider; {provider.id!r} is {provider.kind!r}."
-            )
-        if provider.account_id is None or provider.account_id != parsed.account:
-            raise envelope.ImportRejected(
-                f"The session belongs to account {parsed.account!r}; provider {provider.id!r} is bound to "
-                f"{provider.account_id!r}. Sessions never move between accounts."
-            )
+        envelope.refuse_another_owner(parsed, self._reach.granted_provider(principal, parsed.provider, parsed.model))
         surface = tuple(tools) + tuple(tool.spec for tool in self._host_tools.values())
         record, report = envelope.restore(
             self._reach.require_store(), parsed, principal.subject, instructions, tools_fingerprint(surface)
@@ -348,55 +328,5 @@ class Driver:
     def _create_session(self, request: CreateSessionRequest, principal: SessionPrincipal) -> CreateSessionResponse:
         provider = self._reach.granted_provider(principal, request.provider, request.model)
         principal.require_grant("create")
-        store = self._reach.require_store()
-        if provider.account_id is None:
-            raise SessionAccountRequired(
-                f"Provider {provider.id!r} has no account binding; it serves stateless runs only."
-            )
-        capabilities = provider.capabilities
-        supported = capabilities.native_continuation if request.mode == "native" else capabilities.history_continuation
-        if not supported:
-            raise UnsupportedContinuation(f"Provider {provider.id!r} does not support {request.mode} continuation.")
-        native_filter = "full" if request.nativeHistory is MISSING else request.nativeHistory
-        _check_native_filter(provider, request.mode, native_filter)
-        history = [] if request.history is MISSING else [VisibleMessage(m.role, m.content) for m in request.history]
-        record = store.create(
-            Owner(principal.subject, provider.id, provider.account_id, request.model),
-            request.mode,
-            None if request.instructions is MISSING else request.instructions,
-            history,
-            native_filter=native_filter,
-        )
+        record = create_session(self._reach.require_store(), provider, principal.subject, request)
         return CreateSessionResponse(session=views.session_info(record, self.host_id))
-
-    def _sessions_policy(self) -> SessionsPolicy:
-        if self._store is None:
-            return SessionsPolicy(
-                enabled=False,
-                retentionMs=None,
-                maxEntries=DEFAULT_MAX_ENTRIES,
-                maxMessages=DEFAULT_MAX_MESSAGES,
-                maxRecordBytes=DEFAULT_MAX_RECORD_BYTES,
-                maxNativeMessages=DEFAULT_MAX_NATIVE_MESSAGES,
-            )
-        policy = self._store.policy
-        return SessionsPolicy(
-            enabled=True,
-            retentionMs=policy.retentionMs,
-            maxEntries=policy.maxEntries,
-            maxMessages=policy.maxMessages,
-            maxRecordBytes=policy.maxRecordBytes,
-            maxNativeMessages=policy.maxNativeMessages,
-        )
-
-
-def _check_native_filter(provider: Provider, mode: str, native_filter: str) -> None:
-    if native_filter == "full":
-        return
-    if mode != "native":
-        raise ValidationFailed(
-            "nativeHistory filters apply to native sessions only.",
-            errors=[{"location": "body.nativeHistory", "message": "requires mode native"}],
-        )
-    if native_filter not in provider.capabilities.native_filters or not isinstance(provider, NativeFiltering):
-        raise UnsupportedContinuation(f"Provider {provider.id!r} does not support the {native_filter} native history.")
