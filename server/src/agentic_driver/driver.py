@@ -111,14 +111,7 @@ class Driver:
             compact_max_chars=sessions.compactToolResultsMaxChars if sessions is not None else 500,
         )
         self._turns = RunAdmission(
-            lifecycle,
-            self._runs,
-            self._reach,
-            self._keys,
-            self._host_tools,
-            self.ids,
-            attachment_limits or AttachmentLimits(),
-            host_id,
+            lifecycle, self._reach, self._keys, self.ids, attachment_limits or AttachmentLimits()
         )
         slots, store, runs = lifecycle.slots, self._store, self._runs
         self.metrics.watch(

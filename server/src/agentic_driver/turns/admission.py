@@ -46,7 +46,7 @@ from ..views import StreamEvent
 from .events import RunEvents
 from .idempotency import KeyedRequests, json_digest
 from .lifecycle import TurnLifecycle
-from .runs import ActiveRun, PendingAction, RunRegistry
+from .runs import ActiveRun, PendingAction
 
 __all__ = ["RunAdmission", "match_answer", "refuse_stale_or_busy"]
 
@@ -57,22 +57,18 @@ class RunAdmission:
     def __init__(
         self,
         lifecycle: TurnLifecycle,
-        runs: RunRegistry,
         reach: Reach,
         keys: KeyedRequests,
-        host_tools: Mapping[str, HostTool],
         ids: HostIds,
         attachment_limits: AttachmentLimits,
-        host_id: str,
     ) -> None:
         self.lifecycle = lifecycle
-        self._runs = runs
+        self._runs = lifecycle.runs
+        self._host_tools = lifecycle.host_tools
         self._reach = reach
         self._keys = keys
-        self._host_tools = host_tools
         self._ids = ids
         self._attachment_limits = attachment_limits
-        self._host_id = host_id
 
     # -- the operations (each replays a finished outcome of its idempotency key first) --------
 
@@ -141,7 +137,7 @@ class RunAdmission:
         run.streamed = True
         first = None
         if started:
-            session = views.session_info(run.session, self._host_id) if run.session is not None else None
+            session = views.session_info(run.session, self.lifecycle.host_id) if run.session is not None else None
             first = views.started_event(run.id, session)
         return RunEvents(run, first)
 

@@ -119,12 +119,12 @@ class TurnLifecycle:
         compact_max_chars: int = 500,
     ) -> None:
         self.slots = slots
-        self._runs = runs
+        self.runs = runs
         self._metrics = metrics
         self._clock = clock
-        self._host_tools = host_tools
+        self.host_tools = host_tools
         self._idempotency = idempotency
-        self._host_id = host_id
+        self.host_id = host_id
         self._prices = prices
         self._compact_max_chars = compact_max_chars
         self._failure_codes: dict[str, str] = {}
@@ -143,7 +143,7 @@ class TurnLifecycle:
         idle_timeout_ms: int | None = None,
     ) -> None:
         """Start the admitted run in its own task, so cancel, delete and actions reach it by id."""
-        self._runs.add(run)
+        self.runs.add(run)
         request_context.note_run(run.id, run.session.id if run.session is not None else None)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
         run.task.add_done_callback(lambda task: self._settle_if_never_started(task, run, store))
@@ -230,7 +230,7 @@ class TurnLifecycle:
             if holding:
                 self.slots.release()
             self._metrics.run_ended(outcome, provider.id if run.model_work_started else None)
-            self._runs.remove(run)
+            self.runs.remove(run)
             if turn_span is not None:
                 code = self._failure_codes.pop(run.id, None)
                 telemetry.end_turn(*turn_span, outcome, code, progress.usage.input_tokens, progress.usage.output_tokens)
@@ -309,9 +309,9 @@ class TurnLifecycle:
         return step
 
     async def _answer_calls(self, run: ActiveRun, calls: list[ToolCall], progress: _Progress) -> list[ToolExchange]:
-        host_calls = [c for c in calls if c.name in self._host_tools]
-        app_calls = tuple(c for c in calls if c.name not in self._host_tools)
-        needs_approval = tuple(c for c in host_calls if self._host_tools[c.name].approval == "required")
+        host_calls = [c for c in calls if c.name in self.host_tools]
+        app_calls = tuple(c for c in calls if c.name not in self.host_tools)
+        needs_approval = tuple(c for c in host_calls if self.host_tools[c.name].approval == "required")
         decisions: dict[str, Any] = {}
         if needs_approval:
             decisions = await self._wait_for(run, PendingAction("approvals", needs_approval), progress)
@@ -319,7 +319,7 @@ class TurnLifecycle:
         for call in host_calls:
             approve, reason = decisions.get(call.call_id, (True, None))
             if approve:
-                outputs[call.call_id] = await self._host_tools[call.name].call(call.arguments)
+                outputs[call.call_id] = await self.host_tools[call.name].call(call.arguments)
             else:
                 outputs[call.call_id] = f"denied: {reason or 'a person declined this call'}"
         if app_calls:
@@ -357,7 +357,7 @@ class TurnLifecycle:
         self._stop(run, store, None, _interrupt_reason(reason))
         self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         self._metrics.run_ended("cancelled", None)
-        self._runs.remove(run)
+        self.runs.remove(run)
 
     def _commit(
         self, run: ActiveRun, provider: Provider, store: SessionStore | None, progress: _Progress, native: bool
@@ -408,7 +408,7 @@ class TurnLifecycle:
     def _describe(self, run: ActiveRun, action: PendingAction | None, progress: _Progress) -> RunResult:
         """The API result of a run that paused (with its action) or finished."""
         record = run.session
-        session = views.session_info(record, self._host_id) if record is not None and not record.deleted else None
+        session = views.session_info(record, self.host_id) if record is not None and not record.deleted else None
         return views.run_result(run.id, action, "".join(progress.text), self.figures(progress), session)
 
     def _fail(self, run: ActiveRun, error: DriverError) -> None:
