@@ -20,17 +20,17 @@ from agentic_driver.cli import serve
 from agentic_driver.config import load_config
 from agentic_driver.driver import Driver
 from agentic_driver.errors import CATALOGUE, CodeSpec, DriverError, ErrorCode, RunNotFound, SessionBusy
-from agentic_driver.turns.lifecycle import TurnLifecycle
+from agentic_driver.turns.admission import RunAdmission
 
 
 def stale_revision_accepted() -> None:
     """A run on a stale revision is answered 200: admission no longer compares revisions."""
-    admit = TurnLifecycle.admit
+    admit = RunAdmission.admit
 
-    def admit_any_revision(self: TurnLifecycle, store: Any, record: Any, revision: int, *rest: Any) -> None:
+    def admit_any_revision(self: RunAdmission, store: Any, record: Any, revision: int, *rest: Any) -> None:
         admit(self, store, record, record.revision, *rest)
 
-    TurnLifecycle.admit = admit_any_revision  # type: ignore[method-assign]
+    RunAdmission.admit = admit_any_revision  # type: ignore[method-assign]
 
 
 def busy_as_400() -> None:

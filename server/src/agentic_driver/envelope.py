@@ -33,7 +33,7 @@ from pydantic import (
 
 from .clock import format_ms
 from .models import SessionInfo
-from .providers.base import Usage, VisibleMessage
+from .providers.base import Provider, Usage, VisibleMessage
 from .sessions import Accounting, InterruptedTurnRecord, Owner, SessionRecord, SessionStore, TurnLog, TurnRecord
 from .views import read_session_view
 
@@ -289,6 +289,19 @@ def parse(data: Mapping[str, Any]) -> Parsed:
     kind = session.get("providerKind")
     provider_kind = kind if isinstance(kind, str) else None
     return Parsed(data, owner["provider"], owner["account"], owner["model"], notes, provider_kind)
+
+
+def refuse_another_owner(parsed: Parsed, provider: Provider) -> None:
+    """Refuse an envelope kept by another kind of provider or under another account than ``provider``'s."""
+    if parsed.provider_kind is not None and parsed.provider_kind != provider.kind:
+        raise ImportRejected(
+            f"The session was kept by a {parsed.provider_kind!r} provider; {provider.id!r} is {provider.kind!r}."
+        )
+    if provider.account_id is None or provider.account_id != parsed.account:
+        raise ImportRejected(
+            f"The session belongs to account {parsed.account!r}; provider {provider.id!r} is bound to "
+            f"{provider.account_id!r}. Sessions never move between accounts."
+        )
 
 
 def _ms(stamp: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .clock import format_ms
+from .config import DEFAULT_MAX_ENTRIES, DEFAULT_MAX_MESSAGES, DEFAULT_MAX_NATIVE_MESSAGES, DEFAULT_MAX_RECORD_BYTES
 from .errors import DriverError
 from .models import (
     ApprovalsAction,
@@ -25,12 +26,13 @@ from .models import (
     RunResult,
     RunStartedEvent,
     SessionInfo,
+    SessionsPolicy,
     Turn,
     Usage,
 )
 from .providers.base import Provider
 from .providers.base import Usage as UsageFigures
-from .sessions import RunFigures, SessionRecord
+from .sessions import RunFigures, SessionRecord, SessionStore
 from .turns.runs import PendingAction
 
 __all__ = [
@@ -104,6 +106,28 @@ def read_session_view(record: SessionRecord, host_id: str) -> ReadSessionRespons
             at=format_ms(turn.at_ms),
         )
     return response
+
+
+def sessions_policy(store: SessionStore | None) -> SessionsPolicy:
+    """What discovery says of sessions: off (with the default bounds), or the store's retention and bounds."""
+    if store is None:
+        return SessionsPolicy(
+            enabled=False,
+            retentionMs=None,
+            maxEntries=DEFAULT_MAX_ENTRIES,
+            maxMessages=DEFAULT_MAX_MESSAGES,
+            maxRecordBytes=DEFAULT_MAX_RECORD_BYTES,
+            maxNativeMessages=DEFAULT_MAX_NATIVE_MESSAGES,
+        )
+    policy = store.policy
+    return SessionsPolicy(
+        enabled=True,
+        retentionMs=policy.retentionMs,
+        maxEntries=policy.maxEntries,
+        maxMessages=policy.maxMessages,
+        maxRecordBytes=policy.maxRecordBytes,
+        maxNativeMessages=policy.maxNativeMessages,
+    )
 
 
 def provider_info(provider: Provider) -> ProviderInfo:

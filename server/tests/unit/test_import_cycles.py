@@ -60,7 +60,7 @@ def test_the_graph_sees_the_package() -> None:
 
     assert len(graph) > 40
     assert "agentic_driver.sessions.records" in graph["agentic_driver.sessions.store"]
-    assert "agentic_driver.errors" in graph["agentic_driver.driver"]
+    assert "agentic_driver.errors" in graph["agentic_driver.turns.admission"]
 
 
 def test_a_cycle_through_a_type_checking_import_is_found(tmp_path: Path) -> None:

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from agentic_driver import Driver, EchoProvider, ManualClock, SessionsConfig
-from agentic_driver.driver import _match_answer
 from agentic_driver.errors import (
     ActionMismatch,
     ProviderError,
@@ -55,6 +54,7 @@ from agentic_driver.providers.base import (
     UsageReport,
 )
 from agentic_driver.tools import HostTool
+from agentic_driver.turns.admission import match_answer
 from agentic_driver.turns.runs import PendingAction
 
 LOOKUP = ToolDefinition(
@@ -615,7 +615,7 @@ def two_calls() -> PendingAction:
 
 def test_an_answer_missing_one_of_several_calls_is_an_action_mismatch_naming_it() -> None:
     with pytest.raises(ActionMismatch) as caught:
-        _match_answer(two_calls(), results(("c1", "one")))
+        match_answer(two_calls(), results(("c1", "one")))
 
     assert "missing answers for call ids: c2" in caught.value.detail
     assert "not asked for" not in caught.value.detail
@@ -623,18 +623,18 @@ def test_an_answer_missing_one_of_several_calls_is_an_action_mismatch_naming_it(
 
 def test_an_answer_with_an_extra_call_is_an_action_mismatch_naming_it() -> None:
     with pytest.raises(ActionMismatch) as caught:
-        _match_answer(two_calls(), results(("c1", "one"), ("c2", "two"), ("c3", "three")))
+        match_answer(two_calls(), results(("c1", "one"), ("c2", "two"), ("c3", "three")))
 
     assert caught.value.detail.endswith("answers for call ids not asked for: c3.")
 
 
 def test_a_matching_answer_is_keyed_by_call_id_in_any_order() -> None:
-    assert _match_answer(two_calls(), results(("c2", "two"), ("c1", "one"))) == {"c1": "one", "c2": "two"}
+    assert match_answer(two_calls(), results(("c2", "two"), ("c1", "one"))) == {"c1": "one", "c2": "two"}
     approvals = PendingAction("approvals", (ToolCall("a1", "deploy", {}), ToolCall("a2", "deploy", {})))
     answer = decisions(
         ApprovalDecision(callId="a1", approve=True), ApprovalDecision(callId="a2", approve=False, reason="no")
     )
-    assert _match_answer(approvals, answer) == {"a1": (True, None), "a2": (False, "no")}
+    assert match_answer(approvals, answer) == {"a1": (True, None), "a2": (False, "no")}
 
 
 async def test_a_two_call_step_accepts_its_answers_only_once_all_are_given() -> None:

@@ -5,7 +5,9 @@ and in time (counted from the outcome); a key whose request is still running
 is never forgotten, so a retry during a long turn cannot run it again.
 A key is bound to a fingerprint of the operation and its request; only an
 accepted request records an outcome (a refusal before acceptance forgets the
-key, so a retry is evaluated afresh).
+key, so a retry is evaluated afresh). ``KeyedRequests`` is what an operation
+uses: claim the key, replay a finished outcome after checking that the caller
+may still reach it, or forget the key when the request is refused.
 """
 
 from __future__ import annotations
@@ -13,14 +15,22 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..auth import SessionGrant
+from pydantic import BaseModel
+
+from .. import views
+from ..auth import SessionGrant, SessionPrincipal
 from ..clock import Clock
 from ..errors import DriverError, IdempotencyKeyInUse, IdempotencyKeyReused
+from ..reach import Reach
 
-__all__ = ["IdempotencyStore", "Recorded", "fingerprint", "json_digest"]
+if TYPE_CHECKING:  # views imports turns/, which imports this module: the name is for annotations only
+    from ..views import StreamEvent
+
+__all__ = ["IdempotencyStore", "KeyedRequests", "Recorded", "fingerprint", "json_digest"]
 
 
 def json_digest(value: Any) -> str:
@@ -122,3 +132,50 @@ class IdempotencyStore:
             record.provider = provider
             record.grant = grant
             record.run_id = run_id
+
+
+class KeyedRequests:
+    """The idempotency keys as the operations use them, for the subject of the caller."""
+
+    def __init__(self, store: IdempotencyStore, reach: Reach) -> None:
+        self.store = store
+        self._reach = reach
+
+    def claim(
+        self, principal: SessionPrincipal, key: str | None, operation: str, target: str, body: BaseModel
+    ) -> Recorded | None:
+        """The finished outcome to replay, or None (no key, or the key is now claimed for this request)."""
+        if key is None:
+            return None
+        digest = fingerprint(operation, target, body.model_dump(mode="json"))
+        return self.store.claim(principal.subject, key, digest)
+
+    def release(self, principal: SessionPrincipal, key: str | None) -> None:
+        if key is not None:
+            self.store.release(principal.subject, key)
+
+    def replay(self, recorded: Recorded, principal: SessionPrincipal) -> Any:
+        """The recorded outcome, after checking that the caller may still reach it."""
+        if recorded.provider is not None:
+            principal.require_provider(recorded.provider)
+        if recorded.grant is not None:
+            principal.require_grant(recorded.grant)
+        if recorded.session_id is not None:
+            self._reach.owned_session(principal, recorded.session_id)
+        if recorded.error is not None:
+            raise recorded.error
+        return recorded.result
+
+    def replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> AsyncIterator[StreamEvent]:
+        """One event with the recorded outcome; access is checked now, before any event is sent."""
+        try:
+            result = self.replay(recorded, principal)
+        except DriverError as error:
+            if error is not recorded.error:
+                raise  # a failed access check, not the recorded outcome
+            result = None
+        return _single(views.outcome_event(recorded.run_id or "", result, recorded.error))
+
+
+async def _single(event: StreamEvent) -> AsyncIterator[StreamEvent]:
+    yield event

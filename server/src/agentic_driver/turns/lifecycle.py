@@ -1,13 +1,13 @@
-"""The turn lifecycle: admit, wait for a slot, call the provider, answer tool calls, commit or stop.
+"""The turn lifecycle: wait for a slot, call the provider, answer tool calls, commit or stop.
 
     ready --admit--> running --completed--> ready (revision + 1)
                         |--cancel / disconnect / failure / idle timeout / action timeout,
                         |  after model work started--> interrupted
                         '--cancel or disconnect before model work started--> ready
 
-Admission is synchronous (no await between the checks and marking the session
-active), so of two runs on one revision exactly one is admitted and the other
-gets SESSION_BUSY or SESSION_REVISION_CONFLICT without any model call.
+A run reaches ``start`` admitted (``admission.RunAdmission``: checks done, places
+reserved, the session's active turn set); from then on its outcome is published
+here, and recorded under the request's idempotency key when it sent one.
 
 A turn runs in its own task and publishes signals on the run's channel. When
 the model calls functions the turn pauses (still the session's active turn,
@@ -23,23 +23,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import request_context, telemetry
+from .. import request_context, telemetry, views
 from ..clock import Clock
 from ..errors import (
     DriverError,
     InternalError,
     ProviderTimeout,
     RunCancelled,
-    SessionBusy,
-    SessionInterrupted,
-    SessionRevisionConflict,
 )
 from ..metrics import Metrics
+from ..models import RunResult
 from ..pricing import Prices
 from ..providers.base import (
     ModelRequest,
@@ -56,11 +54,11 @@ from ..providers.base import (
     UsageReport,
     VisibleMessage,
 )
-from ..sessions import InterruptedTurnRecord, RunFigures, SessionRecord, SessionStore, TurnGrowth
+from ..sessions import InterruptedTurnRecord, RunFigures, SessionStore, TurnGrowth
 from ..tools import HostTool
 from .guard import checked
-from .idempotency import json_digest
-from .runs import ActiveRun, Describe, Outcome, PendingAction, RunRegistry
+from .idempotency import IdempotencyStore, json_digest
+from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
 __all__ = ["TurnLifecycle"]
@@ -114,17 +112,19 @@ class TurnLifecycle:
         runs: RunRegistry,
         metrics: Metrics,
         clock: Clock,
-        host_tools: dict[str, HostTool],
-        describe: Describe,
-        prices: Callable[[str, str], Prices | None] = lambda provider, model: None,
+        host_tools: Mapping[str, HostTool],
+        idempotency: IdempotencyStore,
+        host_id: str,
+        prices: Mapping[tuple[str, str], Prices],
         compact_max_chars: int = 500,
     ) -> None:
         self.slots = slots
-        self._runs = runs
+        self.runs = runs
         self._metrics = metrics
         self._clock = clock
-        self._host_tools = host_tools
-        self._describe_run = describe
+        self.host_tools = host_tools
+        self._idempotency = idempotency
+        self.host_id = host_id
         self._prices = prices
         self._compact_max_chars = compact_max_chars
         self._failure_codes: dict[str, str] = {}
@@ -132,45 +132,7 @@ class TurnLifecycle:
         self._resumed_by: dict[str, request_context.RequestContext] = {}
         """The request that answered a paused run, until the run's task picks it up (see ``_wait_for``)."""
 
-    # -- admission --------------------------------------------------------------
-
-    def admit(
-        self, store: SessionStore, record: SessionRecord, revision: int, run: ActiveRun, prefix: str | None
-    ) -> None:
-        """Make ``run`` the session's active turn (holding it to ``prefix``), or refuse it without touching anything."""
-        if record.status == "interrupted":
-            raise SessionInterrupted(
-                f"Session {record.id!r} was interrupted; read it to reconcile, then start a new session."
-            )
-        refuse_stale_or_busy(record, revision)
-        store.check_growth(record, run.input)
-        self.reserve(run)
-        store.begin_turn(record, run, prefix_fingerprint=prefix)
-
-    def reserve(self, run: ActiveRun) -> None:
-        """Claim the run's places (a waiting place if it may wait, a run slot or a place in line), or refuse it."""
-        self._runs.check_waiting_place(run)
-        self.slots.reserve()
-
-    def session_request(self, record: SessionRecord, input_text: str, tools: Sequence[ToolSpec] = ()) -> ModelRequest:
-        """What the model sees for a session turn; the history is passed, not copied."""
-        if record.mode == "native":
-            imported = record.history if record.imported == len(record.history) else record.history[: record.imported]
-            return ModelRequest(
-                model=record.owner.model,
-                input=input_text,
-                instructions=record.instructions,
-                messages=imported,
-                native=record.native,
-                tools=tools,
-            )
-        return ModelRequest(
-            model=record.owner.model,
-            input=input_text,
-            instructions=record.instructions,
-            messages=record.history,
-            tools=tools,
-        )
+    # -- starting and answering a run ----------------------------------------------
 
     def start(
         self,
@@ -181,12 +143,10 @@ class TurnLifecycle:
         idle_timeout_ms: int | None = None,
     ) -> None:
         """Start the admitted run in its own task, so cancel, delete and actions reach it by id."""
-        self._runs.add(run)
+        self.runs.add(run)
         request_context.note_run(run.id, run.session.id if run.session is not None else None)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
         run.task.add_done_callback(lambda task: self._settle_if_never_started(task, run, store))
-
-    # -- answering a paused run ----------------------------------------------------
 
     def answer(self, run: ActiveRun, answer: dict[str, Any]) -> None:
         """Resume a paused run with validated answers keyed by call id."""
@@ -270,7 +230,7 @@ class TurnLifecycle:
             if holding:
                 self.slots.release()
             self._metrics.run_ended(outcome, provider.id if run.model_work_started else None)
-            self._runs.remove(run)
+            self.runs.remove(run)
             if turn_span is not None:
                 code = self._failure_codes.pop(run.id, None)
                 telemetry.end_turn(*turn_span, outcome, code, progress.usage.input_tokens, progress.usage.output_tokens)
@@ -349,9 +309,9 @@ class TurnLifecycle:
         return step
 
     async def _answer_calls(self, run: ActiveRun, calls: list[ToolCall], progress: _Progress) -> list[ToolExchange]:
-        host_calls = [c for c in calls if c.name in self._host_tools]
-        app_calls = tuple(c for c in calls if c.name not in self._host_tools)
-        needs_approval = tuple(c for c in host_calls if self._host_tools[c.name].approval == "required")
+        host_calls = [c for c in calls if c.name in self.host_tools]
+        app_calls = tuple(c for c in calls if c.name not in self.host_tools)
+        needs_approval = tuple(c for c in host_calls if self.host_tools[c.name].approval == "required")
         decisions: dict[str, Any] = {}
         if needs_approval:
             decisions = await self._wait_for(run, PendingAction("approvals", needs_approval), progress)
@@ -359,7 +319,7 @@ class TurnLifecycle:
         for call in host_calls:
             approve, reason = decisions.get(call.call_id, (True, None))
             if approve:
-                outputs[call.call_id] = await self._host_tools[call.name].call(call.arguments)
+                outputs[call.call_id] = await self.host_tools[call.name].call(call.arguments)
             else:
                 outputs[call.call_id] = f"denied: {reason or 'a person declined this call'}"
         if app_calls:
@@ -397,7 +357,7 @@ class TurnLifecycle:
         self._stop(run, store, None, _interrupt_reason(reason))
         self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         self._metrics.run_ended("cancelled", None)
-        self._runs.remove(run)
+        self.runs.remove(run)
 
     def _commit(
         self, run: ActiveRun, provider: Provider, store: SessionStore | None, progress: _Progress, native: bool
@@ -418,7 +378,7 @@ class TurnLifecycle:
 
     def figures(self, progress: _Progress) -> RunFigures:
         """The run's usage, retries and cost (cost only where the host prices the model)."""
-        prices = self._prices(progress.provider.id, progress.model)
+        prices = self._prices.get((progress.provider.id, progress.model))
         return RunFigures(
             usage=progress.usage,
             cost=prices.cost(progress.usage) if prices is not None else None,
@@ -445,8 +405,11 @@ class TurnLifecycle:
             interrupted = InterruptedTurnRecord(run.id, run.input, reason, self._clock.now_ms())
         store.end_turn_without_commit(record, interrupted)
 
-    def _describe(self, run: ActiveRun, action: PendingAction | None, progress: _Progress) -> Any:
-        return self._describe_run(run, action, "".join(progress.text), self.figures(progress))
+    def _describe(self, run: ActiveRun, action: PendingAction | None, progress: _Progress) -> RunResult:
+        """The API result of a run that paused (with its action) or finished."""
+        record = run.session
+        session = views.session_info(record, self.host_id) if record is not None and not record.deleted else None
+        return views.run_result(run.id, action, "".join(progress.text), self.figures(progress), session)
 
     def _fail(self, run: ActiveRun, error: DriverError) -> None:
         if telemetry.tracer is not None:
@@ -465,10 +428,21 @@ class TurnLifecycle:
         )
 
     def _answer_with(self, run: ActiveRun, outcome: Outcome) -> None:
-        """Hand the outcome to whoever answers the run now, after every delta before it."""
-        if run.on_outcome is not None:
-            run.on_outcome(outcome)
-            run.on_outcome = None
+        """Hand the outcome to whoever answers the run now, after every delta before it; a request that
+        came with an idempotency key has it recorded under that key first."""
+        key, run.idempotency_key = run.idempotency_key, None
+        if key is not None:
+            session = run.session
+            self._idempotency.record(
+                run.subject,
+                key,
+                result=outcome.result,
+                error=outcome.error,
+                session_id=session.id if session is not None else None,
+                provider=run.provider,
+                grant="continue" if session is not None else None,
+                run_id=run.id,
+            )
         run.publish_outcome(outcome)
 
 
@@ -495,20 +469,6 @@ def _arm(deadline: asyncio.Timeout | None, idle_timeout_ms: int | None) -> None:
     """Move the idle deadline to ``idle_timeout_ms`` from now (after progress)."""
     if deadline is not None and idle_timeout_ms is not None:
         deadline.reschedule(asyncio.get_running_loop().time() + idle_timeout_ms / 1000)
-
-
-def refuse_stale_or_busy(record: SessionRecord, revision: int) -> None:
-    """The checks every change to a session makes first: the caller's revision is current, no turn is active."""
-    if revision != record.revision:
-        raise SessionRevisionConflict(
-            f"The session is at revision {record.revision}, not {revision}.",
-            current_revision=record.revision,
-        )
-    if record.active_run is not None:
-        raise SessionBusy(
-            f"Run {record.active_run.id!r} is active in this session.",
-            active_run_id=record.active_run.id,
-        )
 
 
 def tools_fingerprint(tools: Sequence[ToolSpec]) -> str:

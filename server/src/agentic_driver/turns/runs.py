@@ -8,18 +8,16 @@ until the ``Outcome``: the run paused for the application, finished, or failed.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import DriverError, HostBusy
 from ..providers.base import ToolCall
-from ..sessions.records import RunFigures, SessionRecord
+from ..sessions.records import SessionRecord
 
 __all__ = [
     "ActiveRun",
     "Delta",
-    "Describe",
     "Outcome",
     "PendingAction",
     "RunRegistry",
@@ -56,8 +54,6 @@ class Outcome:
 
 
 RunSignal = Delta | Outcome
-Describe = Callable[["ActiveRun", PendingAction | None, str, RunFigures], Any]
-"""Builds the API result of a run that paused (with its action) or finished, from its text and figures."""
 
 
 @dataclass(slots=True, eq=False)
@@ -83,8 +79,8 @@ class ActiveRun:
     pending: PendingAction | None = None
     """Set while the run waits for function results or approvals."""
     answer: asyncio.Future[dict[str, Any]] | None = None
-    on_outcome: Callable[[Outcome], None] | None = None
-    """Called once with the outcome of the request being answered now (idempotency records it)."""
+    idempotency_key: str | None = None
+    """The key of the request being answered now, if it sent one: its outcome is recorded under it once."""
     may_wait: bool = False
     """Whether the run offers functions, so it may pause for the application: it holds a waiting place."""
     action_timeout_ms: int | None = None
