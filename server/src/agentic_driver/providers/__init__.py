@@ -6,6 +6,9 @@ anthropic          Anthropic Messages API, native + history (anthropic.py)
 gemini             Gemini generateContent, native + history (gemini.py)
 openai-chat        OpenAI-compatible chat completions, history only (openai_chat.py)
 cli                a local command, prompt on stdin, reply on stdout, history only (cli.py)
+
+The four network adapters share one skeleton (network.py: config, a retried turn, a step that maps,
+sends and processes) and one HTTP side (upstream.py); each keeps only its wire mapping.
 """
 
 from __future__ import annotations
