@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .ids import HOST_ID_PATTERN, is_host_id
+from .jsontext import RepeatedMember, unique_members
 
 __all__ = [
     "DEFAULT_MAX_ENTRIES",
@@ -542,28 +543,14 @@ def load_config(path: str | Path) -> HostConfig:
     except UnicodeDecodeError as error:
         raise ConfigError([f"(file): not JSON: not UTF-8 text ({error.reason} at byte {error.start})"]) from None
     try:
-        data = json.loads(text, object_pairs_hook=_unique_members)
+        data = json.loads(text, object_pairs_hook=unique_members)
     except json.JSONDecodeError as error:
         raise ConfigError([f"(file): not JSON: {error.msg} at line {error.lineno} column {error.colno}"]) from None
     except RecursionError:
         raise ConfigError(["(file): not JSON this host reads: nested too deeply"]) from None
-    except _RepeatedMember as error:
+    except RepeatedMember as error:
         raise ConfigError([f"(file): {error}"]) from None
     return parse_config(data)
-
-
-class _RepeatedMember(ValueError):
-    pass
-
-
-def _unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's members; a name given twice is an error (which one would count is a guess)."""
-    members: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in members:
-            raise _RepeatedMember(f"the key {name!r} appears twice in one object")
-        members[name] = value
-    return members
 
 
 HOST_ID_ENV = "AGENTIC_DRIVER_HOST_ID"

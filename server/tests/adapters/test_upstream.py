@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ssl
 from collections.abc import AsyncGenerator, AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -67,6 +68,15 @@ async def test_an_event_the_stream_ends_inside_is_discarded_not_dispatched() -> 
 )
 def test_retry_after_comes_from_the_header_in_whole_seconds(headers: dict[str, str], seconds: int | None) -> None:
     assert retry_after_from_headers(headers) == seconds
+
+
+def test_an_http_date_retry_after_is_the_whole_seconds_until_it_rounded_up() -> None:
+    date = {"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}
+    moment = datetime(2015, 10, 21, 7, 28, tzinfo=UTC)
+
+    assert retry_after_from_headers(date, now=moment - timedelta(seconds=29.0005)) == 30  # never cut short
+    assert retry_after_from_headers(date, now=moment - timedelta(seconds=30)) == 30
+    assert retry_after_from_headers(date, now=moment + timedelta(seconds=5)) == 0  # a date already past
 
 
 def test_a_protobuf_duration_is_whole_seconds_rounded_up() -> None:

@@ -246,6 +246,16 @@ def test_load_config_of_a_file_that_is_not_json_is_a_config_error(tmp_path: Path
     assert "line 2" in caught.value.problems[0]
 
 
+def test_load_config_of_a_file_that_names_a_member_twice_is_a_config_error(tmp_path: Path) -> None:
+    path = tmp_path / "host.json"
+    path.write_text('{"providers": [{"kind": "echo", "id": "a", "id": "b"}]}', "utf-8")
+
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+
+    assert caught.value.problems == ["(file): the member name 'id' appears twice in one object"]
+
+
 def test_load_config_of_a_file_that_is_not_utf_8_is_a_config_error(tmp_path: Path) -> None:
     path = tmp_path / "host.json"
     path.write_bytes(b'\xff\xfe{"providers": []}')

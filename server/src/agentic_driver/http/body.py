@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import ClientDisconnect, Request
 
 from ..errors import PayloadTooLarge, UnsupportedMediaType, ValidationFailed
+from ..jsontext import unique_members
 
 __all__ = ["parse_body"]
 
@@ -53,23 +54,6 @@ def _decode_json(raw: bytes) -> Any:
         raise ValidationFailed(
             f"The request body is not valid JSON: {error}.", errors=[{"location": "body", "message": str(error)}]
         ) from None
-
-
-def unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's members, refusing a name that appears twice."""
-    members = dict(pairs)  # in C; only a repeated name makes it shorter than the pairs
-    if len(members) != len(pairs):
-        raise _NotJson(f"the member name {_first_repeated(pairs)!r} appears twice in one object")
-    return members
-
-
-def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
-    seen: set[str] = set()
-    for name, _ in pairs:
-        if name in seen:
-            return name
-        seen.add(name)
-    raise AssertionError("no member name repeats")
 
 
 _SURROGATE_UTF8_OR_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")

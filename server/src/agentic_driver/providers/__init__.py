@@ -6,6 +6,9 @@ anthropic          Anthropic Messages API, native + history (anthropic.py)
 gemini             Gemini generateContent, native + history (gemini.py)
 openai-chat        OpenAI-compatible chat completions, history only (openai_chat.py)
 cli                a local command, prompt on stdin, reply on stdout, history only (cli.py)
+
+The four network adapters share one skeleton (network.py: config, a retried turn, a step that maps,
+sends and processes) and one HTTP side (upstream.py); each keeps only its wire mapping.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ if TYPE_CHECKING:
     from .anthropic import AnthropicProvider
     from .cli import CliProvider
     from .gemini import GeminiProvider
+    from .network import NetworkAdapter
     from .openai_chat import OpenAIChatProvider
     from .openai_responses import OpenAIResponsesProvider
 
@@ -68,6 +72,15 @@ __all__ = [
 ]
 
 
+_NETWORK_ADAPTERS: dict[type[ProviderConfig], str] = {
+    OpenAIResponsesProviderConfig: "OpenAIResponsesProvider",
+    AnthropicProviderConfig: "AnthropicProvider",
+    GeminiProviderConfig: "GeminiProvider",
+    OpenAIChatProviderConfig: "OpenAIChatProvider",
+}
+"""Each network kind's config -> its adapter (all built by ``NetworkAdapter.from_config``)."""
+
+
 def build_provider(config: ProviderConfig, where: str = "provider", env: Mapping[str, str] = os.environ) -> Provider:
     """The adapter instance for one configured provider (dispatches on ``kind``).
 
@@ -76,23 +89,9 @@ def build_provider(config: ProviderConfig, where: str = "provider", env: Mapping
     """
     if isinstance(config, EchoProviderConfig):
         return EchoProvider.from_config(config)
-    if isinstance(config, OpenAIResponsesProviderConfig):
-        from .openai_responses import OpenAIResponsesProvider
+    if isinstance(config, CliProviderConfig):
+        from .cli import CliProvider
 
-        return OpenAIResponsesProvider.from_config(config, where, env)
-    if isinstance(config, AnthropicProviderConfig):
-        from .anthropic import AnthropicProvider
-
-        return AnthropicProvider.from_config(config, where, env)
-    if isinstance(config, GeminiProviderConfig):
-        from .gemini import GeminiProvider
-
-        return GeminiProvider.from_config(config, where, env)
-    if isinstance(config, OpenAIChatProviderConfig):
-        from .openai_chat import OpenAIChatProvider
-
-        return OpenAIChatProvider.from_config(config, where, env)
-    assert isinstance(config, CliProviderConfig)
-    from .cli import CliProvider
-
-    return CliProvider.from_config(config)
+        return CliProvider.from_config(config)
+    adapter: type[NetworkAdapter[Any, Any]] = __getattr__(_NETWORK_ADAPTERS[type(config)])
+    return adapter.from_config(config, where, env)

@@ -17,10 +17,9 @@ includes thinking.
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..config import AnthropicProviderConfig
 from .base import (
@@ -38,16 +37,8 @@ from .base import (
     UsageReport,
 )
 from .history_filters import ALL_FILTERS, filter_anthropic
-from .upstream import (
-    RetryPolicy,
-    ServerSentEvent,
-    Upstream,
-    error_text,
-    failure_for_status,
-    read_api_key,
-    retry_after_from_headers,
-    retrying,
-)
+from .network import NetworkAdapter
+from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
 from .wire import binary_attachments, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["AnthropicProvider", "map_request", "process_response", "process_stream"]
@@ -59,38 +50,27 @@ https://docs.anthropic.com/en/docs/build-with-claude/vision https://docs.anthrop
 
 
 @dataclass(slots=True)
-class AnthropicProvider:
-    id: str
-    models: tuple[str, ...]
-    account_id: str | None
-    upstream: Upstream
-    stream: bool = True
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    options: dict[str, Any] = field(default_factory=dict)
+class AnthropicProvider(NetworkAdapter[AnthropicProviderConfig, list[Any]]):
     kind: str = "anthropic"
+    path: ClassVar[str] = PATH
 
-    @classmethod
-    def from_config(
-        cls, config: AnthropicProviderConfig, where: str, env: Mapping[str, str] = os.environ
-    ) -> AnthropicProvider:
-        key = read_api_key(env, config.apiKeyEnv, where)
+    @staticmethod
+    def _auth_headers(config: AnthropicProviderConfig, key: str | None) -> dict[str, str]:
         headers = {"anthropic-version": config.anthropicVersion}
         if key:
             headers["x-api-key"] = key
+        return headers
+
+    @staticmethod
+    def _body_options(config: AnthropicProviderConfig) -> dict[str, Any]:
         options: dict[str, Any] = {"max_tokens": config.maxOutputTokens or 4096}
         if config.temperature is not None:
             options["temperature"] = config.temperature
-        return cls(
-            id=config.id,
-            models=tuple(config.models),
-            account_id=config.accountId,
-            upstream=Upstream(
-                config.id, config.baseUrl, headers, classify, config.timeoutMs / 1000, secrets=(key,) if key else ()
-            ),
-            stream=config.stream,
-            retry=RetryPolicy(config.maxRetries, config.retryBaseMs / 1000, config.maxRetryWaitMs / 1000),
-            options={**options, **config.extraBody},
-        )
+        return {**options, **config.extraBody}
+
+    @staticmethod
+    def _classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
+        return classify(status, headers, payload)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -108,19 +88,14 @@ class AnthropicProvider:
         """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
         return filter_anthropic(items, mode, max_chars)
 
-    def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
-        return retrying(lambda: self._step(request), self.retry, self.id)
+    def _map_request(self, request: ModelRequest) -> tuple[dict[str, Any], list[Any]]:
+        return map_request(request, self.options, stream=self.stream)
 
-    async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
-        body, added = map_request(request, self.options, stream=self.stream)
-        with self.upstream.reading():
-            if self.stream:
-                async with self.upstream.stream(PATH, body) as events:
-                    async for event in process_stream(events, added):
-                        yield event
-            else:
-                for event in process_response(await self.upstream.post_json(PATH, body), added):
-                    yield event
+    def _process_response(self, data: Any, sent: list[Any]) -> list[TurnEvent]:
+        return process_response(data, sent)
+
+    def _process_stream(self, events: AsyncIterator[ServerSentEvent], sent: list[Any]) -> AsyncIterator[TurnEvent]:
+        return process_stream(events, sent)
 
 
 # -- wire mapping ---------------------------------------------------------------------

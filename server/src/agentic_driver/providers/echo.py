@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..config import EchoProviderConfig
+from ..jsontext import canonical_json
 from .base import (
     IMAGE_MEDIA_TYPES,
     PDF_MEDIA_TYPE,
@@ -228,24 +229,24 @@ class EchoProvider:
     def _tool_call(self, request: ModelRequest, name: str, arguments: dict[str, Any]) -> ToolCall:
         if name not in {tool.name for tool in request.tools}:
             raise ProviderFailure(f"the model called {name!r}, which the run does not offer")
-        digest = hashlib.sha256(_canonical({"input": request.input, "name": name}).encode("utf-8")).hexdigest()
+        digest = hashlib.sha256(canonical_json({"input": request.input, "name": name}).encode("utf-8")).hexdigest()
         return ToolCall(call_id=f"call_{digest[:16]}", name=name, arguments=arguments)
 
     def _sign(self, body: dict[str, Any]) -> str:
-        canonical = _canonical(body)
+        canonical = canonical_json(body)
         signature = hmac.new(self._secret, canonical.encode("utf-8"), hashlib.sha256).hexdigest()
-        return _canonical({**body, "signature": signature})
+        return canonical_json({**body, "signature": signature})
 
     def _turn_items(self, request: ModelRequest, reply: str, earlier_count: int) -> tuple[str, ...]:
         items = [
-            _canonical({"type": "message", "role": "user", "content": request.input}),
+            canonical_json({"type": "message", "role": "user", "content": request.input}),
             self._sign({"type": "reasoning", "summary": f"considered {earlier_count} earlier messages"}),
         ]
         for exchange in request.exchange:
             call = {"type": "function_call", "call_id": exchange.call_id, "name": exchange.name}
             items.append(self._sign({**call, "arguments": exchange.arguments}))
             items.append(
-                _canonical({"type": "function_call_output", "call_id": exchange.call_id, "output": exchange.output})
+                canonical_json({"type": "function_call_output", "call_id": exchange.call_id, "output": exchange.output})
             )
         items.append(self._sign({"type": "message", "role": "assistant", "content": reply}))
         return tuple(items)
@@ -261,7 +262,7 @@ class EchoProvider:
                 output = (
                     TOOL_RESULT_PLACEHOLDER if mode == "no_tool_results" else compact_content(body["output"], max_chars)
                 )
-                raw = _canonical({**body, "output": output})
+                raw = canonical_json({**body, "output": output})
             kept.append(raw)
         return tuple(kept)
 
@@ -277,7 +278,7 @@ class EchoProvider:
         if kind in SUPPLIED_TYPES and body.get("role", "user") == "user" and "signature" not in body:
             if not _supplied_shape(body):
                 raise ProviderFailure(f"native item {position} is not an item this provider produced")
-            if _canonical(body) != raw:
+            if canonical_json(body) != raw:
                 raise ProviderFailure(f"native item {position} was modified: it is not byte-identical")
             return body
         signature = body.pop("signature", None)
@@ -304,10 +305,6 @@ FAILURES: dict[str, type[ProviderFailure]] = {
     "rejected": RejectedFailure,
 }
 """What ``!fail KIND`` raises, so every provider code is reachable without a network."""
-
-
-def _canonical(body: dict[str, Any]) -> str:
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _recall(earlier: Sequence[VisibleMessage], kept_exchanges: int) -> str:

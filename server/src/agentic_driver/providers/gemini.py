@@ -17,9 +17,8 @@ Usage: ``promptTokenCount`` includes ``cachedContentTokenCount``;
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..config import GeminiProviderConfig
@@ -39,17 +38,8 @@ from .base import (
     UsageReport,
 )
 from .history_filters import ALL_FILTERS, filter_gemini
-from .upstream import (
-    RetryPolicy,
-    ServerSentEvent,
-    Upstream,
-    duration_seconds,
-    error_text,
-    failure_for_status,
-    read_api_key,
-    retry_after_from_headers,
-    retrying,
-)
+from .network import NetworkAdapter
+from .upstream import ServerSentEvent, duration_seconds, error_text, failure_for_status, retry_after_from_headers
 from .wire import binary_attachments, dump_item, load_item, user_text
 
 __all__ = ["GeminiProvider", "map_request", "process_response", "process_stream"]
@@ -62,22 +52,16 @@ https://ai.google.dev/gemini-api/docs/document-processing"""
 
 
 @dataclass(slots=True)
-class GeminiProvider:
-    id: str
-    models: tuple[str, ...]
-    account_id: str | None
-    upstream: Upstream
+class GeminiProvider(NetworkAdapter[GeminiProviderConfig, tuple[list[Any], int]]):
     api_version: str = "v1beta"
-    stream: bool = True
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    options: dict[str, Any] = field(default_factory=dict)
     kind: str = "gemini"
 
-    @classmethod
-    def from_config(
-        cls, config: GeminiProviderConfig, where: str, env: Mapping[str, str] = os.environ
-    ) -> GeminiProvider:
-        key = read_api_key(env, config.apiKeyEnv, where)
+    @staticmethod
+    def _auth_headers(config: GeminiProviderConfig, key: str | None) -> dict[str, str]:
+        return {"x-goog-api-key": key} if key else {}  # a header, never the URL: URLs end up in logs
+
+    @staticmethod
+    def _body_options(config: GeminiProviderConfig) -> dict[str, Any]:
         generation: dict[str, Any] = {}
         if config.maxOutputTokens is not None:
             generation["maxOutputTokens"] = config.maxOutputTokens
@@ -85,24 +69,15 @@ class GeminiProvider:
             generation["temperature"] = config.temperature
         extra = dict(config.extraBody)
         generation.update(extra.pop("generationConfig", None) or {})
-        options = {**({"generationConfig": generation} if generation else {}), **extra}
-        return cls(
-            id=config.id,
-            models=tuple(config.models),
-            account_id=config.accountId,
-            upstream=Upstream(
-                config.id,
-                config.baseUrl,
-                {"x-goog-api-key": key} if key else {},  # a header, never the URL: URLs end up in logs
-                classify,
-                config.timeoutMs / 1000,
-                secrets=(key,) if key else (),
-            ),
-            api_version=config.apiVersion,
-            stream=config.stream,
-            retry=RetryPolicy(config.maxRetries, config.retryBaseMs / 1000, config.maxRetryWaitMs / 1000),
-            options=options,
-        )
+        return {**({"generationConfig": generation} if generation else {}), **extra}
+
+    @staticmethod
+    def _settings(config: GeminiProviderConfig) -> dict[str, Any]:
+        return {"api_version": config.apiVersion}
+
+    @staticmethod
+    def _classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
+        return classify(status, headers, payload)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -119,21 +94,24 @@ class GeminiProvider:
         """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
         return filter_gemini(items, mode, max_chars)
 
-    def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
-        return retrying(lambda: self._step(request), self.retry, self.id)
-
-    async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
-        body, added, calls_before = map_request(request, self.options)
+    def _endpoint(self, request: ModelRequest) -> tuple[str, dict[str, str] | None]:
         path = f"/{self.api_version}/models/{request.model}"
-        with self.upstream.reading():
-            if self.stream:
-                async with self.upstream.stream(f"{path}:streamGenerateContent", body, {"alt": "sse"}) as events:
-                    async for event in process_stream(events, added, calls_before):
-                        yield event
-            else:
-                data = await self.upstream.post_json(f"{path}:generateContent", body)
-                for event in process_response(data, added, calls_before):
-                    yield event
+        if self.stream:
+            return f"{path}:streamGenerateContent", {"alt": "sse"}
+        return f"{path}:generateContent", None
+
+    def _map_request(self, request: ModelRequest) -> tuple[dict[str, Any], tuple[list[Any], int]]:
+        """The body, and what reading the answer needs: the contents this step adds and the turn's earlier calls."""
+        body, added, calls_before = map_request(request, self.options)
+        return body, (added, calls_before)
+
+    def _process_response(self, data: Any, sent: tuple[list[Any], int]) -> list[TurnEvent]:
+        return process_response(data, *sent)
+
+    def _process_stream(
+        self, events: AsyncIterator[ServerSentEvent], sent: tuple[list[Any], int]
+    ) -> AsyncIterator[TurnEvent]:
+        return process_stream(events, *sent)
 
 
 # -- wire mapping ---------------------------------------------------------------------

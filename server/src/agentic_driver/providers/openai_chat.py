@@ -14,10 +14,9 @@ includes ``reasoning_tokens``.
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..config import OpenAIChatProviderConfig
 from .base import (
@@ -33,16 +32,8 @@ from .base import (
     Usage,
     UsageReport,
 )
-from .upstream import (
-    RetryPolicy,
-    ServerSentEvent,
-    Upstream,
-    error_text,
-    failure_for_status,
-    read_api_key,
-    retry_after_from_headers,
-    retrying,
-)
+from .network import NetworkAdapter
+from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
 from .wire import binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["OpenAIChatProvider", "map_request", "process_response", "process_stream"]
@@ -55,46 +46,32 @@ https://platform.openai.com/docs/guides/images-vision?api-mode=chat"""
 
 
 @dataclass(slots=True)
-class OpenAIChatProvider:
-    id: str
-    models: tuple[str, ...]
-    account_id: str | None
-    upstream: Upstream
-    stream: bool = True
+class OpenAIChatProvider(NetworkAdapter[OpenAIChatProviderConfig, list[Any]]):
     stream_usage: bool = True
     functions: bool = True
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    options: dict[str, Any] = field(default_factory=dict)
     kind: str = "openai-chat"
+    path: ClassVar[str] = PATH
 
-    @classmethod
-    def from_config(
-        cls, config: OpenAIChatProviderConfig, where: str, env: Mapping[str, str] = os.environ
-    ) -> OpenAIChatProvider:
-        key = read_api_key(env, config.apiKeyEnv, where)
+    @staticmethod
+    def _auth_headers(config: OpenAIChatProviderConfig, key: str | None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    @staticmethod
+    def _body_options(config: OpenAIChatProviderConfig) -> dict[str, Any]:
         options: dict[str, Any] = {}
         if config.maxOutputTokens is not None:
             options[config.maxOutputTokensField] = config.maxOutputTokens
         if config.temperature is not None:
             options["temperature"] = config.temperature
-        return cls(
-            id=config.id,
-            models=tuple(config.models),
-            account_id=config.accountId,
-            upstream=Upstream(
-                config.id,
-                config.baseUrl,
-                {"Authorization": f"Bearer {key}"} if key else {},
-                classify,
-                config.timeoutMs / 1000,
-                secrets=(key,) if key else (),
-            ),
-            stream=config.stream,
-            stream_usage=config.streamUsage,
-            functions=config.functions,
-            retry=RetryPolicy(config.maxRetries, config.retryBaseMs / 1000, config.maxRetryWaitMs / 1000),
-            options={**options, **config.extraBody},
-        )
+        return {**options, **config.extraBody}
+
+    @staticmethod
+    def _settings(config: OpenAIChatProviderConfig) -> dict[str, Any]:
+        return {"stream_usage": config.streamUsage, "functions": config.functions}
+
+    @staticmethod
+    def _classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
+        return classify(status, headers, payload)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -106,21 +83,14 @@ class OpenAIChatProvider:
             attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
         )
 
-    def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
-        if native:
-            raise ValueError("openai-chat keeps no native state; the driver refuses native sessions on it")
-        return retrying(lambda: self._step(request), self.retry, self.id)
+    def _map_request(self, request: ModelRequest) -> tuple[dict[str, Any], list[Any]]:
+        return map_request(request, self.options, stream=self.stream, stream_usage=self.stream_usage)
 
-    async def _step(self, request: ModelRequest) -> AsyncGenerator[TurnEvent, None]:
-        body, added = map_request(request, self.options, stream=self.stream, stream_usage=self.stream_usage)
-        with self.upstream.reading():
-            if self.stream:
-                async with self.upstream.stream(PATH, body) as events:
-                    async for event in process_stream(events, added):
-                        yield event
-            else:
-                for event in process_response(await self.upstream.post_json(PATH, body), added):
-                    yield event
+    def _process_response(self, data: Any, sent: list[Any]) -> list[TurnEvent]:
+        return process_response(data, sent)
+
+    def _process_stream(self, events: AsyncIterator[ServerSentEvent], sent: list[Any]) -> AsyncIterator[TurnEvent]:
+        return process_stream(events, sent)
 
 
 # -- wire mapping ---------------------------------------------------------------------

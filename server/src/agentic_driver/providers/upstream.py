@@ -31,6 +31,7 @@ import traceback
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from contextlib import aclosing, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -126,8 +127,9 @@ async def retrying(
             await asyncio.sleep(wait)
 
 
-def retry_after_from_headers(headers: Mapping[str, str]) -> int | None:
-    """Whole seconds from ``retry-after`` (seconds or an HTTP date) or ``retry-after-ms``."""
+def retry_after_from_headers(headers: Mapping[str, str], now: datetime | None = None) -> int | None:
+    """Whole seconds from ``retry-after`` (seconds or an HTTP date) or ``retry-after-ms``, rounded up:
+    a fractional ask is waited out in full, never cut short. ``now`` is the clock an HTTP date is read against."""
     milliseconds = headers.get("retry-after-ms")
     if milliseconds is not None:
         try:
@@ -142,10 +144,8 @@ def retry_after_from_headers(headers: Mapping[str, str]) -> int | None:
     except (ValueError, OverflowError):
         pass
     try:
-        from datetime import UTC, datetime
-
         moment = parsedate_to_datetime(value)
-        return max(0, int((moment - datetime.now(UTC)).total_seconds() + 0.999))
+        return max(0, math.ceil((moment - (now or datetime.now(UTC))).total_seconds()))
     except (TypeError, ValueError):
         return None
 
