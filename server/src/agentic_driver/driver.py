@@ -64,6 +64,7 @@ from .models import (
     CreateSessionRequest,
     CreateSessionResponse,
     Discovery,
+    ProviderInfo,
     ReadSessionResponse,
     RunRequest,
     RunResult,
@@ -74,6 +75,7 @@ from .models import (
 from .pricing import Prices
 from .providers import ModelRequest, Provider, VisibleMessage, build_provider
 from .providers.base import NativeFiltering, ToolSpec
+from .qualification import NativeQualification
 from .sessions import Owner, RunFigures, SessionRecord, SessionStore
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
@@ -104,8 +106,10 @@ class Driver:
         prices: Mapping[tuple[str, str], Prices] | None = None,
         clock: Clock | None = None,
         attachment_limits: AttachmentLimits | None = None,
+        qualification: NativeQualification | None = None,
     ) -> None:
         self.host_id = host_id
+        self._qualification = qualification
         self._attachment_limits = attachment_limits or AttachmentLimits()
         self.ids = HostIds(host_id)
         self.metrics = Metrics()
@@ -172,6 +176,11 @@ class Driver:
             },
             clock=clock,
             attachment_limits=AttachmentLimits(config.limits.maxAttachmentBytes, config.limits.maxRunAttachmentBytes),
+            qualification=(
+                None
+                if config.qualification is None
+                else NativeQualification(config.qualification, {p.id: p for p in config.providers}, clock)
+            ),
         )
 
     @property
@@ -205,9 +214,19 @@ class Driver:
             version=__version__,
             subject=principal.subject,
             sessionGrants=[g for g in ("create", "read", "continue", "delete") if g in principal.grants],
-            providers=[views.provider_info(p) for p in self._providers.values() if principal.may_use(p.id)],
+            providers=[self._provider_info(p) for p in self._providers.values() if principal.may_use(p.id)],
             sessions=self._sessions_policy(),
         )
+
+    def _provider_info(self, provider: Provider) -> ProviderInfo:
+        """What discovery says of an instance: native only while host JSON's qualification allows it."""
+        info = views.provider_info(provider)
+        if self._qualification is None or not info.capabilities.nativeContinuation:
+            return info
+        if self._qualification.advertises(provider):
+            return info
+        unqualified = info.capabilities.model_copy(update={"nativeContinuation": False})
+        return info.model_copy(update={"capabilities": unqualified})
 
     async def create_session(
         self,
@@ -507,6 +526,10 @@ class Driver:
         supported = capabilities.native_continuation if request.mode == "native" else capabilities.history_continuation
         if not supported:
             raise UnsupportedContinuation(f"Provider {provider.id!r} does not support {request.mode} continuation.")
+        if request.mode == "native" and self._qualification is not None:
+            refusal = self._qualification.refusal(provider, request.model)  # host JSON's qualification block
+            if refusal is not None:
+                raise UnsupportedContinuation(refusal)
         native_filter = "full" if request.nativeHistory is MISSING else request.nativeHistory
         _check_native_filter(provider, request.mode, native_filter)
         history = [] if request.history is MISSING else [VisibleMessage(m.role, m.content) for m in request.history]
