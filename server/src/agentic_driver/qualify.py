@@ -184,9 +184,11 @@ class _Session:
     @staticmethod
     def _fail(report: TurnReport, code: str | None, detail: str) -> str:
         report.outcome, report.code, report.detail = "failed", code, detail
-        replay = f"replaying {report.replayedItems} stored provider items" if report.replayedItems else "the first"
+        where = f"replaying {report.replayedItems} stored provider items" if report.replayedItems else "replaying none"
+        if report.toolRounds:
+            where += f", after {report.toolRounds} function round{'s' if report.toolRounds > 1 else ''}"
         said = f"{code}: {detail}" if code is not None else detail
-        return f"turn {report.turn} ({report.purpose}, {replay}) failed: {said}"
+        return f"turn {report.turn} ({report.purpose}, {where}) failed: {said}"
 
 
 def _probe_answers(result: RunResult) -> SubmitRunActionsRequest:
