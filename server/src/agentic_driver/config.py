@@ -429,7 +429,7 @@ class QualificationConfig(_Closed):
 
     providers: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)] = ["*"]
     """The instances that need a current record before a native session is created on them; ``["*"]``: every
-    instance whose adapter does native continuation."""
+    network instance (an ``echo`` instance only when named)."""
     recordDir: Annotated[str, Field(min_length=1)] = "qualification"
     """Where records are read (and ``qualify`` writes them): ``{recordDir}/{provider}/{model}.json``, each name
     percent-encoded; a relative path is taken from the host's working directory."""

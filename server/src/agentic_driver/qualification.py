@@ -133,13 +133,16 @@ class NativeQualification:
         self._providers = dict(providers)
         self._clock = clock or SystemClock()
 
-    def _in_scope(self, provider_id: str) -> bool:
-        return "*" in self._config.providers or provider_id in self._config.providers
+    def _in_scope(self, config: ProviderConfig) -> bool:
+        if config.id in self._config.providers:
+            return True
+        # Echo is offline and deterministic: there is nothing live to qualify unless an instance is named.
+        return "*" in self._config.providers and config.kind != "echo"
 
     def refusal(self, provider: Provider, model: str) -> str | None:
         """Why a native session on ``provider`` and ``model`` is refused now (naming the record), or None."""
         config = self._providers.get(provider.id)
-        if config is None or not self._in_scope(provider.id):
+        if config is None or not self._in_scope(config):
             return None
         path = record_path(self._config.recordDir, provider.id, model)
         reason = why_not_current(

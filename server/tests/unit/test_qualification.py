@@ -31,7 +31,7 @@ def _document(record_dir: Path, **qualification: Any) -> dict[str, Any]:
             {"id": "other", "kind": "echo", "accountId": "acct-1", "models": ["echo-1"]},
         ],
         "sessions": {"retentionMs": 60_000},
-        "qualification": {"recordDir": str(record_dir), **qualification},
+        "qualification": {"recordDir": str(record_dir), "providers": ["echo", "other"], **qualification},
     }
 
 
@@ -156,6 +156,28 @@ async def test_only_the_instances_named_need_a_record(tmp_path: Path) -> None:
     driver = _driver(tmp_path, ManualClock(), providers=["echo"])
     assert await _advertised(driver) == {"echo": False, "other": True}
     assert await _native(driver, provider="other") == "native"
+
+
+async def test_every_instance_means_every_network_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTIC_DRIVER_TEST_QUALIFICATION_KEY", "sk-never-sent")
+    document = _document(tmp_path, providers=["*"])
+    document["providers"].append(
+        {"id": "live", "kind": "openai-chat", "accountId": "a", "models": ["m"], "baseUrl": "http://127.0.0.1:9"}
+    )
+    document["providers"].append(
+        {
+            "id": "responses",
+            "kind": "openai-responses",
+            "accountId": "a",
+            "models": ["m"],
+            "apiKeyEnv": "AGENTIC_DRIVER_TEST_QUALIFICATION_KEY",
+        }
+    )
+    driver = Driver.from_config(parse_config(document))
+    assert await _advertised(driver) == {"echo": True, "other": True, "live": False, "responses": False}
+    assert await _native(driver) == "native"
+    with pytest.raises(UnsupportedContinuation, match="needs a current qualification record"):
+        await _native(driver, "m", "responses")
 
 
 async def test_without_the_block_nothing_is_required(tmp_path: Path) -> None:
