@@ -256,7 +256,7 @@ def _qualify(config_path: str, provider: str, model: str, record: str | None) ->
     path = Path(record) if record is not None else qualify.record_path(directory, provider, model)
     body = outcome.record()
     qualify.write_record(path, body)
-    for turn in outcome.turns:
+    for turn in outcome.reports:
         print(
             f"turn {turn.turn} ({turn.purpose}): {turn.outcome}, replayed {turn.replayedItems} stored items, "
             f"{turn.toolRounds} tool rounds, {turn.storedItems} stored after",

@@ -182,7 +182,8 @@ class TurnReport:
 class Qualification:
     identity: Identity
     qualifiedAtMs: int
-    turns: list[TurnReport] = field(default_factory=list)
+    reports: list[TurnReport] = field(default_factory=list)
+    """One per turn run, in order (the record's ``turns``)."""
     failure: str | None = None
 
     @property
@@ -191,7 +192,7 @@ class Qualification:
 
     def record(self) -> dict[str, Any]:
         """The JSON record ``qualify`` prints and writes."""
-        tool_round = any(t.purpose == "tool round" for t in self.turns)
+        accepted = [t.purpose for t in self.reports if t.outcome == "accepted"]
         return {
             "format": RECORD_FORMAT,
             "result": "passed" if self.passed else "failed",
@@ -199,14 +200,14 @@ class Qualification:
             "identity": asdict(self.identity),
             "qualifiedAt": format_ms(self.qualifiedAtMs),
             "qualifiedAtMs": self.qualifiedAtMs,
-            "exercised": {
+            "exercised": {  # what the provider accepted
                 "mode": "native",
-                "turns": len(self.turns),
-                "toolRound": tool_round,
-                "recall": any(t.purpose == "recall" for t in self.turns),
+                "turns": len(accepted),
+                "toolRound": "tool round" in accepted,
+                "recall": "recall" in accepted,
                 "stream": self.identity.stream,
             },
-            "turns": [asdict(t) for t in self.turns],
+            "turns": [asdict(t) for t in self.reports],
         }
 
 

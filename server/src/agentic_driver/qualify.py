@@ -96,7 +96,7 @@ async def qualify(
         return outcome
     for number, (purpose, text, check) in enumerate(plan, start=1):
         report = TurnReport(number, purpose, replayedItems=session.stored())
-        outcome.turns.append(report)
+        outcome.reports.append(report)
         outcome.failure = await session.turn(report, text, check)
         if outcome.failure is not None:
             return outcome

@@ -77,14 +77,14 @@ async def test_qualification_passes_and_every_replay_was_verified(
     fake.reset()
     outcome = await qualify(_config(kind, fake, stream), "live", "m-1", word="amber-1234")
     assert outcome.passed, outcome.failure
-    assert [(t.turn, t.purpose, t.outcome) for t in outcome.turns] == [
+    assert [(t.turn, t.purpose, t.outcome) for t in outcome.reports] == [
         (1, "remember", "accepted"),
         (2, "tool round", "accepted"),
         (3, "recall", "accepted"),
     ]
-    assert outcome.turns[0].replayedItems == 0
-    assert 0 < outcome.turns[1].replayedItems < outcome.turns[2].replayedItems
-    assert outcome.turns[1].toolRounds == 1
+    assert outcome.reports[0].replayedItems == 0
+    assert 0 < outcome.reports[1].replayedItems < outcome.reports[2].replayedItems
+    assert outcome.reports[1].toolRounds == 1
     # The fake saw four requests (the tool round is two); each after the first replayed signed items it verified.
     assert len(fake.requests) == 4
     assert fake.requests[0].verified == 0
@@ -120,9 +120,12 @@ async def test_a_rejected_replayed_signature_fails_naming_the_turn(kind: str, fr
     assert outcome.failure is not None
     assert re.match(turn, outcome.failure), outcome.failure
     assert "PROVIDER_REJECTED" in outcome.failure
-    failed = [t for t in outcome.turns if t.outcome == "failed"]
+    failed = [t for t in outcome.reports if t.outcome == "failed"]
     assert len(failed) == 1 and failed[0].code == "PROVIDER_REJECTED"
-    assert outcome.record()["result"] == "failed"
+    record = outcome.record()
+    assert record["result"] == "failed"
+    assert record["exercised"]["turns"] == failed[0].turn - 1
+    assert record["exercised"]["recall"] is False
 
 
 def _write(path: Path, document: dict[str, Any]) -> str:
