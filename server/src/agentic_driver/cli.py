@@ -5,7 +5,7 @@ agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID] [--log
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
 agentic-driver cluster config --host ID=ADDR ... --format haproxy|nginx|gateway-api [--bind ADDR:PORT]
-agentic-driver qualify --config FILE --provider ID --model M [--record FILE]
+agentic-driver qualify --config FILE --provider ID --model M [--record FILE] [--no-tool-round]
 """
 
 from __future__ import annotations
@@ -240,15 +240,20 @@ def _parser() -> argparse.ArgumentParser:
         help="where to write the record (default: {qualification.recordDir}/{provider}/{model}.json, "
         "recordDir defaulting to ./qualification)",
     )
+    qualify.add_argument(
+        "--no-tool-round",
+        action="store_true",
+        help="send no tools and leave out the function round (for a deployment that refuses tools)",
+    )
     return parser
 
 
-def _qualify(config_path: str, provider: str, model: str, record: str | None) -> int:
+def _qualify(config_path: str, provider: str, model: str, record: str | None, tool_round: bool = True) -> int:
     from . import qualify  # only this command needs it at start-up
 
     try:
         config = load_config(config_path)
-        outcome = asyncio.run(qualify.qualify(config, provider, model))
+        outcome = asyncio.run(qualify.qualify(config, provider, model, tool_round=tool_round))
     except (ConfigError, qualify.QualificationError) as error:
         print(f"agentic-driver: cannot qualify: {error}", file=sys.stderr)
         return 2
@@ -327,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.command == "cluster":
         return _cluster_config(options.host, options.format, options.bind, not options.no_check)
     if options.command == "qualify":
-        return _qualify(options.config, options.provider, options.model, options.record)
+        return _qualify(options.config, options.provider, options.model, options.record, not options.no_tool_round)
     try:
         config, token = (load_config(options.config), None) if options.config else embedded_default()
         config = with_tls_options(config, options.tls_cert, options.tls_key, options.behind_tls_proxy)

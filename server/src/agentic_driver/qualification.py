@@ -6,11 +6,11 @@ a given account and model accept that replay is only known by trying, so
 ``qualify`` (``qualify.py``) runs a short native session through the embedded ``Driver`` (the
 host's own code path) against the live instance:
 
-1. a turn that states a random word to remember;
+1. a turn that gives a made-up name ("My name is Ravomikute.");
 2. where the adapter takes functions, a tool round: the model calls the probe
    function and gets its result back, so the stored call, its result and the
    reasoning around them are replayed;
-3. a turn that must recall the word of the first, which only works if every
+3. a turn that must recall the name ("What is my name?"), which only works if every
    earlier item was replayed and accepted.
 
 Each turn's request replays everything the session stored before it; a provider

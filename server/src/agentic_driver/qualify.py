@@ -32,10 +32,11 @@ __all__ = ["PROBE", "Qualification", "QualificationError", "qualify", "record_pa
 PROBE = "qualification_probe"
 MAX_TOOL_ROUNDS = 3
 """Function rounds answered within one turn before qualification gives up on a model that keeps calling."""
-INSTRUCTIONS = (
-    "This conversation checks that the service keeps its context. Answer briefly. When the user writes "
-    "'call NAME {json}', call the function NAME with that JSON object as its arguments."
-)
+INSTRUCTIONS = "You are a friendly assistant talking to a user. The user's messages tell you facts about the user."
+"""The wording that lets even a 135M model (SmolLM2 through LiteLLM) answer the recall turn: told who is who,
+it answers "What is my name?" with the name, where "which word did I ask you to remember" drew a refusal."""
+CALL_INSTRUCTIONS = " When the user writes 'call NAME {json}', call the function NAME with that JSON object."
+SYLLABLES = [c + v for c in "bdfklmnprstvz" for v in "aeiou"]
 
 
 class QualificationError(ValueError):
@@ -70,9 +71,19 @@ def _target(config: HostConfig, provider_id: str, model: str) -> ProviderConfig:
 
 
 async def qualify(
-    config: HostConfig, provider_id: str, model: str, *, clock: Clock | None = None, word: str | None = None
+    config: HostConfig,
+    provider_id: str,
+    model: str,
+    *,
+    tool_round: bool = True,
+    clock: Clock | None = None,
+    name: str | None = None,
 ) -> Qualification:
-    """Run the qualification session; raises ``QualificationError`` when there is nothing to qualify."""
+    """Run the qualification session; raises ``QualificationError`` when there is nothing to qualify.
+
+    ``tool_round=False`` leaves out the function round (and sends no tools at all), for a deployment
+    that refuses ``tools`` although its wire protocol has them; the record then says ``toolRound: false``.
+    """
     clock = clock or SystemClock()
     chosen = _target(config, provider_id, model)
     driver = _driver_for(config, chosen, clock)
@@ -80,15 +91,15 @@ async def qualify(
     if not capabilities.nativeContinuation:
         raise QualificationError(f"provider {provider_id!r} ({chosen.kind}) does not do native continuation")
     outcome = Qualification(identity_of(chosen, chosen.accountId, model), clock.now_ms())
-    session = _Session(driver, provider_id, model, capabilities.applicationFunctions)
-    word = word or f"amber-{secrets.token_hex(3)}"
+    session = _Session(driver, provider_id, model, tool_round and capabilities.applicationFunctions)
+    name = name or _random_name()
     plan: list[tuple[str, str, Callable[[RunResult, int], str | None]]] = [
-        ("remember", f"Remember this word: {word}. Reply with one short sentence.", _answered),
+        ("remember", f"My name is {name}.", _answered)
     ]
     if session.functions:
         probe_input = f'call {PROBE} {{"code": "{secrets.token_hex(3)}"}}'
         plan.append(("tool round", probe_input, _called))
-    plan.append(("recall", "Which word did I ask you to remember in my first message? Answer with it.", _recalls(word)))
+    plan.append(("recall", "What is my name?", _recalls(name)))
     try:
         await session.start()
     except DriverError as error:
@@ -103,6 +114,11 @@ async def qualify(
     return outcome
 
 
+def _random_name() -> str:
+    """A made-up name (about 30 bits), so a recall cannot come from the model's priors."""
+    return "".join(secrets.choice(SYLLABLES) for _ in range(5)).capitalize()
+
+
 def _answered(result: RunResult, rounds: int) -> str | None:
     return None if result.output.text.strip() else "the reply is empty"
 
@@ -113,11 +129,11 @@ def _called(result: RunResult, rounds: int) -> str | None:
     return _answered(result, rounds)
 
 
-def _recalls(word: str) -> Callable[[RunResult, int], str | None]:
+def _recalls(name: str) -> Callable[[RunResult, int], str | None]:
     def check(result: RunResult, rounds: int) -> str | None:
-        if word.lower() in result.output.text.lower():
+        if name.lower() in result.output.text.lower():
             return None
-        return f"the reply does not recall the word {word!r} of turn 1: {result.output.text[:200]!r}"
+        return f"the reply does not recall the name {name!r} given in turn 1: {result.output.text[:200]!r}"
 
     return check
 
@@ -146,7 +162,12 @@ class _Session:
 
     async def start(self) -> None:
         created = await self.driver.create_session(
-            CreateSessionRequest(provider=self.provider, model=self.model, mode="native", instructions=INSTRUCTIONS)
+            CreateSessionRequest(
+                provider=self.provider,
+                model=self.model,
+                mode="native",
+                instructions=INSTRUCTIONS + (CALL_INSTRUCTIONS if self.functions else ""),
+            )
         )
         self.handle = SessionHandle(id=created.session.id, revision=created.session.revision)
 

@@ -75,7 +75,7 @@ async def test_qualification_passes_and_every_replay_was_verified(
 ) -> None:
     fake = fakes[kind]
     fake.reset()
-    outcome = await qualify(_config(kind, fake, stream), "live", "m-1", word="amber-1234")
+    outcome = await qualify(_config(kind, fake, stream), "live", "m-1", name="Ravomikute")
     assert outcome.passed, outcome.failure
     assert [(t.turn, t.purpose, t.outcome) for t in outcome.reports] == [
         (1, "remember", "accepted"),
@@ -150,6 +150,22 @@ def test_the_command_prints_and_writes_the_record_where_it_says(
         cli.main(["qualify", "--config", config, "--provider", "live", "--model", "m-2", "--record", str(chosen)]) == 0
     )
     assert json.loads(chosen.read_text(encoding="utf-8"))["identity"]["model"] == "m-2"
+
+
+def test_no_tool_round_sends_no_tools_and_says_so(
+    fakes: dict[str, FakeUpstream], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = fakes["anthropic"]
+    fake.reset()
+    config = _write(tmp_path / "host.json", {"providers": [_entry("anthropic", fake)]})
+    record = tmp_path / "r.json"
+    command = ["qualify", "--config", config, "--provider", "live", "--model", "m-1", "--record", str(record)]
+    assert cli.main([*command, "--no-tool-round"]) == 0
+    written = json.loads(record.read_text(encoding="utf-8"))
+    assert written["exercised"] == {"mode": "native", "turns": 2, "toolRound": False, "recall": True, "stream": True}
+    assert [t["purpose"] for t in written["turns"]] == ["remember", "recall"]
+    assert len(fake.requests) == 2 and not any("tools" in r.body for r in fake.requests)
+    assert fake.requests[1].verified > 0
 
 
 def test_the_command_fails_with_status_1_and_a_failed_record(
