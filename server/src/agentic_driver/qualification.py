@@ -19,13 +19,15 @@ completes is a turn whose replay was accepted. The result is a JSON record
 (docs/providers.md, "Qualifying live native continuation"). With host JSON's
 ``qualification`` block, a native session on an instance in scope is created only
 while a *current* record exists for its (instance, model): passed, made for the
-same instance id, kind, ``baseUrl``, ``stream`` setting, account binding, model
-and adapter version, and no older than ``maxAgeDays``. Discovery advertises native continuation for
+same instance id, kind, ``baseUrl``, ``stream`` setting, request settings
+(``extraBody`` and the API version), account binding, model and adapter version,
+and no older than ``maxAgeDays``. Discovery advertises native continuation for
 such an instance only while every one of its models has one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -72,11 +74,19 @@ class Identity:
     stream: bool | None
     accountId: str | None
     model: str
+    requestSettings: str
+    """A digest of what else shapes the replayed items: ``extraBody`` (thinking or reasoning settings decide
+    whether signed blocks come at all), ``anthropicVersion``, ``apiVersion``."""
     adapterVersion: str = ADAPTER_VERSION
+
+
+REQUEST_SETTINGS = ("extraBody", "anthropicVersion", "apiVersion")
 
 
 def identity_of(config: ProviderConfig, account_id: str | None, model: str) -> Identity:
     """The identity of ``model`` on the configured instance bound to ``account_id`` (the binding may change)."""
+    settings = {name: getattr(config, name) for name in REQUEST_SETTINGS if hasattr(config, name)}
+    canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Identity(
         provider=config.id,
         kind=config.kind,
@@ -84,6 +94,7 @@ def identity_of(config: ProviderConfig, account_id: str | None, model: str) -> I
         stream=getattr(config, "stream", None),
         accountId=account_id,
         model=model,
+        requestSettings="sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
     )
 
 

@@ -22,7 +22,7 @@ from agentic_driver import Driver, cli
 from agentic_driver.config import HostConfig, parse_config
 from agentic_driver.errors import UnsupportedContinuation
 from agentic_driver.models import CreateSessionRequest
-from agentic_driver.qualification import ADAPTER_VERSION, record_path
+from agentic_driver.qualification import ADAPTER_VERSION, identity_of, record_path
 from agentic_driver.qualify import PROBE, qualify
 
 KEY = "sk-qualify-test-key"
@@ -99,6 +99,7 @@ async def test_qualification_passes_and_every_replay_was_verified(
         "stream": stream,
         "accountId": "acct-1",
         "model": "m-1",
+        "requestSettings": identity_of(_config(kind, fake, stream).providers[0], "acct-1", "m-1").requestSettings,
         "adapterVersion": ADAPTER_VERSION,
     }
     assert record["exercised"] == {"mode": "native", "turns": 3, "toolRound": True, "recall": True, "stream": stream}

@@ -102,6 +102,7 @@ async def test_a_record_older_than_max_age_days_no_longer_counts(tmp_path: Path)
         ({"adapterVersion": "agentic-driver 0.0.9"}, "made for adapterVersion 'agentic-driver 0.0.9'"),
         ({"baseUrl": "https://elsewhere.example"}, "made for baseUrl 'https://elsewhere.example'"),
         ({"kind": "anthropic"}, "made for kind 'anthropic'"),
+        ({"requestSettings": "sha256:0"}, "made for requestSettings 'sha256:0'"),
     ],
 )
 async def test_a_record_made_for_something_else_does_not_count(
@@ -112,6 +113,16 @@ async def test_a_record_made_for_something_else_does_not_count(
     _qualify(tmp_path, clock, "echo-1", **changed)
     with pytest.raises(UnsupportedContinuation, match=said):
         await _native(driver)
+
+
+def test_request_settings_tell_thinking_on_from_off(tmp_path: Path) -> None:
+    plain = {"id": "c", "kind": "anthropic", "accountId": "a", "models": ["m"]}
+    thinking = {**plain, "extraBody": {"thinking": {"type": "enabled", "budget_tokens": 1024}}}
+    digests = {
+        identity_of(parse_config({"providers": [entry]}).providers[0], "a", "m").requestSettings
+        for entry in (plain, thinking, {**plain, "anthropicVersion": "2024-01-01"})
+    }
+    assert len(digests) == 3
 
 
 async def test_rebinding_the_account_needs_a_new_record(tmp_path: Path) -> None:
