@@ -5,11 +5,13 @@ agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID] [--log
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
 agentic-driver cluster config --host ID=ADDR ... --format haproxy|nginx|gateway-api [--bind ADDR:PORT]
+agentic-driver qualify --config FILE --provider ID --model M [--record FILE] [--no-tool-round]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import json
 import logging
@@ -18,6 +20,7 @@ import secrets
 import ssl
 import sys
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -31,6 +34,7 @@ from .config import (
     HOST_ID_ENV,
     ConfigError,
     HostConfig,
+    QualificationConfig,
     TlsConfig,
     embedded_default,
     load_config,
@@ -224,7 +228,49 @@ def _parser() -> argparse.ArgumentParser:
     proxy.add_argument("--format", required=True, choices=cluster.FORMATS)
     proxy.add_argument("--bind", default=cluster.DEFAULT_BIND, help="where the proxy listens (haproxy, nginx)")
     proxy.add_argument("--no-check", action="store_true", help="skip haproxy -c / nginx -t even when installed")
+    qualify = commands.add_parser(
+        "qualify", help="qualify live native continuation of one instance and model; print and write the record"
+    )
+    qualify.add_argument("--config", required=True, help="host JSON file that configures the instance")
+    qualify.add_argument("--provider", required=True, metavar="ID", help="the provider instance id")
+    qualify.add_argument("--model", required=True, metavar="M", help="one of the instance's models")
+    qualify.add_argument(
+        "--record",
+        metavar="FILE",
+        help="where to write the record (default: {qualification.recordDir}/{provider}/{model}.json, "
+        "recordDir defaulting to ./qualification)",
+    )
+    qualify.add_argument(
+        "--no-tool-round",
+        action="store_true",
+        help="send no tools and leave out the function round (for a deployment that refuses tools)",
+    )
     return parser
+
+
+def _qualify(config_path: str, provider: str, model: str, record: str | None, tool_round: bool = True) -> int:
+    from . import qualify  # only this command needs it at start-up
+
+    try:
+        config = load_config(config_path)
+        outcome = asyncio.run(qualify.qualify(config, provider, model, tool_round=tool_round))
+    except (ConfigError, qualify.QualificationError) as error:
+        print(f"agentic-driver: cannot qualify: {error}", file=sys.stderr)
+        return 2
+    directory = (config.qualification or QualificationConfig()).recordDir
+    path = Path(record) if record is not None else qualify.record_path(directory, provider, model)
+    body = outcome.record()
+    qualify.write_record(path, body)
+    for turn in outcome.reports:
+        print(
+            f"turn {turn.turn} ({turn.purpose}): {turn.outcome}, replayed {turn.replayedItems} stored items, "
+            f"{turn.toolRounds} tool rounds, {turn.storedItems} stored after",
+            file=sys.stderr,
+        )
+    verdict = "passed" if outcome.passed else f"FAILED: {outcome.failure}"
+    print(f"agentic-driver: qualification of {provider!r} model {model!r} {verdict}; record: {path}", file=sys.stderr)
+    print(json.dumps(body, indent=2))
+    return 0 if outcome.passed else 1
 
 
 def _token_create(subject: str, providers: list[str], grants: list[str]) -> int:
@@ -285,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
         return _config_check(options.file)
     if options.command == "cluster":
         return _cluster_config(options.host, options.format, options.bind, not options.no_check)
+    if options.command == "qualify":
+        return _qualify(options.config, options.provider, options.model, options.record, not options.no_tool_round)
     try:
         config, token = (load_config(options.config), None) if options.config else embedded_default()
         config = with_tls_options(config, options.tls_cert, options.tls_key, options.behind_tls_proxy)

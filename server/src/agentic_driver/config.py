@@ -40,6 +40,7 @@ __all__ = [
     "OpenAIResponsesProviderConfig",
     "PriceConfig",
     "ProviderConfig",
+    "QualificationConfig",
     "SessionsConfig",
     "TlsConfig",
     "TokenConfig",
@@ -423,6 +424,20 @@ class TracingConfig(_Closed):
     """Put prompt and completion text on the model call spans (off: only sizes, models and ids)."""
 
 
+class QualificationConfig(_Closed):
+    """Native continuation only where ``agentic-driver qualify`` passed recently (docs/providers.md, "Qualifying
+    live native continuation"). Absent: off, and every instance offers ``native`` as far as its adapter can."""
+
+    providers: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)] = ["*"]
+    """The instances that need a current record before a native session is created on them; ``["*"]``: every
+    network instance (an ``echo`` instance only when named)."""
+    recordDir: Annotated[str, Field(min_length=1)] = "qualification"
+    """Where records are read (and ``qualify`` writes them): ``{recordDir}/{provider}/{model}.json``, each name
+    percent-encoded; a relative path is taken from the host's working directory."""
+    maxAgeDays: Annotated[int, Field(ge=1)] = 30
+    """How old a passed record may be and still count as current."""
+
+
 class HostConfig(_Closed):
     hostId: Annotated[str, Field(pattern=HOST_ID_PATTERN)] = "local-host"
     """This process's name: a DNS label (so a StatefulSet pod name works), unique among the hosts behind one
@@ -452,6 +467,8 @@ class HostConfig(_Closed):
     """The log format."""
     tracing: TracingConfig | None = None
     """Absent: traces are off unless the OTEL_* environment variables configure an exporter."""
+    qualification: QualificationConfig | None = None
+    """Absent: native sessions need no qualification record."""
 
 
 def _path(location: tuple[int | str, ...]) -> str:
@@ -517,6 +534,11 @@ def _cross_checks(data: Any) -> list[str]:
         for name in names if isinstance(names, list) else []:
             if isinstance(name, str) and name != "*" and name not in known:
                 problems.append(f"tokens[{index}].providers: unknown provider {name!r}")
+    qualification = data.get("qualification") if isinstance(data, dict) else None
+    names = qualification.get("providers") if isinstance(qualification, dict) else None
+    for name in names if isinstance(names, list) else []:
+        if isinstance(name, str) and name != "*" and name not in known:
+            problems.append(f"qualification.providers: unknown provider {name!r}")
     return problems
 
 

@@ -40,6 +40,7 @@ from .models import (
     CreateSessionRequest,
     CreateSessionResponse,
     Discovery,
+    ProviderInfo,
     ReadSessionResponse,
     RunRequest,
     RunResult,
@@ -49,6 +50,7 @@ from .models import (
 from .pricing import Prices
 from .providers import Provider, build_provider
 from .providers.base import ToolSpec
+from .qualification import NativeQualification
 from .reach import Reach
 from .sessions import SessionStore
 from .sessions.creation import create_session
@@ -81,8 +83,10 @@ class Driver:
         prices: Mapping[tuple[str, str], Prices] | None = None,
         clock: Clock | None = None,
         attachment_limits: AttachmentLimits | None = None,
+        qualification: NativeQualification | None = None,
     ) -> None:
         self.host_id = host_id
+        self._qualification = qualification
         self.ids = HostIds(host_id)
         self.metrics = Metrics()
         self._clock = clock or SystemClock()
@@ -152,6 +156,11 @@ class Driver:
             },
             clock=clock,
             attachment_limits=AttachmentLimits(config.limits.maxAttachmentBytes, config.limits.maxRunAttachmentBytes),
+            qualification=(
+                None
+                if config.qualification is None
+                else NativeQualification(config.qualification, {p.id: p for p in config.providers}, clock)
+            ),
         )
 
     @property
@@ -185,9 +194,19 @@ class Driver:
             version=__version__,
             subject=principal.subject,
             sessionGrants=[g for g in ("create", "read", "continue", "delete") if g in principal.grants],
-            providers=[views.provider_info(p) for p in self._providers.values() if principal.may_use(p.id)],
+            providers=[self._provider_info(p) for p in self._providers.values() if principal.may_use(p.id)],
             sessions=views.sessions_policy(self._store),
         )
+
+    def _provider_info(self, provider: Provider) -> ProviderInfo:
+        """What discovery says of an instance: native only while host JSON's qualification allows it."""
+        info = views.provider_info(provider)
+        if self._qualification is None or not info.capabilities.nativeContinuation:
+            return info
+        if self._qualification.advertises(provider):
+            return info
+        unqualified = info.capabilities.model_copy(update={"nativeContinuation": False})
+        return info.model_copy(update={"capabilities": unqualified})
 
     async def create_session(
         self,
@@ -321,5 +340,10 @@ class Driver:
     def _create_session(self, request: CreateSessionRequest, principal: SessionPrincipal) -> CreateSessionResponse:
         provider = self._reach.granted_provider(principal, request.provider, request.model)
         principal.require_grant("create")
-        record = create_session(self._reach.require_store(), provider, principal.subject, request)
+        refusal = None  # host JSON's qualification may refuse native on an instance and model
+        if request.mode == "native" and self._qualification is not None:
+            refusal = self._qualification.refusal(provider, request.model)
+        record = create_session(
+            self._reach.require_store(), provider, principal.subject, request, native_refusal=refusal
+        )
         return CreateSessionResponse(session=views.session_info(record, self.host_id))

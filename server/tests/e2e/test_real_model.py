@@ -14,6 +14,7 @@ Without that variable the test is skipped.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import subprocess
@@ -25,6 +26,8 @@ import httpx
 import pytest
 from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent
 
+from agentic_driver.config import parse_config
+from agentic_driver.qualify import qualify
 from agentic_driver.testing import free_port
 
 from .conftest import (
@@ -286,3 +289,39 @@ def test_through_litellm_a_fresh_session_does_not_know_the_name(litellm_host: Ho
 @litellm_only
 def test_the_litellm_environment_is_the_cached_one() -> None:
     assert LITELLM is not None and Path(LITELLM).exists()
+
+
+@litellm_only
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "nostream"])
+@pytest.mark.parametrize("kind", LITELLM_KINDS)
+async def test_qualify_passes_through_litellm_without_a_tool_round(
+    litellm_proxy: tuple[str, str], kind: str, stream: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``qualify`` against a server nobody here wrote: the replayed turn is accepted and the name recalled.
+
+    LiteLLM's ``publicai/`` bridge refuses ``tools`` (``UnsupportedParamsError``, a 400 on the very first
+    turn, or a 500 on its Gemini route), so this deployment is qualified with ``tool_round=False``
+    (``--no-tool-round``); the name is "Ada" because greedy SmolLM2 recalls it (the control above shows it
+    does not come from the model's priors).
+    """
+    origin, key = litellm_proxy
+    monkeypatch.setenv(LITELLM_KEY_ENV, key)
+    entry = {
+        "id": "litellm",
+        "kind": kind,
+        "baseUrl": origin,
+        "apiKeyEnv": LITELLM_KEY_ENV,
+        "accountId": "local-litellm",
+        "models": [MODEL],
+        "stream": stream,
+        "temperature": 0,
+        "maxOutputTokens": 64,
+        "maxRetries": 0,
+        "timeoutMs": 120_000,
+    }
+    outcome = await qualify(parse_config({"providers": [entry]}), "litellm", MODEL, tool_round=False, name="Ada")
+    record = outcome.record()
+    print(f"\n[qualify litellm-{kind} stream={stream}] {json.dumps(record['turns'])}")
+    assert outcome.passed, outcome.failure
+    assert record["exercised"] == {"mode": "native", "turns": 2, "toolRound": False, "recall": True, "stream": stream}
+    assert [t.replayedItems > 0 for t in outcome.reports] == [False, True]
