@@ -248,8 +248,8 @@ newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: clien
 # Lane 1 holds every stage that starts hosts through contract-tests/harness (they share contract-tests/reports/)
 # and the Python SDK's; lane 2 the drift gate, the linters, the host's own tests and the other clients. The two
 # take about the same time. Every install is done first (setup-test), so no two lanes install at once.
-TEST_LANE_1 := test-cluster contract test-kit validate-spec test-python-client test-docs-page test-bench soak-ci
-TEST_LANE_2 := check-generated lint typecheck lint-spec check-breaking test-python test-typescript test-go test-rust test-llm
+TEST_LANE_1 := test-cluster contract test-kit validate-spec test-python-client soak-ci
+TEST_LANE_2 := check-generated lint typecheck lint-spec check-breaking test-python test-docs-page test-bench test-typescript test-go test-rust test-llm
 TEST_SETUP := $(VENV_STAMP) $(NODE_STAMP) $(OASDIFF_STAMP) $(DOCS_PAGE_NODE_STAMP) $(CONTRACT_STAMP) $(CONTRACT_NODE_STAMP) \
 	$(OPENAPI_GENERATOR_JAR) $(LLM_STAMP) $(LITELLM_STAMP) setup-cluster
 

@@ -13,7 +13,6 @@ may still reach it, or forget the key when the request is refused.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from .. import views
 from ..auth import SessionGrant, SessionPrincipal
 from ..clock import Clock
 from ..errors import DriverError, IdempotencyKeyInUse, IdempotencyKeyReused
+from ..jsontext import canonical_json
 from ..reach import Reach
 
 if TYPE_CHECKING:  # views imports turns/, which imports this module: the name is for annotations only
@@ -34,12 +34,8 @@ __all__ = ["IdempotencyStore", "KeyedRequests", "Recorded", "fingerprint", "json
 
 
 def json_digest(value: Any) -> str:
-    """SHA-256 of ``value`` as canonical JSON (sorted keys, no spaces, UTF-8).
-
-    The standard library encodes integers of any size (JSON Schema sets no 64-bit limit; orjson refuses them).
-    """
-    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    """SHA-256 of ``value`` as canonical JSON (``jsontext.canonical_json``), UTF-8."""
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
 
 
 def fingerprint(operation: str, target: str, body: Any) -> str:
