@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from agentic_driver import testing
-from agentic_driver.testing import free_port, stop_process
+from agentic_driver.testing import free_port
+from agentic_driver.testing.hosts import STARTUP_TIMEOUT_S
 
 from .paths import CONTRACT_DIR, LOGS_DIR
-
-STARTUP_TIMEOUT_S = 20.0
 
 TOKENS: dict[str, str] = {
     "full": "contract-full-token-000000001",
@@ -47,17 +44,15 @@ def token_environment() -> dict[str, str]:
 class Host:
     name: str
     base_url: str
-    process: subprocess.Popen[bytes] | None = field(repr=False, default=None)
-    log_path: Path | None = None
+    started: testing.HostProcess | None = field(repr=False, default=None)
+    """The process this suite started (None for an ``external`` host)."""
 
     def stop(self) -> None:
-        if self.process is not None:
-            stop_process(self.process)
+        if self.started is not None:
+            self.started.stop()
 
     def log_tail(self, lines: int = 40) -> str:
-        if self.log_path is None or not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        return "" if self.started is None else self.started.log_tail(lines)
 
 
 def _command(config: Path, port: int, mutation: str | None) -> list[str]:
@@ -86,20 +81,19 @@ def spawn(name: str, config: Path, *, mutation: str | None = None) -> Host:
     started = testing.spawn(
         _command(config, port, mutation), port, LOGS_DIR / f"host-{name}-{port}.log", env=env, cwd=CONTRACT_DIR
     )
-    return Host(name=name, base_url=started.base_url, process=started.process, log_path=started.log_path)
+    return Host(name=name, base_url=started.base_url, started=started)
 
 
 def wait_ready(host: Host, timeout_s: float = STARTUP_TIMEOUT_S) -> Host:
     """Return ``host`` once ``/healthz`` answers; stop it and raise (with its log) if it exits or times out."""
-    assert host.process is not None and host.log_path is not None, f"{host.name} was not started here"
-    port = urlsplit(host.base_url).port
-    assert port is not None, host.base_url
-    if testing.HostProcess(host.process, port, host.log_path, 0.0).wait_ready(timeout_s=timeout_s, interval_s=0.05):
+    started = host.started
+    assert started is not None, f"{host.name} was not started here"
+    if started.wait_ready(timeout_s=timeout_s, interval_s=0.05):
         return host
-    exited = host.process.poll()
+    exited = started.process.poll()
     host.stop()
     if exited is not None:
-        raise RuntimeError(f"host {host.name} exited with {host.process.returncode}:\n{host.log_tail()}")
+        raise RuntimeError(f"host {host.name} exited with {started.process.returncode}:\n{host.log_tail()}")
     raise RuntimeError(f"host {host.name} did not serve within {timeout_s}s:\n{host.log_tail()}")
 
 

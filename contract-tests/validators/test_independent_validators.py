@@ -35,6 +35,7 @@ from typing import Any
 
 import httpx
 import pytest
+from agentic_driver import testing
 
 from agentic_driver_conformance import scenarios
 from harness import hosts
@@ -225,14 +226,10 @@ class Prism:
         self.port = hosts.free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        with open(log, "wb") as sink:
-            self.process = subprocess.Popen(
-                [NODE_BIN / "prism", "proxy", SPEC_PATH, upstream, "--host", "127.0.0.1", "--port", str(self.port)],
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-                cwd=CONTRACT_DIR,
-            )
-        hosts.wait_ready(hosts.Host("prism", self.base_url, self.process, log), timeout_s=60.0)
+        command = [NODE_BIN / "prism", "proxy", SPEC_PATH, upstream, "--host", "127.0.0.1", "--port", str(self.port)]
+        started = testing.spawn([str(part) for part in command], self.port, log, cwd=CONTRACT_DIR)
+        self.process = started.process
+        hosts.wait_ready(hosts.Host("prism", self.base_url, started), timeout_s=60.0)
 
     def stop(self) -> None:
         self.process.terminate()
