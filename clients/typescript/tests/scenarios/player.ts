@@ -11,6 +11,7 @@
  */
 
 import { AgenticDriverClient, errorFromResponse, generated, ProblemError, type RunStreamEvent } from '../../src/index.js';
+import { nodeDispatcher, restored421 } from '../../src/transport.js';
 import {
   type Found,
   type Json,
@@ -92,7 +93,10 @@ function clientFor(input: CallInput, seen: Response[]): AgenticDriverClient {
       headers.set('Content-Type', input.transport.contentType);
       request = new Request(request, { headers });
     }
-    const response = await fetch(request);
+    // The client's own dispatcher, as without a fetch option: Node's fetch would resend a 421 by
+    // itself, and that resend of a body fails now and then (transport.ts, keeping421).
+    const dispatcher = await nodeDispatcher(REQUEST_TIMEOUT_MS);
+    const response = restored421(await fetch(request, { dispatcher } as RequestInit));
     seen.push(STREAMING.has(input.operationId) && response.ok ? response : response.clone());
     return response;
   };
