@@ -20,6 +20,8 @@ the text goes. ``server/tests/unit/test_docs_reference.py`` runs the check insid
 from __future__ import annotations
 
 import argparse
+import ast
+import inspect
 import json
 import re
 import sys
@@ -32,6 +34,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server" / "src"))
 
+from agentic_driver import config  # noqa: E402
 from agentic_driver.config import HostConfig  # noqa: E402
 from agentic_driver.error_guide import WHAT_TO_DO  # noqa: E402
 from agentic_driver.errors import CATALOGUE  # noqa: E402
@@ -109,6 +112,7 @@ def _rest(markdown: str) -> str:
 def render_host_json() -> str:
     schema = HostConfig.model_json_schema()
     definitions: dict[str, Any] = schema.get("$defs", {})
+    _describe_fields(schema, definitions)
     sections: list[str] = []
     seen: set[str] = set()
     for path, model, note in _models("(top level)", schema, definitions, ""):
@@ -117,6 +121,41 @@ def render_host_json() -> str:
         seen.add(str(model.get("title")))
         sections.append(_section(path, model, note, definitions))
     return "\n\n".join(sections)
+
+
+def _describe_fields(schema: dict[str, Any], definitions: dict[str, Any]) -> None:
+    """Give each field the attribute docstring written under it in config.py.
+
+    The host does not read them (pydantic's ``use_attribute_docstrings`` parses each class's source when the
+    module is imported: about 6% of the host's start-up), so the reference reads them here, the same way.
+    """
+    docs = _attribute_docstrings(Path(inspect.getfile(config)).read_text(encoding="utf-8"))
+    for model in [schema, *definitions.values()]:
+        cls = getattr(config, str(model.get("title")), None)
+        owners = [docs.get(c.__name__, {}) for c in getattr(cls, "__mro__", ())]
+        for name, prop in model.get("properties", {}).items():
+            doc = next((fields[name] for fields in owners if name in fields), None)
+            if doc is not None and "description" not in prop:
+                prop["description"] = doc
+
+
+def _attribute_docstrings(source: str) -> dict[str, dict[str, str]]:
+    """Class name -> field name -> the string literal right after the field's annotated assignment."""
+    found: dict[str, dict[str, str]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields = found.setdefault(node.name, {})
+        for statement, following in zip(node.body, node.body[1:], strict=False):
+            if (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                fields[statement.target.id] = inspect.cleandoc(following.value.value)
+    return found
 
 
 def _models(

@@ -68,8 +68,9 @@ class ConfigError(ValueError):
 
 
 class _Closed(BaseModel):
-    # Attribute docstrings become field descriptions: docs/host-config.md is rendered from them.
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True)
+    # Attribute docstrings describe each field; generator/docs_reference.py renders docs/host-config.md from
+    # them. They are not field descriptions at run time: pydantic would parse this module's source for them.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class EchoSettings(_Closed):
