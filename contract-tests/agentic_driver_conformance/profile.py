@@ -150,6 +150,9 @@ class Plan:
     checks: list[dict[str, Any]] = field(default_factory=list)
     discovery_problem: str | None = None
     sessions_enabled: bool | None = None
+    host_id: str | None = None
+    """The ``hostId`` discovery answered with: behind a proxy, one of several hosts, each with its own id (the kit
+    compares it with nothing; one-process scenarios are played on this host, by ``Agentic-Host``)."""
 
     def skip_reason(self, check_id: str) -> str | None:
         for check in self.checks:
@@ -177,6 +180,7 @@ class Plan:
             "profilePath": self.profile_path,
             "mode": self.mode,
             "strict": self.strict,
+            "hostId": self.host_id,
             "checks": [check["id"] for check in self.checks],
             "skipped": self.skipped(),
             "notApplicable": self.not_applicable(),
@@ -292,6 +296,8 @@ def make_plan(
             else:
                 problems = _compare(profile["providers"][provider], providers[provider], f"providers[{provider}]")
                 met[f"provider:{provider}"] = "; ".join(problems) or None
+        host_id = (full_discovery or {}).get("hostId")
+        plan.host_id = host_id if isinstance(host_id, str) else None
         sessions = (full_discovery or {}).get("sessions", {})
         plan.sessions_enabled = sessions.get("enabled") if full_discovery is not None else None
         if full_discovery is None:

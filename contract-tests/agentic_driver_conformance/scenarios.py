@@ -15,6 +15,13 @@ body model with ``from_dict`` from the step's wire JSON, calls
 The format is documented in scenarios/README.md and scenarios/schema.json. Tokens are given by name
 (``Runner(..., tokens={"full": secret, ...})``); every session a scenario creates and does not delete itself
 (because a step failed, say) is deleted when the scenario ends, so a run leaves nothing behind on the host.
+
+Requests route as a client's do (``routing.py``): each request that names an existing session or run sends
+``Agentic-Host`` with the host its id names, unless the step sets that header itself. So the player works
+through a proxy in front of several hosts. A scenario about one host process (``ONE_PROCESS``: it fills one
+host's run slots or store, reads its ``/metrics`` counters, or expects discovery and the session to name the same
+host) is played on one host there: given ``pin_host``, its requests that name nothing send ``Agentic-Host`` with
+that host, and its metric steps read that host's ``/metrics``.
 """
 
 from __future__ import annotations
@@ -39,11 +46,18 @@ import httpx
 from jsonschema import Draft202012Validator
 from schemathesis.core.failures import FailureGroup
 
-from . import checks, observations, validation
+from . import checks, observations, routing, validation
 from .resources import SCENARIOS_DIR
 from .spec import operations
 
 REQUEST_TIMEOUT_S = 20.0
+ONE_PROCESS: dict[str, str] = {
+    "host-busy": "fills one host's run slots and wait line (limits are per process)",
+    "run-slots": "takes both run slots of one host",
+    "session-flow": "expects the session to name the host that discovery names",
+    "store-full": "fills one host's session store (maxEntries is per process)",
+}
+"""Scenarios about one host process beyond their metric steps (every scenario with a metric step is one too)."""
 INVALID_TOKEN = "contract-token-no-host-knows-0"
 _MISSING = object()
 
@@ -68,6 +82,11 @@ class Scenario:
     @property
     def isolated(self) -> bool:
         return bool(self.data.get("isolated", False))
+
+    @property
+    def one_process(self) -> bool:
+        """Whether the scenario is about one host process: behind a proxy, it is played on one host."""
+        return self.name in ONE_PROCESS or any("metric" in step for step in self.data["steps"])
 
 
 @functools.cache
@@ -440,14 +459,18 @@ class Context:
     background_steps: dict[str, dict[str, Any]] = field(default_factory=dict)
     created: dict[str, str] = field(default_factory=dict)
     """Sessions this scenario created and has not deleted: id -> the token name that created it."""
+    pinned: str | None = None
+    """The host every request of a one-process scenario names when it names no session or run itself."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class Runner:
     """Plays scenarios against hosts given by name (main, no-sessions).
 
-    A name may stand for several host processes behind a proxy: ``metrics_urls`` maps its base URL to the
-    hosts whose ``/metrics`` a metric step adds up, and ``request_hooks`` see every request before it is sent.
+    A name may stand for several host processes behind a proxy. Every request naming a session or run sends
+    ``Agentic-Host`` (``routing.py``); ``pin_host`` (a host id behind the ``main`` URL, the kit's: the one
+    discovery named) is where one-process scenarios are played; or ``metrics_urls`` maps a base URL to the hosts
+    whose ``/metrics`` a metric step adds up. ``request_hooks`` see every request before it is sent.
     """
 
     def __init__(
@@ -457,10 +480,12 @@ class Runner:
         *,
         metrics_urls: dict[str, list[str]] | None = None,
         request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
+        pin_host: str | None = None,
     ) -> None:
         self.base_urls = base_urls
         self.tokens = tokens
         self.metrics_urls = metrics_urls or {}
+        self.pin_host = pin_host
         self.request_hooks = tuple(request_hooks)
         self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="scenario")
 
@@ -470,7 +495,7 @@ class Runner:
     def play(self, scenario: Scenario, base_url: str | None = None) -> None:
         base_url = base_url or self.base_urls[scenario.host]
         for iteration in range(int(scenario.data.get("repeat", 1))):
-            context = Context(scenario, base_url)
+            context = Context(scenario, base_url, pinned=self._pinned(scenario, base_url))
             try:
                 for index, step in enumerate(scenario.data["steps"]):
                     try:
@@ -485,14 +510,18 @@ class Runner:
                     future.exception(timeout=REQUEST_TIMEOUT_S)
                 self._clean_up(context)
 
+    def _pinned(self, scenario: Scenario, base_url: str) -> str | None:
+        if self.pin_host is None or not scenario.one_process or base_url != self.base_urls.get("main"):
+            return None
+        return self.pin_host
+
     def _clean_up(self, context: Context) -> None:
         """Delete the sessions the scenario left behind (one bounded request each; a gone session answers 404)."""
         for session_id, auth in list(context.created.items()):
+            authorization = {"Authorization": f"Bearer {self.tokens[auth]}"}
+            headers = routing.with_routing_header(authorization, "deleteSession", {"sessionId": session_id}, None)
             with httpx.Client(base_url=context.base_url, trust_env=False, timeout=REQUEST_TIMEOUT_S) as http:
-                http.delete(
-                    f"/v1/sessions/{quote(session_id, safe='')}",
-                    headers={"Authorization": f"Bearer {self.tokens[auth]}"},
-                )
+                http.delete(f"/v1/sessions/{quote(session_id, safe='')}", headers=headers)
         context.created.clear()
 
     def _track(self, context: Context, auth: str, exchange: Exchange) -> None:
@@ -529,6 +558,12 @@ class Runner:
         path = resolve(step.get("path", {}), context.variables)
         headers = resolve(step.get("headers", {}), context.variables)
         body = resolve(step["body"], context.variables) if "body" in step else None
+        # Through the generated client's own parameter, as a client sends it; a step's own header wins (it tests a
+        # wrong one). A request naming nothing in a one-process scenario names the host the scenario is about.
+        headers = routing.with_routing_header(headers, step["call"], path, body)
+        hooks = self.request_hooks
+        if context.pinned is not None and not routing.has_routing_header(headers):
+            hooks = (_naming(context.pinned), *hooks)
         exchange = call(
             context.base_url,
             step["call"],
@@ -539,7 +574,7 @@ class Runner:
             body=body,
             transport=step.get("transport", {}),
             ready=ready,
-            request_hooks=self.request_hooks,
+            request_hooks=hooks,
         )
         self._track(context, auth, exchange)
         observations.record(
@@ -604,7 +639,8 @@ class Runner:
 
     def _metric(self, context: Context, step: dict[str, Any]) -> None:
         value = 0.0
-        with httpx.Client(trust_env=False, timeout=REQUEST_TIMEOUT_S) as http:
+        headers = {routing.ROUTING_HEADER: context.pinned} if context.pinned is not None else {}
+        with httpx.Client(trust_env=False, timeout=REQUEST_TIMEOUT_S, headers=headers) as http:
             for url in self.metrics_urls.get(context.base_url, [context.base_url]):
                 value += metric_value(http.get(f"{url}/metrics").text, step["metric"], step.get("labels", {}))
         if "expect" in step:
@@ -616,6 +652,15 @@ class Runner:
                 )
         if "capture" in step:
             context.variables[step["capture"]] = value
+
+
+def _naming(host_id: str) -> Callable[[httpx.Request], None]:
+    """A request hook: ``Agentic-Host: host_id`` on a request that names no host itself."""
+
+    def name_the_host(request: httpx.Request) -> None:
+        request.headers.setdefault(routing.ROUTING_HEADER, host_id)
+
+    return name_the_host
 
 
 _SAMPLE = re.compile(r"^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})?\s+(\S+)")

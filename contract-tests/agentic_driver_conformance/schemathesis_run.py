@@ -82,12 +82,17 @@ def start_schemathesis(
     output_path: Path | None = None,
     extra_args: list[str] | None = None,
     config: Path = SCHEMATHESIS_CONFIG,
+    host_id: str | None = None,
 ) -> Background:
-    """Start the CLI run; ``token`` is the ``full`` token's secret (schemathesis.toml reads CONTRACT_TOKEN_FULL)."""
+    """Start the CLI run; ``token`` is the ``full`` token's secret (schemathesis.toml reads CONTRACT_TOKEN_FULL).
+
+    ``host_id`` is the ``hostId`` discovery answered with: the spec's example ids are made to name it (st_hooks.py).
+    """
     env = {
         **os.environ,
         "CONTRACT_TOKEN_FULL": token,
         "CONTRACT_BASE_URL": base_url,
+        "CONTRACT_HOST_ID": host_id or "",
         "CONTRACT_ST_OBSERVATIONS": str(observations_path),
         "SCHEMATHESIS_HOOKS": HOOKS_MODULE,
         "NO_COLOR": "1",
@@ -120,7 +125,14 @@ def run_schemathesis(
     output_path: Path | None = None,
     extra_args: list[str] | None = None,
     config: Path = SCHEMATHESIS_CONFIG,
+    host_id: str | None = None,
 ) -> SchemathesisRun:
     return start_schemathesis(
-        base_url, token, observations_path, output_path=output_path, extra_args=extra_args, config=config
+        base_url,
+        token,
+        observations_path,
+        output_path=output_path,
+        extra_args=extra_args,
+        config=config,
+        host_id=host_id,
     ).wait()

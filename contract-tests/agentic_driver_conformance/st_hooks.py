@@ -19,7 +19,13 @@
    ``createSession``, the oldest sessions of earlier scenarios are deleted so
    that live sessions stay under half the bound. Every decision depends only on
    the request sequence, so runs stay deterministic.
-3. ``ObservationsHandler`` turns the engine's events into the figures of
+3. Requests route as a client's do (``routing.py``): a request that names an
+   existing session or run and sets no ``Agentic-Host`` of its own (a generated
+   one wins in the unit phases: it tests the 421) gets the header its id names,
+   so the phases work through a proxy in front of several hosts. The spec's
+   example ids are made to name the host discovery answered with
+   (``CONTRACT_HOST_ID``), so requests seeded from them reach that host's rules.
+4. ``ObservationsHandler`` turns the engine's events into the figures of
    the metrics report: statuses and codes per operation, checks
    passed and failed, links covered, cases generated, and a SHA-256 of the
    generated request sequence (ids the host minted are normalised).
@@ -39,12 +45,14 @@ from typing import Any
 import httpx
 import schemathesis
 from schemathesis.cli import EventHandler, handler
+from schemathesis.core.parameters import ParameterLocation
 from schemathesis.engine import Status, events
 
-from . import checks, spec  # checks registers the contract checks
+from . import checks, routing, spec  # checks registers the contract checks
 
 BASE_URL = os.environ.get("CONTRACT_BASE_URL", "").rstrip("/")
 TOKEN = os.environ.get("CONTRACT_TOKEN_FULL", "")
+HOST_ID = os.environ.get("CONTRACT_HOST_ID", "")
 OBSERVATIONS_PATH = os.environ.get("CONTRACT_ST_OBSERVATIONS")
 
 STALE_LINK = "replayStaleRevision"
@@ -81,15 +89,15 @@ EXAMPLE_HOST, CONTRACT_HOST = "local-host", "contract-host"
 
 
 def _examples_name_the_contract_host(raw_schema: dict[str, Any]) -> None:
-    """The spec's example ids name the example host (``ses_local-host.…``); the host under test is
-    ``contract-host`` (host.json), which answers every request naming another host MISDIRECTED_REQUEST. Sent
-    as written, the examples that seed generated requests made most of them 421 and the stateful phase ran
-    about 30 scenarios instead of about 380. In the in-memory copy the example ids name the contract host, so
-    they reach the operations' own rules (SESSION_NOT_FOUND for an unknown id); 421 is still reached by the
-    generated Agentic-Host headers."""
+    """The spec's example ids name the example host (``ses_local-host.…``); the host under test (``hostId`` of
+    its discovery, ``CONTRACT_HOST_ID``; else ``contract-host``, host.json's) answers every request naming another
+    host MISDIRECTED_REQUEST. Sent as written, the examples that seed generated requests made most of them 421 and
+    the stateful phase ran about 30 scenarios instead of about 380. In the in-memory copy the example ids name the
+    host under test, so they reach the operations' own rules (SESSION_NOT_FOUND for an unknown id; behind a proxy,
+    their Agentic-Host takes them to that host); 421 is still reached by the generated Agentic-Host headers."""
     text = json.dumps(raw_schema)
     for prefix in ("ses_", "run_"):
-        text = text.replace(f"{prefix}{EXAMPLE_HOST}.", f"{prefix}{CONTRACT_HOST}.")
+        text = text.replace(f"{prefix}{EXAMPLE_HOST}.", f"{prefix}{HOST_ID or CONTRACT_HOST}.")
     raw_schema.clear()
     raw_schema.update(json.loads(text))
 
@@ -111,7 +119,10 @@ class Janitor:
         )
 
     def _delete(self, http: httpx.Client, session_id: str) -> None:
-        http.delete(f"/v1/sessions/{session_id}")
+        http.delete(
+            f"/v1/sessions/{session_id}",
+            headers=routing.with_routing_header({}, "deleteSession", {"sessionId": session_id}, None),
+        )
         checks.SHADOW.forget(session_id)
 
     def before(self, case: schemathesis.Case) -> None:
@@ -128,7 +139,8 @@ class Janitor:
             if phase == "stateful" and case.headers:
                 # A generated Agentic-Host names some other host: the step would be MISDIRECTED_REQUEST before
                 # the session rules it exists to reach. The ids the links carry name the host already.
-                case.headers.pop("Agentic-Host", None)
+                case.headers.pop(routing.ROUTING_HEADER, None)
+            add_routing_header(case, operation_id or "")
             if self.max_entries is None:
                 with self._http() as http:
                     self.max_entries = int(http.get("/v1/discovery").json()["sessions"]["maxEntries"])
@@ -165,6 +177,33 @@ class Janitor:
 JANITOR = Janitor()
 
 
+def add_routing_header(case: schemathesis.Case, operation_id: str) -> None:
+    """As a client: ``Agentic-Host`` from the id the request names, unless the case has its own (unit phases).
+
+    The header is like the token the configuration adds: part of how the request is sent, not an edit of the
+    generated values. Schemathesis revalidates a case whose generated headers a ``before_call`` hook changed, and
+    that relabels a negative case (a malformed ``Authorization``) as positive, whose 401 then fails
+    ``positive_data_acceptance``. So when the headers were as generated, they stay the baseline with the routing
+    header in them (schemathesis 4.32, pinned: ``Case._record_starting_state`` does the same for auth).
+    """
+    routed = routing.with_routing_header(case.headers, operation_id, case.path_parameters, case.body)
+    if routed == dict(case.headers or {}):
+        return
+    meta, location = case._meta, ParameterLocation.HEADER
+    as_generated = (
+        meta is not None
+        and location in meta.components
+        and meta._last_validated_hashes.get(location) == case._hash_container(case.get_container(location))
+    )
+    if case.headers is None:
+        case.headers = routed
+    else:
+        case.headers[routing.ROUTING_HEADER] = routed[routing.ROUTING_HEADER]
+    if as_generated:
+        assert meta is not None
+        meta.update_validated_hash(location, case._hash_container(case.get_container(location)))
+
+
 @schemathesis.hook
 def before_call(context: schemathesis.HookContext, case: schemathesis.Case, kwargs: dict[str, Any]) -> None:
     JANITOR.before(case)
@@ -179,7 +218,7 @@ def after_call(context: schemathesis.HookContext, case: schemathesis.Case, respo
     JANITOR.after(case, response.status_code, body)
 
 
-# -- 3. observations ------------------------------------------------------------------------------------------------
+# -- 4. observations ------------------------------------------------------------------------------------------------
 
 LOADED: dict[str, Any] = {}
 

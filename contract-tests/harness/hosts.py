@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,7 +55,7 @@ class Host:
         return "" if self.started is None else self.started.log_tail(lines)
 
 
-def _command(config: Path, port: int, mutation: str | None) -> list[str]:
+def _command(config: Path, port: int, mutation: str | None, host_id: str | None = None) -> list[str]:
     if mutation is None:
         return [
             sys.executable,
@@ -70,16 +70,18 @@ def _command(config: Path, port: int, mutation: str | None) -> list[str]:
             str(port),
             "--log-level",
             "warning",
+            *(["--host-id", host_id] if host_id is not None else []),
         ]
+    assert host_id is None, "a mutated host keeps its config's hostId"
     return [sys.executable, "-m", "harness.mutants", mutation, "--config", str(config), "--port", str(port)]
 
 
-def spawn(name: str, config: Path, *, mutation: str | None = None) -> Host:
-    """Start a host process; call ``wait_ready`` before using it."""
+def spawn(name: str, config: Path, *, mutation: str | None = None, host_id: str | None = None) -> Host:
+    """Start a host process (``host_id``: ``serve --host-id``, one of several with one config); then ``wait_ready``."""
     port = free_port()
     env = {**os.environ, **token_environment(), "PYTHONPATH": str(CONTRACT_DIR)}
     started = testing.spawn(
-        _command(config, port, mutation), port, LOGS_DIR / f"host-{name}-{port}.log", env=env, cwd=CONTRACT_DIR
+        _command(config, port, mutation, host_id), port, LOGS_DIR / f"host-{name}-{port}.log", env=env, cwd=CONTRACT_DIR
     )
     return Host(name=name, base_url=started.base_url, started=started)
 
@@ -98,9 +100,14 @@ def wait_ready(host: Host, timeout_s: float = STARTUP_TIMEOUT_S) -> Host:
 
 
 @contextlib.contextmanager
-def running(specs: Sequence[tuple[str, Path, str | None]]) -> Iterator[list[Host]]:
-    """Start several hosts at once (they boot in parallel), yield them ready, stop them all."""
-    hosts = [spawn(name, config, mutation=mutation) for name, config, mutation in specs]
+def running(
+    specs: Sequence[tuple[str, Path, str | None]], host_ids: Mapping[str, str] | None = None
+) -> Iterator[list[Host]]:
+    """Start several hosts at once (they boot in parallel), yield them ready, stop them all.
+
+    ``host_ids``: host name -> ``--host-id`` for the hosts that share a config behind a proxy."""
+    ids = host_ids or {}
+    hosts = [spawn(name, config, mutation=mutation, host_id=ids.get(name)) for name, config, mutation in specs]
     try:
         for host in hosts:
             wait_ready(host)

@@ -5,8 +5,9 @@
 - it fails, naming the failing check, against every broken host of harness/mutants.py;
 - against a host that lacks a provider of the profile it lists the skipped checks with the reason, and
   ``--strict`` exits non-zero;
-- the same kit passes against the same reference host behind the HAProxy configuration that
-  ``agentic-driver cluster config`` generates (the quick budget: it adds the proxy, not new checks);
+- the same kit passes against two reference hosts (the same config, host ids kit-a and kit-b) behind the HAProxy
+  configuration that ``agentic-driver cluster config`` generates, and both hosts' own /metrics show the kit's
+  runs reached each of them (the quick budget: it adds the proxy and the routing, not new checks);
 - its JUnit XML validates against the JUnit XSD that pytest's own tests use (fixtures/junit-10.xsd);
 - the read-only profile makes no model call and creates no session;
 - the CI recipes in docs/ci/ install and invoke the kit as its CLI expects.
@@ -240,31 +241,53 @@ def _metric(base_url: str, name: str) -> float:
     return scenarios.metric_value(text, name, {})
 
 
+CLUSTER = ("kit-a", "kit-b")
+"""The host ids behind the proxy: one config, ``serve --host-id``."""
+
+
 @pytest.fixture(scope="session")
 def reference_runs(kit: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
-    """The installed kit with nothing but --base-url (and the quick budget), at once against two reference hosts
-    started here from the profile's config: one directly, one behind the generated HAProxy config.
+    """The installed kit with nothing but --base-url (and the quick budget), at once against a reference host
+    started here from the profile's config, directly, and against a cluster of two more (the same config, host ids
+    kit-a and kit-b) behind the generated HAProxy config.
 
     Every check and every schemathesis phase runs; the quick budget only divides the examples per operation.
     `make contract` runs the same kit code at the full budget and holds the three-minute bar (metrics.py).
+    Each cluster host's own /metrics (read directly, not through the proxy) says what reached it.
     """
     tmp_path = tmp_path_factory.mktemp("reference")
     config = _write_config(tmp_path, load_profile(None))
-    specs = [("kit-reference", config, None), ("kit-behind-haproxy", config, None)]
+    specs = [("kit-reference", config, None), ("kit-a", config, None), ("kit-b", config, None)]
     with (
-        hosts.running(specs) as (direct, proxied),
-        running_haproxy({"contract-host": proxied.base_url}, tmp_path, hosts.TOKENS["full"]) as proxy_url,
+        hosts.running(specs, host_ids={name: name for name in CLUSTER}) as (direct, *cluster),
+        running_haproxy({host.name: host.base_url for host in cluster}, tmp_path, hosts.TOKENS["full"]) as proxy_url,
     ):
         started = {
             "direct": start_kit(kit, tmp_path / "direct", direct.base_url, "--budget", "quick"),
             "behind-haproxy": start_kit(kit, tmp_path / "behind-haproxy", proxy_url, "--budget", "quick"),
         }
         runs = {name: finish_kit(run) for name, run in started.items()}
-        for figure, name, host in (("referenceRun", "direct", direct), ("behindHaproxy", "behind-haproxy", proxied)):
-            FIGURES[figure] = _figures(runs[name]) | {
-                "sessionsLeftOnTheHost": _metric(host.base_url, "agentic_driver_sessions_stored")
-            }
+        FIGURES["referenceRun"] = _figures(runs["direct"]) | {
+            "sessionsLeftOnTheHost": _metric(direct.base_url, "agentic_driver_sessions_stored")
+        }
+        FIGURES["behindHaproxy"] = _figures(runs["behind-haproxy"]) | {
+            "hosts": {host.name: _host_figures(host.base_url) for host in cluster}
+        }
     return runs
+
+
+def _host_figures(base_url: str) -> dict[str, float]:
+    """What one host of the cluster says it did, from its own /metrics."""
+    return {
+        "runsEnded": _metric(base_url, "agentic_driver_runs_total"),
+        "providerCalls": _metric(base_url, "agentic_driver_provider_calls_total"),
+        "misdirected": scenarios.metric_value(
+            httpx.get(f"{base_url}/metrics", trust_env=False, timeout=10.0).text,
+            "agentic_driver_errors_total",
+            {"code": "MISDIRECTED_REQUEST"},
+        ),
+        "sessionsLeft": _metric(base_url, "agentic_driver_sessions_stored"),
+    }
 
 
 def _figures(run: KitRun) -> dict[str, Any]:
@@ -302,20 +325,27 @@ def test_the_kit_leaves_no_session_behind(reference_run: KitRun) -> None:
     assert FIGURES["referenceRun"]["sessionsLeftOnTheHost"] == 0
 
 
-def test_the_installed_kit_passes_against_the_reference_host_behind_haproxy(
+def test_the_installed_kit_passes_against_two_reference_hosts_behind_haproxy(
     reference_runs: dict[str, KitRun],
 ) -> None:
-    """Issue 20's bar for a deployment behind a proxy: the host the profile describes, behind the generated
-    HAProxy config, every check through the proxy's URL only."""
+    """Issue 20's bar for a deployment behind a proxy, with issue 17's routing: two hosts the profile describes
+    (kit-a, kit-b), behind the generated HAProxy config, every check through the proxy's URL only. The kit sends
+    Agentic-Host like a client, so a run naming its session in the body reaches the host that holds it; without
+    the header the proxy balances such runs and about half of them are answered 421 (the rule itself:
+    contract-tests/tests/test_routing.py)."""
     run = reference_runs["behind-haproxy"]
     assert run.returncode == 0, run.output[-6000:]
     report = run.report
     assert report["passed"], report["bars"]
     assert report["plan"]["skipped"] == {}, report["plan"]["skipped"]
     assert list(report["plan"]["notApplicable"]) == ["scenario sessions-disabled"]
+    assert report["plan"]["hostId"] in CLUSTER, report["plan"]["hostId"]
     assert report["testCases"]["pytest"]["failed"] == 0 and report["testCases"]["pytest"]["passed"] > 30
     assert set(report["testCases"]["schemathesisByPhase"]) == {"examples", "coverage", "fuzzing", "stateful"}
-    assert FIGURES["behindHaproxy"]["sessionsLeftOnTheHost"] == 0
+    # The hosts' own counters, read from each host directly: the kit's runs reached both, none left a session.
+    per_host = FIGURES["behindHaproxy"]["hosts"]
+    assert all(figures["runsEnded"] > 0 and figures["providerCalls"] > 0 for figures in per_host.values()), per_host
+    assert all(figures["sessionsLeft"] == 0 for figures in per_host.values()), per_host
 
 
 def test_the_junit_report_validates_against_the_junit_xsd(reference_run: KitRun, tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ def test_schemathesis(plan: Plan, name: str) -> None:
         output_path=reports_dir() / "schemathesis.txt",
         extra_args=extra,
         config=budget_config(_budget_divisor(), reports_dir()),
+        host_id=plan.host_id,
     )
     observed = run.observations
     assert observed, f"the run left no observations:\n{run.output[-4000:]}"

@@ -26,7 +26,7 @@ from harness import hosts as contract_hosts  # noqa: E402  (contract-tests' harn
 PER_PROCESS = {
     "host-busy": "fills one host's run slots and wait line (limits are per process; new work spreads over hosts)",
     "run-slots": "takes both run slots of one host",
-    "session-flow": "expects discovery and sessions to report the one host id contract-host",
+    "session-flow": "expects the session to name the host that discovery names",
 }
 """Scenarios about one process: played through the proxy in front of a single host (id contract-host)."""
 ALL = scenarios.all_scenarios()
