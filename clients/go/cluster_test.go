@@ -35,7 +35,7 @@ const routingHeader = "Agentic-Host"
 var perProcess = map[string]string{
 	"host-busy":    "fills one host's run slots and wait line",
 	"run-slots":    "takes both run slots of one host",
-	"session-flow": "expects discovery and sessions to report the one host id contract-host",
+	"session-flow": "expects the session to name the host that discovery names",
 }
 
 type proxiedCluster struct {
