@@ -34,16 +34,7 @@ from pydantic import (
 from .clock import format_ms
 from .models import SessionInfo
 from .providers.base import Provider, Usage, VisibleMessage
-from .sessions import (
-    Accounting,
-    InterruptedTurnRecord,
-    ModelLog,
-    Owner,
-    SessionRecord,
-    SessionStore,
-    TurnLog,
-    TurnRecord,
-)
+from .sessions import Accounting, InterruptedTurnRecord, Owner, SessionRecord, SessionStore, TurnLog, TurnRecord
 from .views import read_session_view
 
 __all__ = ["SCHEMA_VERSION", "ImportRejected", "ImportReport", "export_record", "parse", "restore"]
@@ -331,7 +322,7 @@ def _accounting(accounting: _AccountingV1) -> Accounting:
         retries=accounting.retries.count,
         retry_usage=_usage_of(accounting.retries.usage),
         retry_cost=None if accounting.retries.cost is None else float(accounting.retries.cost),
-        served_models=ModelLog(accounting.servedModels),
+        served_models=list(accounting.servedModels),
     )
 
 

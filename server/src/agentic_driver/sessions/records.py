@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, overload
 
@@ -17,7 +17,6 @@ __all__ = [
     "Accounting",
     "InterruptedTurnRecord",
     "Mode",
-    "ModelLog",
     "Owner",
     "RunFigures",
     "SessionRecord",
@@ -122,49 +121,6 @@ class TurnLog(Sequence[TurnRecord]):
             del self._other_ids[index]
 
 
-class ModelLog(Sequence[str]):
-    """The model that answered each run of a session, oldest first, stored as one small index a run.
-
-    A list of names kept each run's own copy of the provider's string (about 60 bytes a
-    run, as the name arrives parsed from each answer); a session's runs are answered by
-    one or a few models, so each distinct name is kept once and a run costs 4 bytes.
-    """
-
-    __slots__ = ("_indexes", "_names")
-
-    def __init__(self, names: Iterable[str] = ()) -> None:
-        self._names: list[str] = []
-        self._indexes = array("I")
-        for name in names:
-            self.append(name)
-
-    def append(self, name: str) -> None:
-        try:
-            index = self._names.index(name)
-        except ValueError:
-            index = len(self._names)
-            self._names.append(name)
-        self._indexes.append(index)
-
-    def __len__(self) -> int:
-        return len(self._indexes)
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self._names[i] for i in self._indexes[index]]
-        return self._names[self._indexes[index]]
-
-    def __iter__(self) -> Iterator[str]:
-        names = self._names
-        return (names[i] for i in self._indexes)
-
-
 @dataclass(frozen=True, slots=True)
 class RunFigures:
     """What one run consumed: the same figures a session accumulates."""
@@ -187,7 +143,7 @@ class Accounting:
     retries: int = 0
     retry_usage: Usage = field(default_factory=Usage)
     retry_cost: float | None = None
-    served_models: ModelLog = field(default_factory=ModelLog)
+    served_models: list[str] = field(default_factory=list)
 
     def add(self, run: RunFigures) -> None:
         self.runs += 1
