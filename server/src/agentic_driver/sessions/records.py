@@ -153,7 +153,16 @@ class Accounting:
         self.retry_usage += run.retry_usage
         self.retry_cost = _sum(self.retry_cost, run.retry_cost)
         if run.served_model is not None:
-            self.served_models.append(run.served_model)
+            self.served_models.append(_shared(self.served_models, run.served_model))
+
+
+def _shared(models: list[str], model: str) -> str:
+    """The name as the session already holds it, when the last run had the same model.
+
+    A network provider's answer brings its model name as a new string each run (about 60 bytes);
+    a session's runs are mostly answered by one model, so each run then costs one list slot.
+    """
+    return models[-1] if models and models[-1] == model else model
 
 
 def _sum(total: float | None, amount: float | None) -> float | None:
