@@ -9,6 +9,7 @@ so an injected clock alone decides what has expired.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,10 @@ class TurnGrowth:
     native: tuple[str, ...] = ()
     tools_fingerprint: str | None = None
     """The turn's tool surface; the session keeps the first completed turn's."""
+
+
+_TIMER_CONTEXT = contextvars.Context()
+"""The context retention timers run in: no request's (the callback sets no context variable)."""
 
 
 class SessionStore:
@@ -235,7 +240,9 @@ class SessionStore:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (synchronous use): access-time checks still expire it
             return
-        record.timer = loop.call_later(delay_ms / 1000, self._on_timer, record)
+        # In an empty context: the loop would otherwise copy the caller's, and a session's timer would keep
+        # the request that last touched it (its RequestContext, ids, path) alive for the whole retention.
+        record.timer = loop.call_later(delay_ms / 1000, self._on_timer, record, context=_TIMER_CONTEXT)
 
     def _on_timer(self, record: SessionRecord) -> None:
         record.timer = None
