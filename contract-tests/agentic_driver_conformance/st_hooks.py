@@ -2,9 +2,13 @@
 
 1. ``before_load_schema`` turns the spec's link extensions into links
    (``spec.with_contract_links``: ``x-session-links``, ``x-request-body``) and
-   adds a test-only link, ``replayStaleRevision``, to the in-memory copy of the
-   spec: after a completed session run it replays the revision that run started
-   from (now stale). The published ``openapi.yaml`` stays clean; the stateful
+   adds two test-only links to the in-memory copy of the spec: after a completed
+   session run (``replayStaleRevision``) or a truncation (``replayStaleAfterTruncate``)
+   a run replays the revision that request started from (now stale). Two ways in,
+   because a stateful step may follow a link from any earlier answer, whose session
+   may have been deleted since (then the replay is SESSION_NOT_FOUND, as it should
+   be): with one link, which step the exploration followed it from decided whether
+   any replay reached the revision check at all. The published ``openapi.yaml`` stays clean; the stateful
    phase reaches ``SESSION_REVISION_CONFLICT`` and the
    ``session_revisions_honoured`` check (``checks.py``) judges the answer.
    Schemas are not touched: every answer is validated as the spec publishes it.
@@ -55,9 +59,9 @@ TOKEN = os.environ.get("CONTRACT_TOKEN_FULL", "")
 HOST_ID = os.environ.get("CONTRACT_HOST_ID", "")
 OBSERVATIONS_PATH = os.environ.get("CONTRACT_ST_OBSERVATIONS")
 
-STALE_LINK = "replayStaleRevision"
+STALE_LINKS = ("replayStaleRevision", "replayStaleAfterTruncate")
 
-# -- 1. the test-only stale-revision link ---------------------------------------------------------------------------
+# -- 1. the test-only stale-revision links -------------------------------------------------------------------------
 
 
 @schemathesis.hook
@@ -66,23 +70,34 @@ def before_load_schema(context: schemathesis.HookContext, raw_schema: dict[str, 
     _examples_name_the_contract_host(raw_schema)
     for methods in raw_schema.get("paths", {}).values():
         for operation in methods.values():
-            if not isinstance(operation, dict) or operation.get("operationId") != "run":
-                continue
-            completed = operation["responses"]["200"]
-            assert "$ref" not in completed, "the run's 200 response is expected inline"
-            completed.setdefault("links", {})[STALE_LINK] = {
-                "operationId": "run",
-                "description": "Test-only (contract-tests): replay the revision this run started from, now stale.",
-                "requestBody": {
-                    "provider": "$response.body#/session/provider",
-                    "model": "$response.body#/session/model",
-                    "input": "stale replay",
-                    "session": {"id": "$response.body#/session/id", "revision": "$request.body#/session/revision"},
-                },
-                # Send exactly this body: generated extras (instructions, attachments) would be refused before the
-                # revision is even looked at, and the link exists to reach the revision check.
-                "x-schemathesis": {"merge_body": False},
-            }
+            if isinstance(operation, dict) and operation.get("operationId") in _STALE_FROM:
+                answer = operation["responses"]["200"]
+                assert "$ref" not in answer, "the 200 response is expected inline"
+                link, revision = _STALE_FROM[operation["operationId"]]
+                answer.setdefault("links", {})[link] = _stale_replay(revision)
+
+
+# The operation a test-only stale link starts from -> (the link, where its request held the now stale revision).
+_STALE_FROM = {
+    "run": (STALE_LINKS[0], "$request.body#/session/revision"),
+    "truncateSession": (STALE_LINKS[1], "$request.body#/revision"),
+}
+
+
+def _stale_replay(revision: str) -> dict[str, Any]:
+    return {
+        "operationId": "run",
+        "description": "Test-only (contract-tests): replay the revision this request started from, now stale.",
+        "requestBody": {
+            "provider": "$response.body#/session/provider",
+            "model": "$response.body#/session/model",
+            "input": "stale replay",
+            "session": {"id": "$response.body#/session/id", "revision": revision},
+        },
+        # Send exactly this body: generated extras (instructions, attachments) would be refused before the
+        # revision is even looked at, and the link exists to reach the revision check.
+        "x-schemathesis": {"merge_body": False},
+    }
 
 
 EXAMPLE_HOST, CONTRACT_HOST = "local-host", "contract-host"
@@ -324,7 +339,8 @@ class ObservationsHandler(EventHandler):
                         self.codes[operation_id][f"{status} {code}"] += 1
             if node.transition is not None and node.is_transition_applied:
                 self.links_covered.add(node.transition.id)
-                if f"] {STALE_LINK} ->" in node.transition.id and interaction and interaction.response is not None:
+                stale = any(f"] {link} ->" in node.transition.id for link in STALE_LINKS)
+                if stale and interaction and interaction.response is not None:
                     status = interaction.response.status_code
                     self.stale_replays[f"{status} {_problem_code(interaction.response.content) or ''}".strip()] += 1
             for check in recorder.checks.get(case_id, []):
