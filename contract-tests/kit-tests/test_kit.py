@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import httpx
 import pytest
@@ -48,15 +49,28 @@ INSTALL_TIMEOUT_S = 600
 KIT_TIMEOUT_S = 600
 FIGURES: dict[str, Any] = {}
 
-# Which check of the kit each broken host fails; the kit runs just those checks (a full run per mutant would take
-# minutes each; the reference run shows the same checks pass there).
-MUTANT_CHECKS: dict[str, tuple[list[str], str]] = {
-    "stale-revision-accepted": (["scenario session-revision-conflict"], "scenario session-revision-conflict"),
-    "busy-as-400": (["scenario session-busy"], "scenario session-busy"),
-    "busy-without-retry-after": (["scenario session-busy"], "scenario session-busy"),
-    "weakened-served-spec": (["spec"], "spec served-document"),
-    "run-not-found-as-session-not-found": (["scenario not-found"], "scenario not-found"),
-    "defect": (["spec", "discovery"], "discovery answer"),
+# Which check of the kit each broken host fails, and the symptom its JUnit report must give for it (a failure for
+# another reason, such as a 500 from a mutant that broke more than it meant to, must not pass); the kit runs just
+# those checks (a full run per mutant would take minutes each; the reference run shows they pass there).
+MUTANT_CHECKS: dict[str, tuple[list[str], str, str]] = {
+    "stale-revision-accepted": (
+        ["scenario session-revision-conflict"],
+        "scenario session-revision-conflict",
+        "got 200 instead of 409 SESSION_REVISION_CONFLICT",
+    ),
+    "busy-as-400": (["scenario session-busy"], "scenario session-busy", '"status":400,"code":"SESSION_BUSY"'),
+    "busy-without-retry-after": (
+        ["scenario session-busy"],
+        "scenario session-busy",
+        "`retryAfterSeconds` is 1 but Retry-After is None",
+    ),
+    "weakened-served-spec": (["spec"], "spec served-document", "components.schemas differs"),
+    "run-not-found-as-session-not-found": (
+        ["scenario not-found"],
+        "scenario not-found",
+        "answered 404 with code 'SESSION_NOT_FOUND'; that answer documents RUN_NOT_FOUND",
+    ),
+    "defect": (["spec", "discovery"], "discovery answer", "GET /v1/discovery answered 500"),
 }
 
 
@@ -223,6 +237,15 @@ def finish_kit(started: StartedKit) -> KitRun:
     return KitRun(started.process.returncode, output, started.out, seconds, usage.ru_utime + usage.ru_stime)
 
 
+def junit_text(report: Path) -> str:
+    """Every message and text of a JUnit report's failures, errors and skips: what a CI system shows."""
+    parts = []
+    for element in ElementTree.parse(report).iter():
+        if element.tag in ("failure", "error", "skipped"):
+            parts += [element.get("message", ""), element.text or ""]
+    return "\n".join(parts)
+
+
 def run_kit(kit: Path, out: Path, base_url: str, *arguments: str) -> KitRun:
     return finish_kit(start_kit(kit, out, base_url, *arguments))
 
@@ -360,12 +383,13 @@ def test_the_junit_report_validates_against_the_junit_xsd(reference_run: KitRun,
 
 @pytest.mark.parametrize("mutation", sorted(MUTATIONS))
 def test_the_kit_fails_against_a_broken_host(kit: Path, tmp_path: Path, mutation: str) -> None:
-    only, failing = MUTANT_CHECKS[mutation]
+    only, failing, symptom = MUTANT_CHECKS[mutation]
     with hosts.running([(f"kit-mutant-{mutation}", HOST_CONFIG, mutation)]) as (host,):
         run = run_kit(kit, tmp_path / "out", host.base_url, *[f"--only={check}" for check in only])
     assert run.returncode == 1, run.output[-4000:]
     assert any(check.startswith(failing) for check in run.failed_checks), (run.failed_checks, run.output[-4000:])
     assert f"FAILED {failing}" in run.output, run.output[-4000:]
+    assert symptom in junit_text(run.junit), junit_text(run.junit)[-4000:]
     # Failures and skips are JUnit too: the report still validates.
     xmlschema.XMLSchema(str(FIXTURES / "junit-10.xsd")).validate(str(run.junit))
     FIGURES.setdefault("mutants", {})[mutation] = {"failedChecks": run.failed_checks, "seconds": round(run.seconds, 1)}
