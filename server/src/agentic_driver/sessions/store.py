@@ -44,10 +44,6 @@ class TurnGrowth:
     """The turn's tool surface; the session keeps the first completed turn's."""
 
 
-_TIMER_CONTEXT = contextvars.Context()
-"""The context retention timers run in: no request's (the callback sets no context variable)."""
-
-
 class SessionStore:
     """Every change to a ``SessionRecord`` is made here, so the record's invariants (revision, bounds,
     status, retention) hold by construction; everything else only reads records."""
@@ -65,6 +61,10 @@ class SessionStore:
         self._clock = clock
         self._records: dict[str, SessionRecord] = {}
         self._on_change = on_change
+        # The context this store's retention timers run in: no request's (the callback sets no variable). One
+        # per store, not per module: a context cannot be entered twice at once, and two stores may serve two
+        # event loops in two threads; one store's timers all run on its own loop, one after another.
+        self._timer_context = contextvars.Context()
 
     def __len__(self) -> int:
         return len(self._records)
@@ -242,7 +242,7 @@ class SessionStore:
             return
         # In an empty context: the loop would otherwise copy the caller's, and a session's timer would keep
         # the request that last touched it (its RequestContext, ids, path) alive for the whole retention.
-        record.timer = loop.call_later(delay_ms / 1000, self._on_timer, record, context=_TIMER_CONTEXT)
+        record.timer = loop.call_later(delay_ms / 1000, self._on_timer, record, context=self._timer_context)
 
     def _on_timer(self, record: SessionRecord) -> None:
         record.timer = None
