@@ -13,14 +13,13 @@ requests test the host's answer to a header naming another host.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ROUTING_HEADER", "has_routing_header", "owner_of", "routing_host", "with_routing_header"]
+# The Python SDK's own rule (the kit depends on the same pinned client package): one derivation, not a copy.
+from agentic_driver_sdk._base import ROUTING_HEADER, host_of
 
-ROUTING_HEADER = "Agentic-Host"
-_OWNED_ID = re.compile(r"(?:ses|run)_([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.")
+__all__ = ["ROUTING_HEADER", "has_routing_header", "owner_of", "routing_host", "with_routing_header"]
 
 # The operations that name an existing session or run, and where (clients/BEHAVIOUR.md, the Routing table).
 _PATH_ID: dict[str, str] = {
@@ -36,10 +35,7 @@ _BODY_SESSION = frozenset({"run", "streamRun"})
 
 def owner_of(an_id: Any) -> str | None:
     """The host named in a session or run id (``ses_{hostId}.{random}``); None for an id that names none."""
-    if not isinstance(an_id, str):
-        return None
-    found = _OWNED_ID.match(an_id)
-    return found.group(1) if found else None
+    return host_of(an_id) if isinstance(an_id, str) else None
 
 
 def routing_host(operation_id: str, path: Mapping[str, Any] | None, body: Any) -> str | None:
