@@ -1,8 +1,8 @@
 """The shared contract scenarios (contract-tests/scenarios), played through the proxy over two hosts.
 
 The scenario player is the conformance kit's own (``agentic_driver_conformance.scenarios``, the generated
-Python client); a request hook adds the ``Agentic-Host`` header the way the contract
-asks every client to, so requests that name a session in their body (session runs)
+Python client); it sends the ``Agentic-Host`` header the way the contract asks every client to
+(``agentic_driver_conformance.routing``), so requests that name a session in their body (session runs)
 reach its owner. Metric steps add up the hosts' ``/metrics``.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Cluster, add_owner_header, start_cluster
+from .conftest import Cluster, start_cluster
 
 CONTRACT_DIR = Path(__file__).resolve().parents[3] / "contract-tests"
 sys.path.insert(0, str(CONTRACT_DIR))
@@ -51,7 +51,6 @@ def runner_for(cluster: Cluster) -> scenarios.Runner:
         {"main": cluster.url, "no-sessions": cluster.url},
         contract_hosts.TOKENS,
         metrics_urls={cluster.url: [host.base_url for host in cluster.hosts.values()]},
-        request_hooks=[add_owner_header],
     )
 
 
