@@ -10,6 +10,7 @@ import (
 )
 
 var regexMap = map[string]ogenregex.Regexp{
+	"^[1-9][0-9]{0,17}$":    ogenregex.MustCompile("^[1-9][0-9]{0,17}$"),
 	"^[A-Za-z0-9_-]{1,64}$": ogenregex.MustCompile("^[A-Za-z0-9_-]{1,64}$"),
 }
 

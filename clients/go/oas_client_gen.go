@@ -299,6 +299,19 @@ type Invoker interface {
 	//
 	// GET /readyz
 	GetReadiness(ctx context.Context, options ...RequestOption) (GetReadinessRes, error)
+	// GetRun invokes getRun operation.
+	//
+	// The run's `status`, its session at the current revision (a session run), its `RunResult` once it
+	// completed or paused, its problem once it failed or was cancelled, and the ids of its first
+	// still-buffered and last events. Runs are readable while they are active and for the host's
+	// `runs.retentionMs` after they end (at most `runs.maxEntries` ended runs, the oldest forgotten
+	// first), so an application whose answer was lost (a dropped `run`, a stream cut before its last
+	// event) can reconcile it without running the turn again. Only the subject that started the run reads
+	// it, with the run's provider grant and, for a session run, the `read` grant; any other caller, an
+	// unknown run and a forgotten one are `RUN_NOT_FOUND`.
+	//
+	// GET /v1/runs/{runId}
+	GetRun(ctx context.Context, params GetRunParams, options ...RequestOption) (GetRunRes, error)
 	// ReadSession invokes readSession operation.
 	//
 	// Needs the `read` session grant and a grant for the session's provider instance. Reading does not
@@ -329,7 +342,10 @@ type Invoker interface {
 	// `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED`, `PROVIDER_ERROR`, `PROVIDER_TIMEOUT`), including
 	// `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
 	// (`: keep-alive`). A client that disconnects after model work started leaves the session
-	// `interrupted` (reason `disconnected`); before, the session stays `ready`.
+	// `interrupted` (reason `disconnected`); before, the session stays `ready`. With
+	// `onDisconnect: continue` the run goes on instead; rejoin it with `streamRunEvents` and
+	// `Last-Event-ID`. A retry of a `continue` run with the same `Idempotency-Key` while it is still
+	// active joins it: the answer streams its events from the first, and no second turn starts.
 	//
 	// POST /v1/runs/stream
 	StreamRun(ctx context.Context, request *RunRequest, params StreamRunParams, options ...RequestOption) (StreamRunRes, error)
@@ -340,6 +356,20 @@ type Invoker interface {
 	//
 	// POST /v1/runs/{runId}/actions/stream
 	StreamRunActions(ctx context.Context, request *SubmitRunActionsRequest, params StreamRunActionsParams, options ...RequestOption) (StreamRunActionsRes, error)
+	// StreamRunEvents invokes streamRunEvents operation.
+	//
+	// Replays the run's buffered events after the one named by `Last-Event-ID` (absent: from the first),
+	// each with the id its original stream carried, then follows the run live until it ends or pauses: the
+	// stream ends after `run.completed`, `run.requires_action` or `run.failed` (a cancellation is a
+	// `run.failed` with `RUN_CANCELLED`). A run that has already paused or ended replays up to that event
+	// and ends. Every event is sent once and in order; several readers may follow one run. Reading never
+	// stops the run: a reader that goes away is only a reader gone, whatever the run's `onDisconnect`. The
+	// same access and retention as `getRun`. A `Last-Event-ID` older than the oldest event still buffered
+	// is `RUN_EVENTS_EXPIRED` (410, with `firstEventId`): read `getRun` for the outcome, or rejoin from
+	// `firstEventId - 1` accepting the gap.
+	//
+	// GET /v1/runs/{runId}/events
+	StreamRunEvents(ctx context.Context, params StreamRunEventsParams, options ...RequestOption) (StreamRunEventsRes, error)
 	// SubmitRunActions invokes submitRunActions operation.
 	//
 	// Answers the run's `requiredAction`: `functionResults` for `function_calls`, `approvals` for
@@ -997,6 +1027,141 @@ func (c *Client) sendGetReadiness(ctx context.Context, requestOptions ...Request
 	return result, nil
 }
 
+// GetRun invokes getRun operation.
+//
+// The run's `status`, its session at the current revision (a session run), its `RunResult` once it
+// completed or paused, its problem once it failed or was cancelled, and the ids of its first
+// still-buffered and last events. Runs are readable while they are active and for the host's
+// `runs.retentionMs` after they end (at most `runs.maxEntries` ended runs, the oldest forgotten
+// first), so an application whose answer was lost (a dropped `run`, a stream cut before its last
+// event) can reconcile it without running the turn again. Only the subject that started the run reads
+// it, with the run's provider grant and, for a session run, the `read` grant; any other caller, an
+// unknown run and a forgotten one are `RUN_NOT_FOUND`.
+//
+// GET /v1/runs/{runId}
+func (c *Client) GetRun(ctx context.Context, params GetRunParams, options ...RequestOption) (GetRunRes, error) {
+	res, err := c.sendGetRun(ctx, params, options...)
+	return res, err
+}
+
+func (c *Client) sendGetRun(ctx context.Context, params GetRunParams, requestOptions ...RequestOption) (res GetRunRes, err error) {
+
+	var reqCfg requestConfig
+	reqCfg.setDefaults(c.baseClient)
+	for _, o := range requestOptions {
+		o(&reqCfg)
+	}
+
+	u := c.serverURL
+	if override := reqCfg.ServerURL; override != nil {
+		u = override
+	}
+	u = uri.Clone(u)
+	var pathParts [2]string
+	pathParts[0] = "/v1/runs/"
+	{
+		// Encode "runId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "runId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.RunID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetRunOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	if err := reqCfg.onRequest(r); err != nil {
+		return res, errors.Wrap(err, "edit request")
+	}
+
+	resp, err := reqCfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	if err := reqCfg.onResponse(resp); err != nil {
+		return res, errors.Wrap(err, "edit response")
+	}
+
+	result, err := decodeGetRunResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ReadSession invokes readSession operation.
 //
 // Needs the `read` session grant and a grant for the session's provider instance. Reading does not
@@ -1270,7 +1435,10 @@ func (c *Client) sendRun(ctx context.Context, request *RunRequest, params RunPar
 // `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED`, `PROVIDER_ERROR`, `PROVIDER_TIMEOUT`), including
 // `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
 // (`: keep-alive`). A client that disconnects after model work started leaves the session
-// `interrupted` (reason `disconnected`); before, the session stays `ready`.
+// `interrupted` (reason `disconnected`); before, the session stays `ready`. With
+// `onDisconnect: continue` the run goes on instead; rejoin it with `streamRunEvents` and
+// `Last-Event-ID`. A retry of a `continue` run with the same `Idempotency-Key` while it is still
+// active joins it: the answer streams its events from the first, and no second turn starts.
 //
 // POST /v1/runs/stream
 func (c *Client) StreamRun(ctx context.Context, request *RunRequest, params StreamRunParams, options ...RequestOption) (StreamRunRes, error) {
@@ -1603,6 +1771,223 @@ func (c *Client) sendStreamRunActions(ctx context.Context, request *SubmitRunAct
 	}
 
 	result, err := decodeStreamRunActionsResponse(resp)
+	if err != nil {
+		_ = resp.Body.Close()
+		return res, errors.Wrap(err, "decode response")
+	}
+	ct, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil {
+		_ = resp.Body.Close()
+		return res, errors.Wrap(err, "parse media type")
+	}
+	// For SSE response keep the body open for streaming.
+	if ht.MatchContentType("text/event-stream", ct) {
+		result.initSSEStream(func(reconnectCtx context.Context, lastEventID string) (*http.Response, error) {
+			reconnectReq := r.Clone(reconnectCtx)
+			if r.GetBody != nil {
+				body, err := r.GetBody()
+				if err != nil {
+					return nil, errors.Wrap(err, "clone reconnect body")
+				}
+				reconnectReq.Body = body
+			} else if r.Body != nil && r.Body != http.NoBody {
+				return nil, errors.New("reconnect request body is not readable")
+			}
+			reconnectReq.Header.Set("Cache-Control", "no-cache")
+			reconnectReq.Header.Set("Accept", "text/event-stream")
+			if lastEventID != "" {
+				reconnectReq.Header.Set("Last-Event-ID", lastEventID)
+			} else {
+				reconnectReq.Header.Del("Last-Event-ID")
+			}
+
+			if err := reqCfg.onRequest(reconnectReq); err != nil {
+				return nil, errors.Wrap(err, "edit reconnect request")
+			}
+			reconnectResp, err := reqCfg.Client.Do(reconnectReq)
+			if err != nil {
+				return nil, errors.Wrap(err, "do reconnect request")
+			}
+
+			if err := reqCfg.onResponse(reconnectResp); err != nil {
+				_ = reconnectResp.Body.Close()
+				return nil, errors.Wrap(err, "edit reconnect response")
+			}
+
+			// SSE standard treats 204 No Content as an explicit instruction to stop reconnecting.
+			if reconnectResp.StatusCode == http.StatusNoContent {
+				_ = reconnectResp.Body.Close()
+				return nil, sse.ErrNoReconnect
+			}
+			if reconnectResp.StatusCode != resp.StatusCode {
+				_ = reconnectResp.Body.Close()
+				return nil, validate.UnexpectedStatusCodeWithResponse(reconnectResp)
+			}
+			ct, _, err := mime.ParseMediaType(reconnectResp.Header.Get("Content-Type"))
+			if err != nil {
+				_ = reconnectResp.Body.Close()
+				return nil, errors.Wrap(err, "parse reconnect media type")
+			}
+			if !ht.MatchContentType("text/event-stream", ct) {
+				_ = reconnectResp.Body.Close()
+				return nil, validate.InvalidContentType(ct)
+			}
+
+			return reconnectResp, nil
+		}, sseOptions)
+	} else {
+		_ = resp.Body.Close()
+	}
+
+	return result, nil
+}
+
+// StreamRunEvents invokes streamRunEvents operation.
+//
+// Replays the run's buffered events after the one named by `Last-Event-ID` (absent: from the first),
+// each with the id its original stream carried, then follows the run live until it ends or pauses: the
+// stream ends after `run.completed`, `run.requires_action` or `run.failed` (a cancellation is a
+// `run.failed` with `RUN_CANCELLED`). A run that has already paused or ended replays up to that event
+// and ends. Every event is sent once and in order; several readers may follow one run. Reading never
+// stops the run: a reader that goes away is only a reader gone, whatever the run's `onDisconnect`. The
+// same access and retention as `getRun`. A `Last-Event-ID` older than the oldest event still buffered
+// is `RUN_EVENTS_EXPIRED` (410, with `firstEventId`): read `getRun` for the outcome, or rejoin from
+// `firstEventId - 1` accepting the gap.
+//
+// GET /v1/runs/{runId}/events
+func (c *Client) StreamRunEvents(ctx context.Context, params StreamRunEventsParams, options ...RequestOption) (StreamRunEventsRes, error) {
+	res, err := c.sendStreamRunEvents(ctx, params, options...)
+	return res, err
+}
+
+func (c *Client) sendStreamRunEvents(ctx context.Context, params StreamRunEventsParams, requestOptions ...RequestOption) (res StreamRunEventsRes, err error) {
+
+	var reqCfg requestConfig
+	reqCfg.setDefaults(c.baseClient)
+	for _, o := range requestOptions {
+		o(&reqCfg)
+	}
+
+	u := c.serverURL
+	if override := reqCfg.ServerURL; override != nil {
+		u = override
+	}
+	u = uri.Clone(u)
+	var pathParts [3]string
+	pathParts[0] = "/v1/runs/"
+	{
+		// Encode "runId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "runId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.RunID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/events"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Last-Event-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LastEventID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	sseOptions := reqCfg.sseCfg
+	r.Header.Set("Cache-Control", "no-cache")
+	lastEventID := r.Header.Get("Last-Event-ID")
+	if lastEventID == "" {
+		lastEventID = sseOptions.LastEventID
+	}
+	if lastEventID != "" {
+		r.Header.Set("Last-Event-ID", lastEventID)
+		sseOptions.LastEventID = lastEventID
+	}
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, StreamRunEventsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	if err := reqCfg.onRequest(r); err != nil {
+		return res, errors.Wrap(err, "edit request")
+	}
+
+	resp, err := reqCfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+
+	if err := reqCfg.onResponse(resp); err != nil {
+		return res, errors.Wrap(err, "edit response")
+	}
+
+	result, err := decodeStreamRunEventsResponse(resp)
 	if err != nil {
 		_ = resp.Body.Close()
 		return res, errors.Wrap(err, "decode response")

@@ -21,6 +21,10 @@ type GetReadinessRes interface {
 	getReadinessRes()
 }
 
+type GetRunRes interface {
+	getRunRes()
+}
+
 type ReadSessionRes interface {
 	readSessionRes()
 }
@@ -32,6 +36,11 @@ type RunRes interface {
 type StreamRunActionsRes interface {
 	initSSEStream(sseConnectFunc, sseClientConfig)
 	streamRunActionsRes()
+}
+
+type StreamRunEventsRes interface {
+	initSSEStream(sseConnectFunc, sseClientConfig)
+	streamRunEventsRes()
 }
 
 type StreamRunRes interface {

@@ -12,10 +12,12 @@ const (
 	GetDiscoveryOperation     OperationName = "GetDiscovery"
 	GetHealthOperation        OperationName = "GetHealth"
 	GetReadinessOperation     OperationName = "GetReadiness"
+	GetRunOperation           OperationName = "GetRun"
 	ReadSessionOperation      OperationName = "ReadSession"
 	RunOperation              OperationName = "Run"
 	StreamRunOperation        OperationName = "StreamRun"
 	StreamRunActionsOperation OperationName = "StreamRunActions"
+	StreamRunEventsOperation  OperationName = "StreamRunEvents"
 	SubmitRunActionsOperation OperationName = "SubmitRunActions"
 	TruncateSessionOperation  OperationName = "TruncateSession"
 )

@@ -44,6 +44,22 @@ type DeleteSessionParams struct {
 	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
+// GetRunParams is parameters of getRun operation.
+type GetRunParams struct {
+	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s
+	// `activeRunId`: `run_{hostId}.{random}`, naming the host process that runs it.
+	RunID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
+}
+
 // ReadSessionParams is parameters of readSession operation.
 type ReadSessionParams struct {
 	// The session id returned by `createSession`: `ses_{hostId}.{random}`, naming the host process that
@@ -106,6 +122,26 @@ type StreamRunActionsParams struct {
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
 	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
+	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s
+	// `activeRunId`: `run_{hostId}.{random}`, naming the host process that runs it.
+	RunID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
+}
+
+// StreamRunEventsParams is parameters of streamRunEvents operation.
+type StreamRunEventsParams struct {
+	// The id of the last event the caller received (the SSE `id` of that message, a positive integer); the
+	// stream resumes after it. Absent, the stream starts at the run's first event. Anything but a positive
+	// integer in decimal is `VALIDATION_ERROR`.
+	LastEventID OptString `json:",omitempty,omitzero"`
 	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s
 	// `activeRunId`: `run_{hostId}.{random}`, naming the host process that runs it.
 	RunID string

@@ -405,6 +405,7 @@ type Discovery struct {
 	// The provider instances the caller's token may use.
 	Providers []ProviderInfo `json:"providers"`
 	Sessions  SessionsPolicy `json:"sessions"`
+	Runs      OptRunsPolicy  `json:"runs"`
 }
 
 // GetHostID returns the value of HostID.
@@ -437,6 +438,11 @@ func (s *Discovery) GetSessions() SessionsPolicy {
 	return s.Sessions
 }
 
+// GetRuns returns the value of Runs.
+func (s *Discovery) GetRuns() OptRunsPolicy {
+	return s.Runs
+}
+
 // SetHostID sets the value of HostID.
 func (s *Discovery) SetHostID(val string) {
 	s.HostID = val
@@ -467,6 +473,11 @@ func (s *Discovery) SetSessions(val SessionsPolicy) {
 	s.Sessions = val
 }
 
+// SetRuns sets the value of Runs.
+func (s *Discovery) SetRuns(val OptRunsPolicy) {
+	s.Runs = val
+}
+
 func (*Discovery) getDiscoveryRes() {}
 
 // The whole error-code catalogue. Each code has one HTTP status: `UNAUTHENTICATED` 401;
@@ -480,19 +491,20 @@ func (*Discovery) getDiscoveryRes() {}
 // `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR`
 // 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502;
 // `SESSION_STORE_FULL`, `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
-// `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400. `ROUTE_NOT_FOUND`,
-// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
-// host defect) and appear in no operation. The connection-level guards answer before any operation is
-// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
-// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
-// connections; the new connection is answered and closed), and `MALFORMED_REQUEST` (the bytes received
-// are not a valid HTTP/1.1 request: a control byte in a header, a bad request line or target, a bad
-// `Content-Length` or chunk size, a header line without a colon; the answer carries
-// `Connection: close` and the connection is closed). `HOST_UNAVAILABLE` (with `ownerHostId` when the
-// request named a session or run, and `Retry-After`) is answered by the proxy in front of several
-// hosts, never by a host, so it appears in no operation either: the proxy cannot reach the host that
-// owns the session or run (down or restarting), or no host takes new work. A client retries it a
-// bounded number of times; a host that comes back has lost its sessions (`SESSION_NOT_FOUND`).
+// `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400; `RUN_EVENTS_EXPIRED`
+// 410. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the
+// documented operations (or a host defect) and appear in no operation. The connection-level guards
+// answer before any operation is known, so they appear in no operation either: `HEADERS_TOO_LARGE`
+// (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host
+// holds its maximum of open connections; the new connection is answered and closed), and
+// `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1 request: a control byte in a
+// header, a bad request line or target, a bad `Content-Length` or chunk size, a header line without a
+// colon; the answer carries `Connection: close` and the connection is closed). `HOST_UNAVAILABLE`
+// (with `ownerHostId` when the request named a session or run, and `Retry-After`) is answered by the
+// proxy in front of several hosts, never by a host, so it appears in no operation either: the proxy
+// cannot reach the host that owns the session or run (down or restarting), or no host takes new work.
+// A client retries it a bounded number of times; a host that comes back has lost its sessions
+// (`SESSION_NOT_FOUND`).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -540,6 +552,7 @@ const (
 	ErrorCodeMALFORMEDREQUEST          ErrorCode = "MALFORMED_REQUEST"
 	ErrorCodeMISDIRECTEDREQUEST        ErrorCode = "MISDIRECTED_REQUEST"
 	ErrorCodeHOSTUNAVAILABLE           ErrorCode = "HOST_UNAVAILABLE"
+	ErrorCodeRUNEVENTSEXPIRED          ErrorCode = "RUN_EVENTS_EXPIRED"
 )
 
 // AllValues returns all ErrorCode values.
@@ -588,6 +601,7 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodeMALFORMEDREQUEST,
 		ErrorCodeMISDIRECTEDREQUEST,
 		ErrorCodeHOSTUNAVAILABLE,
+		ErrorCodeRUNEVENTSEXPIRED,
 	}
 }
 
@@ -679,6 +693,8 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodeMISDIRECTEDREQUEST:
 		return []byte(s), nil
 	case ErrorCodeHOSTUNAVAILABLE:
+		return []byte(s), nil
+	case ErrorCodeRUNEVENTSEXPIRED:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -817,6 +833,9 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 	case ErrorCodeHOSTUNAVAILABLE:
 		*s = ErrorCodeHOSTUNAVAILABLE
 		return nil
+	case ErrorCodeRUNEVENTSEXPIRED:
+		*s = ErrorCodeRUNEVENTSEXPIRED
+		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
@@ -928,6 +947,18 @@ func (s *FunctionResult) SetCallID(val string) {
 func (s *FunctionResult) SetOutput(val string) {
 	s.Output = val
 }
+
+type GetRunForbidden Problem
+
+func (*GetRunForbidden) getRunRes() {}
+
+type GetRunMisdirectedRequest Problem
+
+func (*GetRunMisdirectedRequest) getRunRes() {}
+
+type GetRunNotFound Problem
+
+func (*GetRunNotFound) getRunRes() {}
 
 // Ref: #/components/schemas/Health
 type Health struct {
@@ -1417,6 +1448,56 @@ func (s *NotReadyHeaders) SetResponse(val Problem) {
 
 func (*NotReadyHeaders) getReadinessRes() {}
 
+// What the run does when the client answering it goes away (its connection closes before the answer or
+// the stream's last event): `cancel` (the default) stops the run; a session turn whose model work had
+// started is then `interrupted` (reason `disconnected`), before that the session stays `ready`.
+// `continue` lets the run go on to its end (completed, failed, or paused for function results or
+// approvals) as if the client had stayed: the session stays busy meanwhile and advances when the turn
+// completes. Rejoin it with `streamRunEvents`, read its outcome with `getRun`, or retry the request
+// with the same `Idempotency-Key`. Absent from a run, it is `cancel`; sent with `submitRunActions`, it
+// applies from that answer on, and absent there the run keeps the value it had.
+// Ref: #/components/schemas/OnDisconnect
+type OnDisconnect string
+
+const (
+	OnDisconnectCancel   OnDisconnect = "cancel"
+	OnDisconnectContinue OnDisconnect = "continue"
+)
+
+// AllValues returns all OnDisconnect values.
+func (OnDisconnect) AllValues() []OnDisconnect {
+	return []OnDisconnect{
+		OnDisconnectCancel,
+		OnDisconnectContinue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OnDisconnect) MarshalText() ([]byte, error) {
+	switch s {
+	case OnDisconnectCancel:
+		return []byte(s), nil
+	case OnDisconnectContinue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OnDisconnect) UnmarshalText(data []byte) error {
+	switch OnDisconnect(data) {
+	case OnDisconnectCancel:
+		*s = OnDisconnectCancel
+		return nil
+	case OnDisconnectContinue:
+		*s = OnDisconnectContinue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // NewOptInt returns new OptInt with value set to v.
 func NewOptInt(v int) OptInt {
 	return OptInt{
@@ -1555,6 +1636,98 @@ func (o OptNativeHistoryFilter) Or(d NativeHistoryFilter) NativeHistoryFilter {
 	return d
 }
 
+// NewOptOnDisconnect returns new OptOnDisconnect with value set to v.
+func NewOptOnDisconnect(v OnDisconnect) OptOnDisconnect {
+	return OptOnDisconnect{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptOnDisconnect is optional OnDisconnect.
+type OptOnDisconnect struct {
+	Value OnDisconnect
+	Set   bool
+}
+
+// IsSet returns true if OptOnDisconnect was set.
+func (o OptOnDisconnect) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptOnDisconnect) Reset() {
+	var v OnDisconnect
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptOnDisconnect) SetTo(v OnDisconnect) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptOnDisconnect) Get() (v OnDisconnect, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptOnDisconnect) Or(d OnDisconnect) OnDisconnect {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptProblem returns new OptProblem with value set to v.
+func NewOptProblem(v Problem) OptProblem {
+	return OptProblem{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptProblem is optional Problem.
+type OptProblem struct {
+	Value Problem
+	Set   bool
+}
+
+// IsSet returns true if OptProblem was set.
+func (o OptProblem) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptProblem) Reset() {
+	var v Problem
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptProblem) SetTo(v Problem) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptProblem) Get() (v Problem, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptProblem) Or(d Problem) Problem {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptRequiredAction returns new OptRequiredAction with value set to v.
 func NewOptRequiredAction(v RequiredAction) OptRequiredAction {
 	return OptRequiredAction{
@@ -1641,6 +1814,98 @@ func (o OptRetrieval) Get() (v Retrieval, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptRetrieval) Or(d Retrieval) Retrieval {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptRunResult returns new OptRunResult with value set to v.
+func NewOptRunResult(v RunResult) OptRunResult {
+	return OptRunResult{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRunResult is optional RunResult.
+type OptRunResult struct {
+	Value RunResult
+	Set   bool
+}
+
+// IsSet returns true if OptRunResult was set.
+func (o OptRunResult) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRunResult) Reset() {
+	var v RunResult
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRunResult) SetTo(v RunResult) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRunResult) Get() (v RunResult, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRunResult) Or(d RunResult) RunResult {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptRunsPolicy returns new OptRunsPolicy with value set to v.
+func NewOptRunsPolicy(v RunsPolicy) OptRunsPolicy {
+	return OptRunsPolicy{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRunsPolicy is optional RunsPolicy.
+type OptRunsPolicy struct {
+	Value RunsPolicy
+	Set   bool
+}
+
+// IsSet returns true if OptRunsPolicy was set.
+func (o OptRunsPolicy) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRunsPolicy) Reset() {
+	var v RunsPolicy
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRunsPolicy) SetTo(v RunsPolicy) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRunsPolicy) Get() (v RunsPolicy, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRunsPolicy) Or(d RunsPolicy) RunsPolicy {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -1913,6 +2178,8 @@ type Problem struct {
 	// `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request
 	// names (send `Agentic-Host` with it).
 	OwnerHostID OptString `json:"ownerHostId"`
+	// `RUN_EVENTS_EXPIRED`: the oldest event id of the run still buffered.
+	FirstEventID OptInt `json:"firstEventId"`
 	// `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for
 	// `TOOL_NAME_CONFLICT`, each tool whose name clashes).
 	Errors []ValidationIssue `json:"errors"`
@@ -2008,6 +2275,11 @@ func (s *Problem) GetOwnerHostID() OptString {
 	return s.OwnerHostID
 }
 
+// GetFirstEventID returns the value of FirstEventID.
+func (s *Problem) GetFirstEventID() OptInt {
+	return s.FirstEventID
+}
+
 // GetErrors returns the value of Errors.
 func (s *Problem) GetErrors() []ValidationIssue {
 	return s.Errors
@@ -2101,6 +2373,11 @@ func (s *Problem) SetHostID(val OptString) {
 // SetOwnerHostID sets the value of OwnerHostID.
 func (s *Problem) SetOwnerHostID(val OptString) {
 	s.OwnerHostID = val
+}
+
+// SetFirstEventID sets the value of FirstEventID.
+func (s *Problem) SetFirstEventID(val OptInt) {
+	s.FirstEventID = val
 }
 
 // SetErrors sets the value of Errors.
@@ -2896,7 +3173,8 @@ type RunRequest struct {
 	// reason `action_timeout`. Without it a paused run waits until it is answered, cancelled or deleted
 	// (session retention stays suspended meanwhile). Separate from the host's `maxWaitingRuns`, which
 	// bounds how many runs may wait at once.
-	ActionTimeoutMs OptInt `json:"actionTimeoutMs"`
+	ActionTimeoutMs OptInt          `json:"actionTimeoutMs"`
+	OnDisconnect    OptOnDisconnect `json:"onDisconnect"`
 }
 
 // GetProvider returns the value of Provider.
@@ -2954,6 +3232,11 @@ func (s *RunRequest) GetActionTimeoutMs() OptInt {
 	return s.ActionTimeoutMs
 }
 
+// GetOnDisconnect returns the value of OnDisconnect.
+func (s *RunRequest) GetOnDisconnect() OptOnDisconnect {
+	return s.OnDisconnect
+}
+
 // SetProvider sets the value of Provider.
 func (s *RunRequest) SetProvider(val string) {
 	s.Provider = val
@@ -3007,6 +3290,11 @@ func (s *RunRequest) SetIdleTimeoutMs(val OptInt) {
 // SetActionTimeoutMs sets the value of ActionTimeoutMs.
 func (s *RunRequest) SetActionTimeoutMs(val OptInt) {
 	s.ActionTimeoutMs = val
+}
+
+// SetOnDisconnect sets the value of OnDisconnect.
+func (s *RunRequest) SetOnDisconnect(val OptOnDisconnect) {
+	s.OnDisconnect = val
 }
 
 type RunRequestEntityTooLarge Problem
@@ -3191,6 +3479,180 @@ func (s *RunStartedEvent) SetSession(val OptSessionInfo) {
 	s.Session = val
 }
 
+// A run as the host knows it now (`getRun`). `result` is present once the run completed or paused
+// (`completed`, `requires_action`); `problem` once it failed or was cancelled (`failed`, `cancelled`),
+// with the code its own request answered or would have answered with.
+// Ref: #/components/schemas/RunState
+type RunState struct {
+	// The run id.
+	ID           string         `json:"id"`
+	Status       RunStateStatus `json:"status"`
+	OnDisconnect OnDisconnect   `json:"onDisconnect"`
+	// The oldest of the run's events still buffered (`Last-Event-ID` below it is `RUN_EVENTS_EXPIRED`).
+	FirstEventID int `json:"firstEventId"`
+	// The id of the run's latest event (its `run.started` is 1).
+	LastEventID int            `json:"lastEventId"`
+	Session     OptSessionInfo `json:"session"`
+	Result      OptRunResult   `json:"result"`
+	Problem     OptProblem     `json:"problem"`
+}
+
+// GetID returns the value of ID.
+func (s *RunState) GetID() string {
+	return s.ID
+}
+
+// GetStatus returns the value of Status.
+func (s *RunState) GetStatus() RunStateStatus {
+	return s.Status
+}
+
+// GetOnDisconnect returns the value of OnDisconnect.
+func (s *RunState) GetOnDisconnect() OnDisconnect {
+	return s.OnDisconnect
+}
+
+// GetFirstEventID returns the value of FirstEventID.
+func (s *RunState) GetFirstEventID() int {
+	return s.FirstEventID
+}
+
+// GetLastEventID returns the value of LastEventID.
+func (s *RunState) GetLastEventID() int {
+	return s.LastEventID
+}
+
+// GetSession returns the value of Session.
+func (s *RunState) GetSession() OptSessionInfo {
+	return s.Session
+}
+
+// GetResult returns the value of Result.
+func (s *RunState) GetResult() OptRunResult {
+	return s.Result
+}
+
+// GetProblem returns the value of Problem.
+func (s *RunState) GetProblem() OptProblem {
+	return s.Problem
+}
+
+// SetID sets the value of ID.
+func (s *RunState) SetID(val string) {
+	s.ID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *RunState) SetStatus(val RunStateStatus) {
+	s.Status = val
+}
+
+// SetOnDisconnect sets the value of OnDisconnect.
+func (s *RunState) SetOnDisconnect(val OnDisconnect) {
+	s.OnDisconnect = val
+}
+
+// SetFirstEventID sets the value of FirstEventID.
+func (s *RunState) SetFirstEventID(val int) {
+	s.FirstEventID = val
+}
+
+// SetLastEventID sets the value of LastEventID.
+func (s *RunState) SetLastEventID(val int) {
+	s.LastEventID = val
+}
+
+// SetSession sets the value of Session.
+func (s *RunState) SetSession(val OptSessionInfo) {
+	s.Session = val
+}
+
+// SetResult sets the value of Result.
+func (s *RunState) SetResult(val OptRunResult) {
+	s.Result = val
+}
+
+// SetProblem sets the value of Problem.
+func (s *RunState) SetProblem(val OptProblem) {
+	s.Problem = val
+}
+
+func (*RunState) getRunRes() {}
+
+// `queued`: admitted, waiting for a run slot. `running`: model work under way (or host tools
+// answering). `requires_action`: paused for function results or approvals. `completed`, `failed`,
+// `cancelled`: ended (a cancellation from outside, a disconnect of a `cancel` run, a deleted session,
+// the host's drain, or an unanswered action).
+// Ref: #/components/schemas/RunStateStatus
+type RunStateStatus string
+
+const (
+	RunStateStatusQueued         RunStateStatus = "queued"
+	RunStateStatusRunning        RunStateStatus = "running"
+	RunStateStatusRequiresAction RunStateStatus = "requires_action"
+	RunStateStatusCompleted      RunStateStatus = "completed"
+	RunStateStatusFailed         RunStateStatus = "failed"
+	RunStateStatusCancelled      RunStateStatus = "cancelled"
+)
+
+// AllValues returns all RunStateStatus values.
+func (RunStateStatus) AllValues() []RunStateStatus {
+	return []RunStateStatus{
+		RunStateStatusQueued,
+		RunStateStatusRunning,
+		RunStateStatusRequiresAction,
+		RunStateStatusCompleted,
+		RunStateStatusFailed,
+		RunStateStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RunStateStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case RunStateStatusQueued:
+		return []byte(s), nil
+	case RunStateStatusRunning:
+		return []byte(s), nil
+	case RunStateStatusRequiresAction:
+		return []byte(s), nil
+	case RunStateStatusCompleted:
+		return []byte(s), nil
+	case RunStateStatusFailed:
+		return []byte(s), nil
+	case RunStateStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RunStateStatus) UnmarshalText(data []byte) error {
+	switch RunStateStatus(data) {
+	case RunStateStatusQueued:
+		*s = RunStateStatusQueued
+		return nil
+	case RunStateStatusRunning:
+		*s = RunStateStatusRunning
+		return nil
+	case RunStateStatusRequiresAction:
+		*s = RunStateStatusRequiresAction
+		return nil
+	case RunStateStatusCompleted:
+		*s = RunStateStatusCompleted
+		return nil
+	case RunStateStatusFailed:
+		*s = RunStateStatusFailed
+		return nil
+	case RunStateStatusCancelled:
+		*s = RunStateStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // `completed`: the turn finished and `output` holds the reply. `requires_action`: the turn waits for
 // the application (`requiredAction` says for what); it is still the session's active turn.
 // Ref: #/components/schemas/RunStatus
@@ -3272,6 +3734,60 @@ func (*RunUnprocessableEntity) runRes() {}
 type RunUnsupportedMediaType Problem
 
 func (*RunUnsupportedMediaType) runRes() {}
+
+// How the host keeps runs for rejoining (`streamRunEvents`) and reading (`getRun`).
+// Ref: #/components/schemas/RunsPolicy
+type RunsPolicy struct {
+	// The `onDisconnect` values this host honours.
+	OnDisconnect []OnDisconnect `json:"onDisconnect"`
+	// The most bytes of events buffered per run (host `limits.maxRunEventBytes`); older events are dropped
+	// first.
+	MaxRunEventBytes int `json:"maxRunEventBytes"`
+	// How long an ended run stays readable (host `runs.retentionMs`).
+	RetentionMs int `json:"retentionMs"`
+	// The most ended runs kept readable at once (host `runs.maxEntries`), the oldest forgotten first.
+	MaxEntries int `json:"maxEntries"`
+}
+
+// GetOnDisconnect returns the value of OnDisconnect.
+func (s *RunsPolicy) GetOnDisconnect() []OnDisconnect {
+	return s.OnDisconnect
+}
+
+// GetMaxRunEventBytes returns the value of MaxRunEventBytes.
+func (s *RunsPolicy) GetMaxRunEventBytes() int {
+	return s.MaxRunEventBytes
+}
+
+// GetRetentionMs returns the value of RetentionMs.
+func (s *RunsPolicy) GetRetentionMs() int {
+	return s.RetentionMs
+}
+
+// GetMaxEntries returns the value of MaxEntries.
+func (s *RunsPolicy) GetMaxEntries() int {
+	return s.MaxEntries
+}
+
+// SetOnDisconnect sets the value of OnDisconnect.
+func (s *RunsPolicy) SetOnDisconnect(val []OnDisconnect) {
+	s.OnDisconnect = val
+}
+
+// SetMaxRunEventBytes sets the value of MaxRunEventBytes.
+func (s *RunsPolicy) SetMaxRunEventBytes(val int) {
+	s.MaxRunEventBytes = val
+}
+
+// SetRetentionMs sets the value of RetentionMs.
+func (s *RunsPolicy) SetRetentionMs(val int) {
+	s.RetentionMs = val
+}
+
+// SetMaxEntries sets the value of MaxEntries.
+func (s *RunsPolicy) SetMaxEntries(val int) {
+	s.MaxEntries = val
+}
 
 // A session permission a token may hold.
 // Ref: #/components/schemas/SessionGrant
@@ -4151,6 +4667,310 @@ func (s *StreamRunConflictHeaders) SetResponse(val Problem) {
 func (*StreamRunConflictHeaders) initSSEStream(sseConnectFunc, sseClientConfig) {}
 func (*StreamRunConflictHeaders) streamRunRes()                                 {}
 
+type StreamRunEventsForbidden Problem
+
+func (*StreamRunEventsForbidden) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunEventsForbidden) streamRunEventsRes()                           {}
+
+type StreamRunEventsGone Problem
+
+func (*StreamRunEventsGone) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunEventsGone) streamRunEventsRes()                           {}
+
+type StreamRunEventsMisdirectedRequest Problem
+
+func (*StreamRunEventsMisdirectedRequest) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunEventsMisdirectedRequest) streamRunEventsRes()                           {}
+
+type StreamRunEventsNotFound Problem
+
+func (*StreamRunEventsNotFound) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunEventsNotFound) streamRunEventsRes()                           {}
+
+// StreamRunEventsOKClient reads events from the StreamRunEventsOK SSE stream.
+type StreamRunEventsOKClient interface {
+	sse.Client[StreamRunEventsOKEvent]
+}
+
+// StreamRunEventsOK is a Server-Sent Events response stream.
+type StreamRunEventsOK struct {
+	resp      *http.Response
+	decoder   *sse.Decoder
+	connect   sseConnectFunc
+	options   sseClientConfig
+	stateMu   sync.RWMutex
+	state     sse.State
+	latestErr error
+	closed    atomic.Bool
+	closeCh   chan struct{}
+	closeOnce sync.Once
+}
+
+func (s *StreamRunEventsOK) initSSEStream(
+	connect sseConnectFunc,
+	options sseClientConfig,
+) {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if s.resp != nil {
+		s.decoder = newSSEResponseDecoder(s.resp, options)
+	}
+	s.connect = connect
+	s.options = options
+	s.state = sse.StateOpen
+	s.latestErr = nil
+	s.closeCh = make(chan struct{})
+}
+
+// State returns the current stream state and the latest terminal or current reconnect error.
+func (s *StreamRunEventsOK) State() (state sse.State, latestErr error) {
+	s.stateMu.RLock()
+	defer s.stateMu.RUnlock()
+	return s.state, s.latestErr
+}
+
+func (s *StreamRunEventsOK) setState(state sse.State, latestErr error) {
+	s.stateMu.Lock()
+	s.state = state
+	s.latestErr = latestErr
+	s.stateMu.Unlock()
+}
+
+func (s *StreamRunEventsOK) withCloseContext(ctx context.Context,
+) (context.Context, context.CancelFunc) {
+	reconnectCtx, cancel := context.WithCancel(ctx)
+	if s.closed.Load() {
+		cancel()
+		return reconnectCtx, func() {}
+	}
+	if s.closeCh == nil {
+		return reconnectCtx, cancel
+	}
+
+	go func() {
+		select {
+		case <-s.closeCh:
+			cancel()
+		case <-reconnectCtx.Done():
+		}
+	}()
+	return reconnectCtx, cancel
+}
+
+// Close closes the current stream and stops further reconnect attempts.
+func (s *StreamRunEventsOK) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	s.stateMu.Lock()
+	resp := s.resp
+	s.resp = nil
+	s.decoder = nil
+	closeCh := s.closeCh
+	s.state = sse.StateClosed
+	s.latestErr = sse.ErrStreamClosed
+	s.stateMu.Unlock()
+
+	if closeCh != nil {
+		s.closeOnce.Do(func() {
+			close(closeCh)
+		})
+	}
+
+	if resp == nil || resp.Body == nil {
+		return nil
+	}
+	return resp.Body.Close()
+}
+
+// Next returns the next event from the stream, reconnecting when needed.
+func (s *StreamRunEventsOK) Next(ctx context.Context,
+) (StreamRunEventsOKEvent, error) {
+	for {
+		s.stateMu.RLock()
+		resp, decoder, connect, options, latestErr := s.resp, s.decoder, s.connect, s.options, s.latestErr
+		s.stateMu.RUnlock()
+		if s.closed.Load() {
+			var event StreamRunEventsOKEvent
+			return event, sse.ErrStreamClosed
+		}
+		if decoder == nil {
+			// No decoder means the stream is already terminal.
+			if latestErr == nil {
+				latestErr = sse.ErrStreamClosed
+			}
+			s.setState(sse.StateClosed, latestErr)
+			var event StreamRunEventsOKEvent
+			return event, latestErr
+		}
+		raw, err := decoder.Decode()
+		if err == nil {
+			s.setState(sse.StateOpen, nil)
+			return s.decodeEvent(raw)
+		}
+		// Special case, on ErrEventTooLarge the current event is drained
+		// without closing the stream.
+		if errors.Is(err, sse.ErrEventTooLarge) {
+			s.setState(sse.StateOpen, err)
+			var event StreamRunEventsOKEvent
+			return event, err
+		}
+		if !sse.IsReconnectableError(err) {
+			s.setState(sse.StateClosed, err)
+			var event StreamRunEventsOKEvent
+			return event, err
+		}
+		if connect == nil {
+			// Without a reconnect function, a reconnectable read error
+			// becomes terminal.
+			s.setState(sse.StateClosed, sse.ErrStreamClosed)
+			var event StreamRunEventsOKEvent
+			return event, sse.ErrStreamClosed
+		}
+
+		s.setState(sse.StateConnecting, err)
+		reconnectCtx, cancel := s.withCloseContext(ctx)
+		nextResp, nextDecoder, err := reconnectSSE(reconnectCtx, resp, decoder, connect, options, s)
+		cancel()
+		if s.closed.Load() {
+			if nextResp != nil && nextResp.Body != nil {
+				_ = nextResp.Body.Close()
+			}
+			var event StreamRunEventsOKEvent
+			return event, sse.ErrStreamClosed
+		}
+		if err != nil {
+			s.stateMu.Lock()
+			s.resp = nil
+			s.decoder = nil
+			s.stateMu.Unlock()
+			s.setState(sse.StateClosed, err)
+			var event StreamRunEventsOKEvent
+			return event, err
+		}
+		s.stateMu.Lock()
+		s.resp = nextResp
+		s.decoder = nextDecoder
+		s.stateMu.Unlock()
+		s.setState(sse.StateOpen, nil)
+	}
+}
+
+// All iterates over stream events until the stream is closed, reconnecting when needed.
+func (s *StreamRunEventsOK) All(ctx context.Context,
+) iter.Seq2[StreamRunEventsOKEvent, error] {
+	return func(yield func(StreamRunEventsOKEvent, error) bool) {
+		for {
+			event, err := s.Next(ctx)
+			if err != nil {
+				if !sse.IsReconnectableError(err) {
+					return
+				}
+				var zero StreamRunEventsOKEvent
+				if !yield(zero, err) {
+					return
+				}
+				continue
+			}
+			if !yield(event, nil) {
+				return
+			}
+		}
+	}
+}
+
+func (s *StreamRunEventsOK) decodeEvent(raw sse.Event,
+) (StreamRunEventsOKEvent, error) {
+	var data RunEvent
+	buf := []byte(raw.Data)
+	d := jx.DecodeBytes(buf)
+	if err := func() error {
+		if err := data.Decode(d); err != nil {
+			return err
+		}
+		if err := d.Skip(); err != io.EOF {
+			return errors.New("unexpected trailing data")
+		}
+		return nil
+	}(); err != nil {
+		var event StreamRunEventsOKEvent
+		return event, err
+	}
+	if err := func() error {
+		if err := data.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		var event StreamRunEventsOKEvent
+		return event, errors.Wrap(err, "validate")
+	}
+	event := StreamRunEventsOKEvent{
+		ID:   raw.ID,
+		Type: raw.Type,
+		Data: data,
+	}
+	if raw.Retry != nil {
+		event.Retry.SetTo(int((*raw.Retry) / time.Millisecond))
+	}
+	return event, nil
+}
+
+func (*StreamRunEventsOK) streamRunEventsRes() {}
+
+// StreamRunEventsOKEvent is a parsed Server-Sent Event.
+type StreamRunEventsOKEvent struct {
+	ID    string   `json:"id"`
+	Type  string   `json:"event"`
+	Data  RunEvent `json:"data"`
+	Retry OptInt   `json:"retry"`
+}
+
+// GetID returns the value of ID.
+func (s *StreamRunEventsOKEvent) GetID() string {
+	return s.ID
+}
+
+// GetType returns the value of Type.
+func (s *StreamRunEventsOKEvent) GetType() string {
+	return s.Type
+}
+
+// GetData returns the value of Data.
+func (s *StreamRunEventsOKEvent) GetData() RunEvent {
+	return s.Data
+}
+
+// GetRetry returns the value of Retry.
+func (s *StreamRunEventsOKEvent) GetRetry() OptInt {
+	return s.Retry
+}
+
+// SetID sets the value of ID.
+func (s *StreamRunEventsOKEvent) SetID(val string) {
+	s.ID = val
+}
+
+// SetType sets the value of Type.
+func (s *StreamRunEventsOKEvent) SetType(val string) {
+	s.Type = val
+}
+
+// SetData sets the value of Data.
+func (s *StreamRunEventsOKEvent) SetData(val RunEvent) {
+	s.Data = val
+}
+
+// SetRetry sets the value of Retry.
+func (s *StreamRunEventsOKEvent) SetRetry(val OptInt) {
+	s.Retry = val
+}
+
+type StreamRunEventsUnprocessableEntity Problem
+
+func (*StreamRunEventsUnprocessableEntity) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*StreamRunEventsUnprocessableEntity) streamRunEventsRes()                           {}
+
 type StreamRunForbidden Problem
 
 func (*StreamRunForbidden) initSSEStream(sseConnectFunc, sseClientConfig) {}
@@ -4494,11 +5314,13 @@ type SubmitRunActionsNotFound Problem
 
 func (*SubmitRunActionsNotFound) submitRunActionsRes() {}
 
-// Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`.
+// Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`, and optionally
+// `onDisconnect` for the rest of the run; the `dependentSchemas` below state exactly that.
 // Ref: #/components/schemas/SubmitRunActionsRequest
 type SubmitRunActionsRequest struct {
 	FunctionResults []FunctionResult   `json:"functionResults"`
 	Approvals       []ApprovalDecision `json:"approvals"`
+	OnDisconnect    OptOnDisconnect    `json:"onDisconnect"`
 }
 
 // GetFunctionResults returns the value of FunctionResults.
@@ -4511,6 +5333,11 @@ func (s *SubmitRunActionsRequest) GetApprovals() []ApprovalDecision {
 	return s.Approvals
 }
 
+// GetOnDisconnect returns the value of OnDisconnect.
+func (s *SubmitRunActionsRequest) GetOnDisconnect() OptOnDisconnect {
+	return s.OnDisconnect
+}
+
 // SetFunctionResults sets the value of FunctionResults.
 func (s *SubmitRunActionsRequest) SetFunctionResults(val []FunctionResult) {
 	s.FunctionResults = val
@@ -4519,6 +5346,11 @@ func (s *SubmitRunActionsRequest) SetFunctionResults(val []FunctionResult) {
 // SetApprovals sets the value of Approvals.
 func (s *SubmitRunActionsRequest) SetApprovals(val []ApprovalDecision) {
 	s.Approvals = val
+}
+
+// SetOnDisconnect sets the value of OnDisconnect.
+func (s *SubmitRunActionsRequest) SetOnDisconnect(val OptOnDisconnect) {
+	s.OnDisconnect = val
 }
 
 type SubmitRunActionsRequestEntityTooLarge Problem
@@ -4784,10 +5616,12 @@ func (*UnauthenticatedHeaders) cancelRunRes()                                 {}
 func (*UnauthenticatedHeaders) createSessionRes()                             {}
 func (*UnauthenticatedHeaders) deleteSessionRes()                             {}
 func (*UnauthenticatedHeaders) getDiscoveryRes()                              {}
+func (*UnauthenticatedHeaders) getRunRes()                                    {}
 func (*UnauthenticatedHeaders) initSSEStream(sseConnectFunc, sseClientConfig) {}
 func (*UnauthenticatedHeaders) readSessionRes()                               {}
 func (*UnauthenticatedHeaders) runRes()                                       {}
 func (*UnauthenticatedHeaders) streamRunActionsRes()                          {}
+func (*UnauthenticatedHeaders) streamRunEventsRes()                           {}
 func (*UnauthenticatedHeaders) streamRunRes()                                 {}
 func (*UnauthenticatedHeaders) submitRunActionsRes()                          {}
 func (*UnauthenticatedHeaders) truncateSessionRes()                           {}

@@ -23,10 +23,12 @@ var operationRolesBearerAuth = map[string][]string{
 	CreateSessionOperation:    []string{},
 	DeleteSessionOperation:    []string{},
 	GetDiscoveryOperation:     []string{},
+	GetRunOperation:           []string{},
 	ReadSessionOperation:      []string{},
 	RunOperation:              []string{},
 	StreamRunOperation:        []string{},
 	StreamRunActionsOperation: []string{},
+	StreamRunEventsOperation:  []string{},
 	SubmitRunActionsOperation: []string{},
 	TruncateSessionOperation:  []string{},
 }

@@ -39,6 +39,14 @@ STALL_LIMIT_S = 60.0
 """A stalled answer is held until the client gives up, but never longer than this."""
 
 
+def _path_matches(pattern: str, path: str) -> bool:
+    """The exact path, where a segment ``*`` of the pattern stands for any one segment (an id not known yet)."""
+    if "*" not in pattern:
+        return pattern == path
+    wanted, got = pattern.split("/"), path.split("/")
+    return len(wanted) == len(got) and all(w == "*" or w == g for w, g in zip(wanted, got, strict=True))
+
+
 @dataclass
 class Fault:
     """One armed fault: what it matches, what it does, and how many more matches it takes."""
@@ -86,7 +94,7 @@ class Fault:
         )
 
     def matches(self, method: str, path: str) -> bool:
-        return self.times > 0 and self.method == method and self.path == path
+        return self.times > 0 and self.method == method and _path_matches(self.path, path)
 
 
 @dataclass
@@ -239,6 +247,7 @@ class FaultProxy:
             "path": request.path,
             "idempotencyKey": request.header("idempotency-key"),
             "agenticHost": request.header("agentic-host"),
+            "lastEventId": request.header("last-event-id"),
             "userAgent": request.header("user-agent"),
             "authorization": request.header("authorization") is not None,
             "atMs": round((time.monotonic() - self.started) * 1000, 3),

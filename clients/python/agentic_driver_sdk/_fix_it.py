@@ -8,7 +8,7 @@ FIX_IT: dict[str, str] = {
     "UNAUTHENTICATED": "Send ``Authorization: Bearer <token>`` with a token configured on the host.",
     "PERMISSION_DENIED": "The token lacks the session grant (``create``, ``read``, ``continue``, ``delete``) or the provider; ask the operator.",
     "SESSION_NOT_FOUND": "Unknown, expired, deleted, or not yours (also: wrong provider/model for it, or its provider's account binding changed). Start a new session.",
-    "RUN_NOT_FOUND": "The run finished already or is not yours; nothing to cancel or answer.",
+    "RUN_NOT_FOUND": "The run is not yours, or it ended (nothing to cancel or answer) and, past ``runs.retentionMs``, is no longer readable either: read its session for the outcome.",
     "PROVIDER_NOT_FOUND": "Check ``GET /v1/discovery`` for the instances and models you may use.",
     "MODEL_NOT_FOUND": "Check ``GET /v1/discovery`` for the instances and models you may use.",
     "ROUTE_NOT_FOUND": "Outside the contract: check the path and method.",
@@ -48,4 +48,5 @@ FIX_IT: dict[str, str] = {
     "PROVIDER_TIMEOUT": "The provider made no progress for ``idleTimeoutMs``; a session turn left the session interrupted.",
     "MISDIRECTED_REQUEST": "The request named a session or run of another host process (``ownerHostId``; ``hostId`` is the host that answered); nothing was done. Retry once with ``Agentic-Host: <ownerHostId>`` (clients do it for you). See Scaling.",
     "HOST_UNAVAILABLE": "Sent by the proxy, not a host: the host that owns the session or run (``ownerHostId``) is down or restarting (without ``ownerHostId``: no host takes new work). Retry after ``Retry-After`` a few times; a host that comes back has lost its sessions (``SESSION_NOT_FOUND``): then start a new session.",
+    "RUN_EVENTS_EXPIRED": "The events after your ``Last-Event-ID`` outgrew the run's buffer (``limits.maxRunEventBytes``); ``firstEventId`` is the oldest still held. Read the run (``GET /v1/runs/{runId}``) for its outcome, or rejoin from ``firstEventId - 1`` accepting the gap.",
 }

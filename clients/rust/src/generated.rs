@@ -370,6 +370,8 @@ pub mod types {
         pub host_id: ::std::string::String,
         ///The provider instances the caller's token may use.
         pub providers: ::std::vec::Vec<ProviderInfo>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub runs: ::std::option::Option<RunsPolicy>,
         ///The session operations the caller's token is granted.
         #[serde(rename = "sessionGrants")]
         pub session_grants: ::std::vec::Vec<SessionGrant>,
@@ -394,7 +396,8 @@ pub mod types {
 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
 `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
 `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
-`PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400.
+`PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400;
+`RUN_EVENTS_EXPIRED` 410.
 `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
 requests outside the documented operations (or a host defect) and
 appear in no operation. The connection-level guards answer before
@@ -513,6 +516,8 @@ sessions (`SESSION_NOT_FOUND`).
         MisdirectedRequest,
         #[serde(rename = "HOST_UNAVAILABLE")]
         HostUnavailable,
+        #[serde(rename = "RUN_EVENTS_EXPIRED")]
+        RunEventsExpired,
     }
     impl ::std::fmt::Display for ErrorCode {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -562,6 +567,7 @@ sessions (`SESSION_NOT_FOUND`).
                 Self::MalformedRequest => f.write_str("MALFORMED_REQUEST"),
                 Self::MisdirectedRequest => f.write_str("MISDIRECTED_REQUEST"),
                 Self::HostUnavailable => f.write_str("HOST_UNAVAILABLE"),
+                Self::RunEventsExpired => f.write_str("RUN_EVENTS_EXPIRED"),
             }
         }
     }
@@ -614,6 +620,7 @@ sessions (`SESSION_NOT_FOUND`).
                 "MALFORMED_REQUEST" => Ok(Self::MalformedRequest),
                 "MISDIRECTED_REQUEST" => Ok(Self::MisdirectedRequest),
                 "HOST_UNAVAILABLE" => Ok(Self::HostUnavailable),
+                "RUN_EVENTS_EXPIRED" => Ok(Self::RunEventsExpired),
                 _ => Err("invalid value".into()),
             }
         }
@@ -632,6 +639,26 @@ sessions (`SESSION_NOT_FOUND`).
             value: ::std::string::String,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
+        }
+    }
+    ///`EventsInvalidProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct EventsInvalidProblem(pub Problem);
+    impl ::std::ops::Deref for EventsInvalidProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<EventsInvalidProblem> for Problem {
+        fn from(value: EventsInvalidProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for EventsInvalidProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`FunctionCall`
@@ -1039,6 +1066,73 @@ inside a tool round keeps that round as it is.
             Self(value)
         }
     }
+    /**What the run does when the client answering it goes away (its
+connection closes before the answer or the stream's last event):
+`cancel` (the default) stops the run; a session turn whose model work
+had started is then `interrupted` (reason `disconnected`), before
+that the session stays `ready`. `continue` lets the run go on to its
+end (completed, failed, or paused for function results or approvals)
+as if the client had stayed: the session stays busy meanwhile and
+advances when the turn completes. Rejoin it with `streamRunEvents`,
+read its outcome with `getRun`, or retry the request with the same
+`Idempotency-Key`. Absent from a run, it is `cancel`; sent with
+`submitRunActions`, it applies from that answer on, and absent there
+the run keeps the value it had.
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum OnDisconnect {
+        #[serde(rename = "cancel")]
+        Cancel,
+        #[serde(rename = "continue")]
+        Continue,
+    }
+    impl ::std::fmt::Display for OnDisconnect {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Cancel => f.write_str("cancel"),
+                Self::Continue => f.write_str("continue"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for OnDisconnect {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "cancel" => Ok(Self::Cancel),
+                "continue" => Ok(Self::Continue),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for OnDisconnect {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for OnDisconnect {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///The next piece of the assistant's visible text.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -1171,6 +1265,12 @@ carries in `x-error-codes`.
         ///`VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub errors: ::std::vec::Vec<ValidationIssue>,
+        ///`RUN_EVENTS_EXPIRED`: the oldest event id of the run still buffered.
+        #[serde(
+            rename = "firstEventId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub first_event_id: ::std::option::Option<::std::num::NonZeroU64>,
         ///`MISDIRECTED_REQUEST`: the host process that answered.
         #[serde(
             rename = "hostId",
@@ -1603,6 +1703,26 @@ Server-Sent Events message. The message's `event` field equals
             Self::RunFailedEvent(value)
         }
     }
+    ///Always carries `firstEventId`.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct RunEventsExpiredProblem(pub Problem);
+    impl ::std::ops::Deref for RunEventsExpiredProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<RunEventsExpiredProblem> for Problem {
+        fn from(value: RunEventsExpiredProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for RunEventsExpiredProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
+        }
+    }
     /**The run failed or was cancelled after the stream started; `problem`
 says why, with the code the non-streamed operation would answer with:
 `RUN_CANCELLED`, `SESSION_LIMIT_EXCEEDED`, `PROVIDER_TIMEOUT`, or a
@@ -1819,6 +1939,11 @@ the session interrupted). There is never a total run deadline.
         pub instructions: ::std::option::Option<::std::string::String>,
         ///The model; for a session run, the session's model.
         pub model: ::std::string::String,
+        #[serde(
+            rename = "onDisconnect",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub on_disconnect: ::std::option::Option<OnDisconnect>,
         ///The provider instance id; for a session run, the session's provider.
         pub provider: ::std::string::String,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1980,6 +2105,108 @@ Names must differ from each other and from the host's own tools.
             value.parse()
         }
     }
+    /**A run as the host knows it now (`getRun`). `result` is present once
+the run completed or paused (`completed`, `requires_action`);
+`problem` once it failed or was cancelled (`failed`, `cancelled`),
+with the code its own request answered or would have answered with.
+*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunState {
+        ///The oldest of the run's events still buffered (`Last-Event-ID` below it is `RUN_EVENTS_EXPIRED`).
+        #[serde(rename = "firstEventId")]
+        pub first_event_id: ::std::num::NonZeroU64,
+        ///The run id.
+        pub id: ::std::string::String,
+        ///The id of the run's latest event (its `run.started` is 1).
+        #[serde(rename = "lastEventId")]
+        pub last_event_id: ::std::num::NonZeroU64,
+        #[serde(rename = "onDisconnect")]
+        pub on_disconnect: OnDisconnect,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub problem: ::std::option::Option<Problem>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub result: ::std::option::Option<RunResult>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub session: ::std::option::Option<SessionInfo>,
+        pub status: RunStateStatus,
+    }
+    /**`queued`: admitted, waiting for a run slot. `running`: model work
+under way (or host tools answering). `requires_action`: paused for
+function results or approvals. `completed`, `failed`, `cancelled`:
+ended (a cancellation from outside, a disconnect of a `cancel` run,
+a deleted session, the host's drain, or an unanswered action).
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RunStateStatus {
+        #[serde(rename = "queued")]
+        Queued,
+        #[serde(rename = "running")]
+        Running,
+        #[serde(rename = "requires_action")]
+        RequiresAction,
+        #[serde(rename = "completed")]
+        Completed,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "cancelled")]
+        Cancelled,
+    }
+    impl ::std::fmt::Display for RunStateStatus {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Queued => f.write_str("queued"),
+                Self::Running => f.write_str("running"),
+                Self::RequiresAction => f.write_str("requires_action"),
+                Self::Completed => f.write_str("completed"),
+                Self::Failed => f.write_str("failed"),
+                Self::Cancelled => f.write_str("cancelled"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RunStateStatus {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "queued" => Ok(Self::Queued),
+                "running" => Ok(Self::Running),
+                "requires_action" => Ok(Self::RequiresAction),
+                "completed" => Ok(Self::Completed),
+                "failed" => Ok(Self::Failed),
+                "cancelled" => Ok(Self::Cancelled),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RunStateStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RunStateStatus {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     /**`completed`: the turn finished and `output` holds the reply.
 `requires_action`: the turn waits for the application (`requiredAction`
 says for what); it is still the session's active turn.
@@ -2077,6 +2304,23 @@ says for what); it is still the session's active turn.
         fn from(value: Problem) -> Self {
             Self(value)
         }
+    }
+    ///How the host keeps runs for rejoining (`streamRunEvents`) and reading (`getRun`).
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunsPolicy {
+        ///The most ended runs kept readable at once (host `runs.maxEntries`), the oldest forgotten first.
+        #[serde(rename = "maxEntries")]
+        pub max_entries: ::std::num::NonZeroU64,
+        ///The most bytes of events buffered per run (host `limits.maxRunEventBytes`); older events are dropped first.
+        #[serde(rename = "maxRunEventBytes")]
+        pub max_run_event_bytes: ::std::num::NonZeroU64,
+        ///The `onDisconnect` values this host honours.
+        #[serde(rename = "onDisconnect")]
+        pub on_disconnect: ::std::vec::Vec<OnDisconnect>,
+        ///How long an ended run stays readable (host `runs.retentionMs`).
+        #[serde(rename = "retentionMs")]
+        pub retention_ms: ::std::num::NonZeroU64,
     }
     ///`SessionAccountRequiredProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2527,6 +2771,62 @@ until the application reconciles and starts a new session.
             Self(value)
         }
     }
+    ///`StreamRunEventsLastEventId`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct StreamRunEventsLastEventId(::std::string::String);
+    impl ::std::ops::Deref for StreamRunEventsLastEventId {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<StreamRunEventsLastEventId> for ::std::string::String {
+        fn from(value: StreamRunEventsLastEventId) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for StreamRunEventsLastEventId {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[1-9][0-9]{0,17}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[1-9][0-9]{0,17}$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for StreamRunEventsLastEventId {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for StreamRunEventsLastEventId {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for StreamRunEventsLastEventId {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`StreamRunIdempotencyKey`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -2642,7 +2942,10 @@ until the application reconciles and starts a new session.
                 })
         }
     }
-    ///Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`.
+    /**Exactly one of `functionResults` or `approvals`, matching the run's
+`requiredAction`, and optionally `onDisconnect` for the rest of the run;
+the `dependentSchemas` below state exactly that.
+*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct SubmitRunActionsRequest {
@@ -2654,6 +2957,11 @@ until the application reconciles and starts a new session.
             skip_serializing_if = "::std::vec::Vec::is_empty"
         )]
         pub function_results: ::std::vec::Vec<FunctionResult>,
+        #[serde(
+            rename = "onDisconnect",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub on_disconnect: ::std::option::Option<OnDisconnect>,
     }
     ///An application-owned function the model may call.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2933,11 +3241,24 @@ clients retry it once there. When the owner is down, the proxy answers
 (`createSession`, stateless runs, discovery) may go to any host that is
 ready (`/readyz`).
 
-Streamed runs (`streamRun`, `streamRunActions`) answer `text/event-stream`.
-Their schema, `RunEventMessage`, describes one SSE message by its fields
-(`id`, `event`, `data`), as OpenAPI 3.2 models event streams; its `data`
-is a `RunEvent` as JSON (`contentMediaType` + `contentSchema`), or a
-`LaterRunEvent`: an event of a type added after this version.
+Streamed runs (`streamRun`, `streamRunActions`, `streamRunEvents`) answer
+`text/event-stream`. Their schema, `RunEventMessage`, describes one SSE
+message by its fields (`id`, `event`, `data`), as OpenAPI 3.2 models event
+streams; its `data` is a `RunEvent` as JSON (`contentMediaType` +
+`contentSchema`), or a `LaterRunEvent`: an event of a type added after
+this version.
+
+Disconnects. By default (`onDisconnect: cancel`) a client that goes away
+stops its run, and a session turn whose model work had started is left
+`interrupted` (reason `disconnected`). A run sent with
+`onDisconnect: continue` goes on to its end instead (completed, failed,
+or paused for the application), its session busy meanwhile and advancing
+when it ends, exactly as if the client had stayed. Every run's events
+are numbered once, from 1, across all the streams that carry them; the
+host keeps them (bounded by `limits.maxRunEventBytes`) while the run is
+active and for `runs.retentionMs` after it ends, so `streamRunEvents`
+replays them after a `Last-Event-ID` and follows the run live, and
+`getRun` reports its state and outcome.
 
 Links name the next operation a client may call with values from an
 answer. OpenAPI runtime expressions stand for a whole parameter or a
@@ -3545,7 +3866,11 @@ whose `problem` carries the code `run` would answer with
 `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
 (`: keep-alive`). A client that disconnects after model work started
 leaves the session `interrupted` (reason `disconnected`); before, the
-session stays `ready`.
+session stays `ready`. With `onDisconnect: continue` the run goes on
+instead; rejoin it with `streamRunEvents` and `Last-Event-ID`. A
+retry of a `continue` run with the same `Idempotency-Key` while it is
+still active joins it: the answer streams its events from the first,
+and no second turn starts.
 
 
 Sends a `POST` request to `/v1/runs/stream`
@@ -3878,6 +4203,167 @@ decides.
             403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Read a run's state and outcome
+
+The run's `status`, its session at the current revision (a session
+run), its `RunResult` once it completed or paused, its problem once
+it failed or was cancelled, and the ids of its first still-buffered
+and last events. Runs are readable while they are active and for the
+host's `runs.retentionMs` after they end (at most `runs.maxEntries`
+ended runs, the oldest forgotten first), so an application whose
+answer was lost (a dropped `run`, a stream cut before its last event)
+can reconcile it without running the turn again. Only the subject
+that started the run reads it, with the run's provider grant and, for
+a session run, the `read` grant; any other caller, an unknown run and
+a forgotten one are `RUN_NOT_FOUND`.
+
+
+Sends a `GET` request to `/v1/runs/{runId}`
+
+Arguments:
+- `run_id`: The run id, known from the run's result, its stream's `run.started` or
+`SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+process that runs it.
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
+*/
+    pub async fn get_run<'a>(
+        &'a self,
+        run_id: &'a str,
+        agentic_host: Option<&'a str>,
+    ) -> Result<ResponseValue<types::RunState>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/runs/{}", self.baseurl, encode_path(& run_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_run",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Rejoin a run's event stream after a Last-Event-ID
+
+Replays the run's buffered events after the one named by
+`Last-Event-ID` (absent: from the first), each with the id its
+original stream carried, then follows the run live until it ends or
+pauses: the stream ends after `run.completed`, `run.requires_action`
+or `run.failed` (a cancellation is a `run.failed` with
+`RUN_CANCELLED`). A run that has already paused or ended replays up
+to that event and ends. Every event is sent once and in order;
+several readers may follow one run. Reading never stops the run: a
+reader that goes away is only a reader gone, whatever the run's
+`onDisconnect`. The same access and retention as `getRun`. A
+`Last-Event-ID` older than the oldest event still buffered is
+`RUN_EVENTS_EXPIRED` (410, with `firstEventId`): read `getRun` for the
+outcome, or rejoin from `firstEventId - 1` accepting the gap.
+
+
+Sends a `GET` request to `/v1/runs/{runId}/events`
+
+Arguments:
+- `run_id`: The run id, known from the run's result, its stream's `run.started` or
+`SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+process that runs it.
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
+- `last_event_id`: The id of the last event the caller received (the SSE `id` of that
+message, a positive integer); the stream resumes after it. Absent,
+the stream starts at the run's first event. Anything but a positive
+integer in decimal is `VALIDATION_ERROR`.
+
+*/
+    pub async fn stream_run_events<'a>(
+        &'a self,
+        run_id: &'a str,
+        agentic_host: Option<&'a str>,
+        last_event_id: Option<&'a types::StreamRunEventsLastEventId>,
+    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/runs/{}/events", self.baseurl, encode_path(& run_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
+        if let Some(value) = last_event_id {
+            header_map.append("Last-Event-ID", value.to_string().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "stream_run_events",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::stream(response)),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            410u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_MAX_MESSAGES",
     "DEFAULT_MAX_NATIVE_MESSAGES",
     "DEFAULT_MAX_RECORD_BYTES",
+    "DEFAULT_MAX_RUN_EVENT_BYTES",
     "HOST_ID_ENV",
     "AnthropicProviderConfig",
     "CliProviderConfig",
@@ -41,6 +42,7 @@ __all__ = [
     "PriceConfig",
     "ProviderConfig",
     "QualificationConfig",
+    "RunsConfig",
     "SessionsConfig",
     "TlsConfig",
     "TokenConfig",
@@ -253,6 +255,9 @@ class SessionsConfig(_Closed):
 
 
 DEFAULT_MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024
+DEFAULT_MAX_RUN_EVENT_BYTES = 1024 * 1024
+DEFAULT_RUN_RETENTION_MS = 5 * 60 * 1000
+DEFAULT_MAX_ENDED_RUNS = 1_000
 DEFAULT_MAX_RUN_ATTACHMENT_BYTES = 20 * 1024 * 1024
 
 
@@ -274,6 +279,9 @@ class LimitsConfig(_Closed):
     maxRunAttachmentBytes: Annotated[int, Field(ge=1)] = DEFAULT_MAX_RUN_ATTACHMENT_BYTES
     """All of a stateless run's attachments together, decoded (20 MiB: Gemini's inline request limit); beyond
     it ``ATTACHMENT_UNSUPPORTED``."""
+    maxRunEventBytes: Annotated[int, Field(ge=1, le=DEFAULT_MAX_RUN_EVENT_BYTES)] = DEFAULT_MAX_RUN_EVENT_BYTES
+    """The most bytes of one run's events kept for rejoining (``streamRunEvents``); beyond it the oldest are
+    dropped and a ``Last-Event-ID`` before them is RUN_EVENTS_EXPIRED. May only tighten the default (1 MiB)."""
     heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
     """How long a stream may stay silent before the host sends an SSE comment."""
     streamStallMs: Annotated[int, Field(ge=100)] = 60_000
@@ -291,6 +299,15 @@ class LimitsConfig(_Closed):
     """The largest request head (request line and headers) the host reads (HEADERS_TOO_LARGE beyond)."""
     maxConnections: Annotated[int, Field(ge=1)] = 1_000
     """Open connections at most; a connection beyond is answered HOST_BUSY (``limit: maxConnections``) and closed."""
+
+
+class RunsConfig(_Closed):
+    """How long ended runs stay readable (``getRun``, ``streamRunEvents``); may only tighten the defaults."""
+
+    retentionMs: Annotated[int, Field(ge=1, le=DEFAULT_RUN_RETENTION_MS)] = DEFAULT_RUN_RETENTION_MS
+    """How long a run's state and events stay readable after it ends (5 minutes at most)."""
+    maxEntries: Annotated[int, Field(ge=1, le=DEFAULT_MAX_ENDED_RUNS)] = DEFAULT_MAX_ENDED_RUNS
+    """Ended runs kept readable at once; beyond, the oldest ended is forgotten first."""
 
 
 class IdempotencyConfig(_Closed):
@@ -450,6 +467,8 @@ class HostConfig(_Closed):
     """Absent: sessions are disabled and no store is created."""
     limits: LimitsConfig = LimitsConfig()
     """Run slots, waiting places, request and connection bounds."""
+    runs: RunsConfig = RunsConfig()
+    """How long ended runs stay readable for rejoining and reconciling."""
     idempotency: IdempotencyConfig = IdempotencyConfig()
     """How many ``Idempotency-Key`` outcomes are remembered, and for how long."""
     tools: list[HostToolConfig] = []

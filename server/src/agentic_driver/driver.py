@@ -19,7 +19,7 @@ raise ``errors.DriverError`` subclasses, the same codes the HTTP host answers wi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import envelope, views
@@ -28,9 +28,11 @@ from .attachments import AttachmentLimits
 from .auth import SessionPrincipal
 from .clock import Clock, SystemClock
 from .config import (
+    DEFAULT_MAX_RUN_EVENT_BYTES,
     ConfigError,
     HostConfig,
     IdempotencyConfig,
+    RunsConfig,
     SessionsConfig,
 )
 from .ids import HostIds
@@ -44,6 +46,7 @@ from .models import (
     ReadSessionResponse,
     RunRequest,
     RunResult,
+    RunState,
     SubmitRunActionsRequest,
     TruncateSessionRequest,
 )
@@ -59,7 +62,7 @@ from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
 from .turns.admission import RunAdmission, refuse_stale_or_busy
 from .turns.idempotency import IdempotencyStore, KeyedRequests
 from .turns.lifecycle import tools_fingerprint
-from .views import StreamEvent
+from .views import NumberedEvents
 
 __all__ = ["LOCAL_PRINCIPAL", "Driver"]
 
@@ -79,6 +82,8 @@ class Driver:
         max_queued_runs: int = 256,
         max_waiting_runs: int = 256,
         idempotency: IdempotencyConfig | None = None,
+        runs: RunsConfig | None = None,
+        max_run_event_bytes: int = DEFAULT_MAX_RUN_EVENT_BYTES,
         tools: Iterable[HostTool] = (),
         prices: Mapping[tuple[str, str], Prices] | None = None,
         clock: Clock | None = None,
@@ -102,7 +107,14 @@ class Driver:
         self._host_tools: dict[str, HostTool] = {}
         for tool in tools:
             self.register_tool(tool)
-        self._runs = RunRegistry(max_waiting_runs)
+        kept = runs or RunsConfig()
+        self._runs = RunRegistry(
+            max_waiting_runs,
+            clock=self._clock,
+            retention_ms=kept.retentionMs,
+            max_ended=kept.maxEntries,
+            max_event_bytes=max_run_event_bytes,
+        )
         lifecycle = TurnLifecycle(
             RunSlots(max_concurrent_runs, max_queued_runs),
             self._runs,
@@ -117,13 +129,15 @@ class Driver:
         self._turns = RunAdmission(
             lifecycle, self._reach, self._keys, self.ids, attachment_limits or AttachmentLimits()
         )
-        slots, store, runs = lifecycle.slots, self._store, self._runs
+        slots, store, registry = lifecycle.slots, self._store, self._runs
         self.metrics.watch(
-            lambda: len(runs),
+            lambda: len(registry),
             lambda: slots.in_use,
             lambda: slots.waiting,
             lambda: store.pending_timers() if store is not None else 0,
-            lambda: runs.may_wait,
+            lambda: registry.may_wait,
+            registry.event_bytes,
+            lambda: registry.retained,
         )
 
     @classmethod
@@ -143,6 +157,8 @@ class Driver:
             max_queued_runs=config.limits.maxQueuedRuns,
             max_waiting_runs=config.limits.maxWaitingRuns,
             idempotency=config.idempotency,
+            runs=config.runs,
+            max_run_event_bytes=config.limits.maxRunEventBytes,
             tools=tools,
             prices={
                 (provider.id, model): Prices(
@@ -176,6 +192,10 @@ class Driver:
         """Runs that have not ended (waiting for a slot, running, or paused for the application)."""
         return self._runs.all()
 
+    def forget_ended_runs(self) -> None:
+        """Free every ended run kept for ``get_run`` and ``stream_run_events`` (the host drained)."""
+        self._runs.forget_ended()
+
     def register_tool(self, tool: HostTool) -> None:
         """Offer a host tool to the model on every run."""
         if tool.name in self._host_tools:
@@ -196,6 +216,7 @@ class Driver:
             sessionGrants=[g for g in ("create", "read", "continue", "delete") if g in principal.grants],
             providers=[self._provider_info(p) for p in self._providers.values() if principal.may_use(p.id)],
             sessions=views.sessions_policy(self._store),
+            runs=views.runs_policy(self._runs),
         )
 
     def _provider_info(self, provider: Provider) -> ProviderInfo:
@@ -288,6 +309,7 @@ class Driver:
         principal.require_grant("delete")
         record = self._reach.owned_session(principal, session_id)
         self._reach.require_store().delete(record)
+        self._runs.forget_session(record.id)
         run = record.active_run
         if run is not None:
             run.cancel("session_deleted")
@@ -302,7 +324,7 @@ class Driver:
 
     async def stream_run(
         self, request: RunRequest, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, idempotency_key: str | None = None
-    ) -> AsyncIterator[StreamEvent]:
+    ) -> NumberedEvents:
         """Admit the run (raising any refusal now), then return its events."""
         return self._turns.stream(request, principal, idempotency_key)
 
@@ -323,8 +345,19 @@ class Driver:
         principal: SessionPrincipal = LOCAL_PRINCIPAL,
         *,
         idempotency_key: str | None = None,
-    ) -> AsyncIterator[StreamEvent]:
+    ) -> NumberedEvents:
         return self._turns.stream_submit(run_id, request, principal, idempotency_key)
+
+    async def get_run(self, run_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> RunState:
+        """The run's state and outcome, while it is active and for ``runs.retentionMs`` after its end."""
+        return views.run_state(self._turns.lookup(run_id, principal), self.host_id)
+
+    async def stream_run_events(
+        self, run_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, after: int = 0
+    ) -> NumberedEvents:
+        """The run's events after event ``after`` (0: from its first), replayed then followed to its next pause
+        or end; refusals (RUN_NOT_FOUND, RUN_EVENTS_EXPIRED) are raised now. Reading never stops the run."""
+        return self._turns.rejoin(run_id, principal, after)
 
     async def cancel_run(self, run_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL) -> CancelRunResponse:
         run = self._turns.find(run_id, principal)

@@ -25,7 +25,10 @@ WHAT_TO_DO: Mapping[ErrorCode, str] = {
         "Unknown, expired, deleted, or not yours (also: wrong provider/model for it, or its provider's "
         "account binding changed). Start a new session."
     ),
-    ErrorCode.RUN_NOT_FOUND: ("The run finished already or is not yours; nothing to cancel or answer."),
+    ErrorCode.RUN_NOT_FOUND: (
+        "The run is not yours, or it ended (nothing to cancel or answer) and, past `runs.retentionMs`, is no "
+        "longer readable either: read its session for the outcome."
+    ),
     ErrorCode.PROVIDER_NOT_FOUND: ("Check `GET /v1/discovery` for the instances and models you may use."),
     ErrorCode.MODEL_NOT_FOUND: ("Check `GET /v1/discovery` for the instances and models you may use."),
     ErrorCode.SESSION_REVISION_CONFLICT: (
@@ -118,6 +121,11 @@ WHAT_TO_DO: Mapping[ErrorCode, str] = {
         "The request named a session or run of another host process (`ownerHostId`; `hostId` is the host that "
         "answered); nothing was done. Retry once with `Agentic-Host: <ownerHostId>` (clients do it for you). "
         "See [Scaling](cluster.md)."
+    ),
+    ErrorCode.RUN_EVENTS_EXPIRED: (
+        "The events after your `Last-Event-ID` outgrew the run's buffer (`limits.maxRunEventBytes`); "
+        "`firstEventId` is the oldest still held. Read the run (`GET /v1/runs/{runId}`) for its outcome, or "
+        "rejoin from `firstEventId - 1` accepting the gap."
     ),
     ErrorCode.HOST_UNAVAILABLE: (
         "Sent by the proxy, not a host: the host that owns the session or run (`ownerHostId`) is down or "

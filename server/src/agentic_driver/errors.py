@@ -27,6 +27,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     │   ├── RunNotWaiting                    RUN_NOT_WAITING
     │   └── IdempotencyKeyInUse              IDEMPOTENCY_KEY_IN_USE
     ├── RequestTimeout                   408 REQUEST_TIMEOUT
+    ├── RunEventsExpired                 410 RUN_EVENTS_EXPIRED
     ├── MisdirectedRequest               421 MISDIRECTED_REQUEST
     ├── PayloadTooLarge                  413 PAYLOAD_TOO_LARGE
     ├── UnsupportedMediaType             415 UNSUPPORTED_MEDIA_TYPE
@@ -100,6 +101,7 @@ __all__ = [
     "RetryLater",
     "RouteNotFound",
     "RunCancelled",
+    "RunEventsExpired",
     "RunNotFound",
     "RunNotWaiting",
     "SessionAccountRequired",
@@ -167,6 +169,7 @@ class ErrorCode(StrEnum):
     PROVIDER_TIMEOUT = "PROVIDER_TIMEOUT"
     MISDIRECTED_REQUEST = "MISDIRECTED_REQUEST"
     HOST_UNAVAILABLE = "HOST_UNAVAILABLE"
+    RUN_EVENTS_EXPIRED = "RUN_EVENTS_EXPIRED"
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +224,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.PROVIDER_TIMEOUT: CodeSpec(504, "Provider timeout"),
     ErrorCode.MISDIRECTED_REQUEST: CodeSpec(421, "Misdirected request"),
     ErrorCode.HOST_UNAVAILABLE: CodeSpec(503, "Host unavailable"),
+    ErrorCode.RUN_EVENTS_EXPIRED: CodeSpec(410, "Run events expired"),
 }
 
 
@@ -361,6 +365,19 @@ class RunNotWaiting(Conflict):
 
 class IdempotencyKeyInUse(Conflict):
     code = ErrorCode.IDEMPOTENCY_KEY_IN_USE
+
+    def __init__(self, detail: str, *, retry_after_seconds: int | None = None, run_id: str | None = None) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds)
+        self.run_id = run_id
+        """The run the first request started, if it got that far (not a problem field: a retry of a run that
+        continues on disconnect joins it instead of being refused)."""
+
+
+class RunEventsExpired(DriverError):
+    code = ErrorCode.RUN_EVENTS_EXPIRED
+
+    def __init__(self, detail: str, *, first_event_id: int) -> None:
+        super().__init__(detail, firstEventId=first_event_id)
 
 
 class PayloadTooLarge(DriverError):

@@ -59,6 +59,16 @@ class Metrics:
         self.session_timers = Gauge(
             "agentic_driver_session_timers", "Pending session expiry timers.", registry=self.registry
         )
+        self.run_event_bytes = Gauge(
+            "agentic_driver_run_event_bytes",
+            "Bytes of run events buffered for rejoining, active and retained runs together (maxRunEventBytes each).",
+            registry=self.registry,
+        )
+        self.runs_retained = Gauge(
+            "agentic_driver_runs_retained",
+            "Ended runs still readable by getRun and streamRunEvents (runs.retentionMs, runs.maxEntries).",
+            registry=self.registry,
+        )
         self.asyncio_tasks = Gauge(
             "agentic_driver_asyncio_tasks", "Tasks alive in the host's event loop.", registry=self.registry
         )
@@ -93,6 +103,8 @@ class Metrics:
         waiting: Callable[[], int],
         session_timers: Callable[[], int],
         waiting_places: Callable[[], int] = lambda: 0,
+        run_event_bytes: Callable[[], int] = lambda: 0,
+        runs_retained: Callable[[], int] = lambda: 0,
     ) -> None:
         """Read the gauges of live state from these functions at every scrape."""
         self.active_runs.set_function(active_runs)
@@ -100,6 +112,8 @@ class Metrics:
         self.runs_waiting.set_function(waiting)
         self.session_timers.set_function(session_timers)
         self.waiting_places.set_function(waiting_places)
+        self.run_event_bytes.set_function(run_event_bytes)
+        self.runs_retained.set_function(runs_retained)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

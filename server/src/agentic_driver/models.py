@@ -354,7 +354,10 @@ class ApprovalDecision(BaseModel):
 
 class SubmitRunActionsRequest(BaseModel):
     """
-    Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`.
+    Exactly one of `functionResults` or `approvals`, matching the run's
+    `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+    the `dependentSchemas` below state exactly that.
+
     """
 
     model_config = ConfigDict(
@@ -366,6 +369,22 @@ class SubmitRunActionsRequest(BaseModel):
     approvals: Annotated[list[ApprovalDecision] | MISSING, Field(min_length=1)] = (
         MISSING
     )
+    onDisconnect: Literal["cancel", "continue"] | MISSING = MISSING
+    """
+    What the run does when the client answering it goes away (its
+    connection closes before the answer or the stream's last event):
+    `cancel` (the default) stops the run; a session turn whose model work
+    had started is then `interrupted` (reason `disconnected`), before
+    that the session stays `ready`. `continue` lets the run go on to its
+    end (completed, failed, or paused for function results or approvals)
+    as if the client had stayed: the session stays busy meanwhile and
+    advances when the turn completes. Rejoin it with `streamRunEvents`,
+    read its outcome with `getRun`, or retry the request with the same
+    `Idempotency-Key`. Absent from a run, it is `cancel`; sent with
+    `submitRunActions`, it applies from that answer on, and absent there
+    the run keeps the value it had.
+
+    """
 
 
 class OutputDeltaEvent(BaseModel):
@@ -386,15 +405,17 @@ class RunEventMessage(BaseModel):
     One Server-Sent Events message of a streamed run (`streamRun`,
     `streamRunActions`), as its fields: the way OpenAPI 3.2 models each
     item of a `text/event-stream`. `data` is one `RunEvent` as JSON; `event`
-    equals that event's `type`; `id` numbers the stream's messages from 1.
-    Comment lines (`: keep-alive`) are not messages. Clients ignore event
-    types they do not know.
+    equals that event's `type`; `id` numbers the run's events from 1, once
+    across every stream that carries them (`streamRun`, then each
+    `streamRunActions`, and `streamRunEvents`, which replays them with
+    the same ids). Comment lines (`: keep-alive`) are not messages.
+    Clients ignore event types they do not know.
 
     """
 
     id: Annotated[str, Field(pattern="^[1-9][0-9]*$")]
     """
-    The message's position in this stream, from 1.
+    The event's position among its run's events, from 1 (send it back as `Last-Event-ID`).
     """
     event: str
     """
@@ -434,6 +455,32 @@ class LaterRunEvent(BaseModel):
     """
 
     type: str
+
+
+class RunsPolicy(BaseModel):
+    """
+    How the host keeps runs for rejoining (`streamRunEvents`) and reading (`getRun`).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    onDisconnect: list[Literal["cancel", "continue"]]
+    """
+    The `onDisconnect` values this host honours.
+    """
+    maxRunEventBytes: Annotated[int, Field(ge=1)]
+    """
+    The most bytes of events buffered per run (host `limits.maxRunEventBytes`); older events are dropped first.
+    """
+    retentionMs: Annotated[int, Field(ge=1)]
+    """
+    How long an ended run stays readable (host `runs.retentionMs`).
+    """
+    maxEntries: Annotated[int, Field(ge=1)]
+    """
+    The most ended runs kept readable at once (host `runs.maxEntries`), the oldest forgotten first.
+    """
 
 
 class TruncateSessionRequest(BaseModel):
@@ -540,6 +587,7 @@ class Problem(BaseModel):
             "MALFORMED_REQUEST",
             "MISDIRECTED_REQUEST",
             "HOST_UNAVAILABLE",
+            "RUN_EVENTS_EXPIRED",
         ]
     )
     """
@@ -604,6 +652,10 @@ class Problem(BaseModel):
     ownerHostId: str | MISSING = MISSING
     """
     `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session or run the request names (send `Agentic-Host` with it).
+    """
+    firstEventId: Annotated[int | MISSING, Field(ge=1)] = MISSING
+    """
+    `RUN_EVENTS_EXPIRED`: the oldest event id of the run still buffered.
     """
     errors: list[ValidationIssue] | MISSING = MISSING
     """
@@ -730,6 +782,16 @@ class TruncateConflictProblem(Problem):
 
 
 class TruncateInvalidProblem(Problem):
+    pass
+
+
+class RunEventsExpiredProblem(Problem):
+    """
+    Always carries `firstEventId`.
+    """
+
+
+class EventsInvalidProblem(Problem):
     pass
 
 
@@ -1015,6 +1077,22 @@ class RunRequest(BaseModel):
     how many runs may wait at once.
 
     """
+    onDisconnect: Literal["cancel", "continue"] | MISSING = MISSING
+    """
+    What the run does when the client answering it goes away (its
+    connection closes before the answer or the stream's last event):
+    `cancel` (the default) stops the run; a session turn whose model work
+    had started is then `interrupted` (reason `disconnected`), before
+    that the session stays `ready`. `continue` lets the run go on to its
+    end (completed, failed, or paused for function results or approvals)
+    as if the client had stayed: the session stays busy meanwhile and
+    advances when the turn completes. Rejoin it with `streamRunEvents`,
+    read its outcome with `getRun`, or retry the request with the same
+    `Idempotency-Key`. Absent from a run, it is `cancel`; sent with
+    `submitRunActions`, it applies from that answer on, and absent there
+    the run keeps the value it had.
+
+    """
 
 
 class RunResult(BaseModel):
@@ -1133,6 +1211,62 @@ class RunEvent(
     """
 
 
+class RunState(BaseModel):
+    """
+    A run as the host knows it now (`getRun`). `result` is present once
+    the run completed or paused (`completed`, `requires_action`);
+    `problem` once it failed or was cancelled (`failed`, `cancelled`),
+    with the code its own request answered or would have answered with.
+
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    id: str
+    """
+    The run id.
+    """
+    status: Literal[
+        "queued", "running", "requires_action", "completed", "failed", "cancelled"
+    ]
+    """
+    `queued`: admitted, waiting for a run slot. `running`: model work
+    under way (or host tools answering). `requires_action`: paused for
+    function results or approvals. `completed`, `failed`, `cancelled`:
+    ended (a cancellation from outside, a disconnect of a `cancel` run,
+    a deleted session, the host's drain, or an unanswered action).
+
+    """
+    onDisconnect: Literal["cancel", "continue"]
+    """
+    What the run does when the client answering it goes away (its
+    connection closes before the answer or the stream's last event):
+    `cancel` (the default) stops the run; a session turn whose model work
+    had started is then `interrupted` (reason `disconnected`), before
+    that the session stays `ready`. `continue` lets the run go on to its
+    end (completed, failed, or paused for function results or approvals)
+    as if the client had stayed: the session stays busy meanwhile and
+    advances when the turn completes. Rejoin it with `streamRunEvents`,
+    read its outcome with `getRun`, or retry the request with the same
+    `Idempotency-Key`. Absent from a run, it is `cancel`; sent with
+    `submitRunActions`, it applies from that answer on, and absent there
+    the run keeps the value it had.
+
+    """
+    firstEventId: Annotated[int, Field(ge=1)]
+    """
+    The oldest of the run's events still buffered (`Last-Event-ID` below it is `RUN_EVENTS_EXPIRED`).
+    """
+    lastEventId: Annotated[int, Field(ge=1)]
+    """
+    The id of the run's latest event (its `run.started` is 1).
+    """
+    session: SessionInfo | MISSING = MISSING
+    result: RunResult | MISSING = MISSING
+    problem: Problem | MISSING = MISSING
+
+
 class CancelRunResponse(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -1200,3 +1334,4 @@ class Discovery(BaseModel):
     The provider instances the caller's token may use.
     """
     sessions: SessionsPolicy
+    runs: RunsPolicy | MISSING = MISSING

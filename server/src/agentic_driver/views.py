@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from .clock import format_ms
 from .config import DEFAULT_MAX_ENTRIES, DEFAULT_MAX_MESSAGES, DEFAULT_MAX_NATIVE_MESSAGES, DEFAULT_MAX_RECORD_BYTES
@@ -24,7 +24,9 @@ from .models import (
     RunOutput,
     RunRequiresActionEvent,
     RunResult,
+    RunsPolicy,
     RunStartedEvent,
+    RunState,
     SessionInfo,
     SessionsPolicy,
     Turn,
@@ -33,20 +35,35 @@ from .models import (
 from .providers.base import Provider
 from .providers.base import Usage as UsageFigures
 from .sessions import RunFigures, SessionRecord, SessionStore
-from .turns.runs import PendingAction
+from .turns.runs import ActiveRun, PendingAction, RunRegistry
 
 __all__ = [
+    "NumberedEvents",
+    "StreamEvent",
     "delta_event",
     "failed_event",
     "outcome_event",
     "provider_info",
     "read_session_view",
     "run_result",
+    "run_state",
+    "runs_policy",
     "session_info",
     "started_event",
 ]
 
 StreamEvent = RunStartedEvent | OutputDeltaEvent | RunRequiresActionEvent | RunCompletedEvent | RunFailedEvent
+
+
+class NumberedEvents(Protocol):
+    """A run's events that know their ids: ``event_id`` is the id (among the run's events) of the one last
+    returned, what a stream sends as its SSE ``id``."""
+
+    event_id: int
+
+    def __aiter__(self) -> NumberedEvents: ...
+
+    async def __anext__(self) -> StreamEvent: ...
 
 
 def session_info(record: SessionRecord, host_id: str) -> SessionInfo:
@@ -179,6 +196,35 @@ def run_result(
     if session is not None:
         result.session = session
     return result
+
+
+def run_state(run: ActiveRun, host_id: str) -> RunState:
+    """What ``getRun`` says of a run: its state, its session now, and the outcome it ended or paused with."""
+    state = RunState(
+        id=run.id,
+        status=run.state,
+        onDisconnect=run.on_disconnect,
+        firstEventId=max(run.log.first_id, 1),
+        lastEventId=max(run.log.last_id, 1),
+    )
+    record = run.session
+    if record is not None and not record.deleted:
+        state.session = session_info(record, host_id)
+    outcome = run.last_outcome
+    if outcome is not None and run.state in ("completed", "requires_action") and outcome.result is not None:
+        state.result = outcome.result
+    elif outcome is not None and run.state in ("failed", "cancelled") and outcome.error is not None:
+        state.problem = Problem.model_validate(outcome.error.problem())
+    return state
+
+
+def runs_policy(runs: RunRegistry) -> RunsPolicy:
+    return RunsPolicy(
+        onDisconnect=["cancel", "continue"],
+        maxRunEventBytes=runs.max_event_bytes,
+        retentionMs=runs.retention_ms,
+        maxEntries=runs.max_ended,
+    )
 
 
 def started_event(run_id: str, session: SessionInfo | None) -> RunStartedEvent:

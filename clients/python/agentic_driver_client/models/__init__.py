@@ -20,6 +20,7 @@ from .later_run_event import LaterRunEvent
 from .message import Message
 from .message_role import MessageRole
 from .native_history_filter import NativeHistoryFilter
+from .on_disconnect import OnDisconnect
 from .output_delta_event import OutputDeltaEvent
 from .problem import Problem
 from .provider_capabilities import ProviderCapabilities
@@ -37,7 +38,10 @@ from .run_request import RunRequest
 from .run_requires_action_event import RunRequiresActionEvent
 from .run_result import RunResult
 from .run_started_event import RunStartedEvent
+from .run_state import RunState
+from .run_state_status import RunStateStatus
 from .run_status import RunStatus
+from .runs_policy import RunsPolicy
 from .session_grant import SessionGrant
 from .session_handle import SessionHandle
 from .session_info import SessionInfo
@@ -72,6 +76,7 @@ __all__ = (
     "Message",
     "MessageRole",
     "NativeHistoryFilter",
+    "OnDisconnect",
     "OutputDeltaEvent",
     "Problem",
     "ProviderCapabilities",
@@ -89,7 +94,10 @@ __all__ = (
     "RunRequiresActionEvent",
     "RunResult",
     "RunStartedEvent",
+    "RunState",
+    "RunStateStatus",
     "RunStatus",
+    "RunsPolicy",
     "SessionGrant",
     "SessionHandle",
     "SessionInfo",

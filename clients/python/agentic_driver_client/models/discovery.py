@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 
 from ..models.session_grant import SessionGrant
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.provider_info import ProviderInfo
+    from ..models.runs_policy import RunsPolicy
     from ..models.sessions_policy import SessionsPolicy
 
 
@@ -26,6 +28,7 @@ class Discovery:
         session_grants (list[SessionGrant]): The session operations the caller's token is granted.
         providers (list[ProviderInfo]): The provider instances the caller's token may use.
         sessions (SessionsPolicy):
+        runs (RunsPolicy | Unset): How the host keeps runs for rejoining (`streamRunEvents`) and reading (`getRun`).
     """
 
     host_id: str
@@ -34,6 +37,7 @@ class Discovery:
     session_grants: list[SessionGrant]
     providers: list[ProviderInfo]
     sessions: SessionsPolicy
+    runs: RunsPolicy | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         host_id = self.host_id
@@ -54,6 +58,10 @@ class Discovery:
 
         sessions = self.sessions.to_dict()
 
+        runs: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.runs, Unset):
+            runs = self.runs.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -66,12 +74,15 @@ class Discovery:
                 "sessions": sessions,
             }
         )
+        if runs is not UNSET:
+            field_dict["runs"] = runs
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.provider_info import ProviderInfo
+        from ..models.runs_policy import RunsPolicy
         from ..models.sessions_policy import SessionsPolicy
 
         d = dict(src_dict)
@@ -97,6 +108,13 @@ class Discovery:
 
         sessions = SessionsPolicy.from_dict(d.pop("sessions"))
 
+        _runs = d.pop("runs", UNSET)
+        runs: RunsPolicy | Unset
+        if isinstance(_runs, Unset):
+            runs = UNSET
+        else:
+            runs = RunsPolicy.from_dict(_runs)
+
         discovery = cls(
             host_id=host_id,
             version=version,
@@ -104,6 +122,7 @@ class Discovery:
             session_grants=session_grants,
             providers=providers,
             sessions=sessions,
+            runs=runs,
         )
 
         return discovery

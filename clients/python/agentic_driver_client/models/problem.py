@@ -49,6 +49,7 @@ class Problem:
             host_id (str | Unset): `MISDIRECTED_REQUEST`: the host process that answered.
             owner_host_id (str | Unset): `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host process that owns the session
                 or run the request names (send `Agentic-Host` with it).
+            first_event_id (int | Unset): `RUN_EVENTS_EXPIRED`: the oldest event id of the run still buffered.
             errors (list[ValidationIssue] | Unset): `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the
                 request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
     """
@@ -71,6 +72,7 @@ class Problem:
     reason: str | Unset = UNSET
     host_id: str | Unset = UNSET
     owner_host_id: str | Unset = UNSET
+    first_event_id: int | Unset = UNSET
     errors: list[ValidationIssue] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -114,6 +116,8 @@ class Problem:
         host_id = self.host_id
 
         owner_host_id = self.owner_host_id
+
+        first_event_id = self.first_event_id
 
         errors: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.errors, Unset):
@@ -159,6 +163,8 @@ class Problem:
             field_dict["hostId"] = host_id
         if owner_host_id is not UNSET:
             field_dict["ownerHostId"] = owner_host_id
+        if first_event_id is not UNSET:
+            field_dict["firstEventId"] = first_event_id
         if errors is not UNSET:
             field_dict["errors"] = errors
 
@@ -216,6 +222,8 @@ class Problem:
 
         owner_host_id = d.pop("ownerHostId", UNSET)
 
+        first_event_id = d.pop("firstEventId", UNSET)
+
         _errors = d.pop("errors", UNSET)
         errors: list[ValidationIssue] | Unset = UNSET
         if _errors is not UNSET:
@@ -244,6 +252,7 @@ class Problem:
             reason=reason,
             host_id=host_id,
             owner_host_id=owner_host_id,
+            first_event_id=first_event_id,
             errors=errors,
         )
 

@@ -17,12 +17,14 @@ class RunEventMessage:
     """One Server-Sent Events message of a streamed run (`streamRun`,
     `streamRunActions`), as its fields: the way OpenAPI 3.2 models each
     item of a `text/event-stream`. `data` is one `RunEvent` as JSON; `event`
-    equals that event's `type`; `id` numbers the stream's messages from 1.
-    Comment lines (`: keep-alive`) are not messages. Clients ignore event
-    types they do not know.
+    equals that event's `type`; `id` numbers the run's events from 1, once
+    across every stream that carries them (`streamRun`, then each
+    `streamRunActions`, and `streamRunEvents`, which replays them with
+    the same ids). Comment lines (`: keep-alive`) are not messages.
+    Clients ignore event types they do not know.
 
         Attributes:
-            id (str): The message's position in this stream, from 1.
+            id (str): The event's position among its run's events, from 1 (send it back as `Last-Event-ID`).
             event (str): The `type` of the `RunEvent` in `data`.
             data (str): One `RunEvent`, as JSON on a single line.
             retry (int | Unset): A reconnection delay in milliseconds (SSE `retry` field); the host does not send one today.

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.on_disconnect import OnDisconnect
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -50,6 +51,18 @@ class RunRequest:
                 answered, cancelled or deleted (session retention stays suspended
                 meanwhile). Separate from the host's `maxWaitingRuns`, which bounds
                 how many runs may wait at once.
+            on_disconnect (OnDisconnect | Unset): What the run does when the client answering it goes away (its
+                connection closes before the answer or the stream's last event):
+                `cancel` (the default) stops the run; a session turn whose model work
+                had started is then `interrupted` (reason `disconnected`), before
+                that the session stays `ready`. `continue` lets the run go on to its
+                end (completed, failed, or paused for function results or approvals)
+                as if the client had stayed: the session stays busy meanwhile and
+                advances when the turn completes. Rejoin it with `streamRunEvents`,
+                read its outcome with `getRun`, or retry the request with the same
+                `Idempotency-Key`. Absent from a run, it is `cancel`; sent with
+                `submitRunActions`, it applies from that answer on, and absent there
+                the run keeps the value it had.
     """
 
     provider: str
@@ -63,6 +76,7 @@ class RunRequest:
     tools: list[ToolDefinition] | Unset = UNSET
     idle_timeout_ms: int | Unset = UNSET
     action_timeout_ms: int | Unset = UNSET
+    on_disconnect: OnDisconnect | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         provider = self.provider
@@ -106,6 +120,10 @@ class RunRequest:
 
         action_timeout_ms = self.action_timeout_ms
 
+        on_disconnect: str | Unset = UNSET
+        if not isinstance(self.on_disconnect, Unset):
+            on_disconnect = self.on_disconnect.value
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -131,6 +149,8 @@ class RunRequest:
             field_dict["idleTimeoutMs"] = idle_timeout_ms
         if action_timeout_ms is not UNSET:
             field_dict["actionTimeoutMs"] = action_timeout_ms
+        if on_disconnect is not UNSET:
+            field_dict["onDisconnect"] = on_disconnect
 
         return field_dict
 
@@ -196,6 +216,13 @@ class RunRequest:
 
         action_timeout_ms = d.pop("actionTimeoutMs", UNSET)
 
+        _on_disconnect = d.pop("onDisconnect", UNSET)
+        on_disconnect: OnDisconnect | Unset
+        if isinstance(_on_disconnect, Unset):
+            on_disconnect = UNSET
+        else:
+            on_disconnect = OnDisconnect(_on_disconnect)
+
         run_request = cls(
             provider=provider,
             model=model,
@@ -208,6 +235,7 @@ class RunRequest:
             tools=tools,
             idle_timeout_ms=idle_timeout_ms,
             action_timeout_ms=action_timeout_ms,
+            on_disconnect=on_disconnect,
         )
 
         return run_request

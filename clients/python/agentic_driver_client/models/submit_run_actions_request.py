@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.on_disconnect import OnDisconnect
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -18,15 +19,30 @@ T = TypeVar("T", bound="SubmitRunActionsRequest")
 
 @_attrs_define
 class SubmitRunActionsRequest:
-    """Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`.
+    """Exactly one of `functionResults` or `approvals`, matching the run's
+    `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+    the `dependentSchemas` below state exactly that.
 
-    Attributes:
-        function_results (list[FunctionResult] | Unset):
-        approvals (list[ApprovalDecision] | Unset):
+        Attributes:
+            function_results (list[FunctionResult] | Unset):
+            approvals (list[ApprovalDecision] | Unset):
+            on_disconnect (OnDisconnect | Unset): What the run does when the client answering it goes away (its
+                connection closes before the answer or the stream's last event):
+                `cancel` (the default) stops the run; a session turn whose model work
+                had started is then `interrupted` (reason `disconnected`), before
+                that the session stays `ready`. `continue` lets the run go on to its
+                end (completed, failed, or paused for function results or approvals)
+                as if the client had stayed: the session stays busy meanwhile and
+                advances when the turn completes. Rejoin it with `streamRunEvents`,
+                read its outcome with `getRun`, or retry the request with the same
+                `Idempotency-Key`. Absent from a run, it is `cancel`; sent with
+                `submitRunActions`, it applies from that answer on, and absent there
+                the run keeps the value it had.
     """
 
     function_results: list[FunctionResult] | Unset = UNSET
     approvals: list[ApprovalDecision] | Unset = UNSET
+    on_disconnect: OnDisconnect | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         function_results: list[dict[str, Any]] | Unset = UNSET
@@ -43,6 +59,10 @@ class SubmitRunActionsRequest:
                 approvals_item = approvals_item_data.to_dict()
                 approvals.append(approvals_item)
 
+        on_disconnect: str | Unset = UNSET
+        if not isinstance(self.on_disconnect, Unset):
+            on_disconnect = self.on_disconnect.value
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -50,6 +70,8 @@ class SubmitRunActionsRequest:
             field_dict["functionResults"] = function_results
         if approvals is not UNSET:
             field_dict["approvals"] = approvals
+        if on_disconnect is not UNSET:
+            field_dict["onDisconnect"] = on_disconnect
 
         return field_dict
 
@@ -79,9 +101,17 @@ class SubmitRunActionsRequest:
 
                 approvals.append(approvals_item)
 
+        _on_disconnect = d.pop("onDisconnect", UNSET)
+        on_disconnect: OnDisconnect | Unset
+        if isinstance(_on_disconnect, Unset):
+            on_disconnect = UNSET
+        else:
+            on_disconnect = OnDisconnect(_on_disconnect)
+
         submit_run_actions_request = cls(
             function_results=function_results,
             approvals=approvals,
+            on_disconnect=on_disconnect,
         )
 
         return submit_run_actions_request

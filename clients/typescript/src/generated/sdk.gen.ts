@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelRunData, CancelRunErrors, CancelRunResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, GetDiscoveryData, GetDiscoveryErrors, GetDiscoveryResponses, GetHealthData, GetHealthResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, ReadSessionData, ReadSessionErrors, ReadSessionResponses, RunData, RunErrors, RunResponses, StreamRunActionsData, StreamRunActionsErrors, StreamRunActionsResponse, StreamRunActionsResponses, StreamRunData, StreamRunErrors, StreamRunResponse, StreamRunResponses, SubmitRunActionsData, SubmitRunActionsErrors, SubmitRunActionsResponses, TruncateSessionData, TruncateSessionErrors, TruncateSessionResponses } from './types.gen.js';
+import type { CancelRunData, CancelRunErrors, CancelRunResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, GetDiscoveryData, GetDiscoveryErrors, GetDiscoveryResponses, GetHealthData, GetHealthResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetRunData, GetRunErrors, GetRunResponses, ReadSessionData, ReadSessionErrors, ReadSessionResponses, RunData, RunErrors, RunResponses, StreamRunActionsData, StreamRunActionsErrors, StreamRunActionsResponse, StreamRunActionsResponses, StreamRunData, StreamRunErrors, StreamRunEventsData, StreamRunEventsErrors, StreamRunEventsResponse, StreamRunEventsResponses, StreamRunResponse, StreamRunResponses, SubmitRunActionsData, SubmitRunActionsErrors, SubmitRunActionsResponses, TruncateSessionData, TruncateSessionErrors, TruncateSessionResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -162,7 +162,11 @@ export const run = <ThrowOnError extends boolean = false>(options: Options<RunDa
  * `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
  * (`: keep-alive`). A client that disconnects after model work started
  * leaves the session `interrupted` (reason `disconnected`); before, the
- * session stays `ready`.
+ * session stays `ready`. With `onDisconnect: continue` the run goes on
+ * instead; rejoin it with `streamRunEvents` and `Last-Event-ID`. A
+ * retry of a `continue` run with the same `Idempotency-Key` while it is
+ * still active joins it: the answer streams its events from the first,
+ * and no second turn starts.
  *
  */
 export const streamRun = <ThrowOnError extends boolean = false>(options: Options<StreamRunData, ThrowOnError, StreamRunResponse>) => (options.client ?? client).sse.post<StreamRunResponses, StreamRunErrors, ThrowOnError>({
@@ -240,5 +244,51 @@ export const streamRunActions = <ThrowOnError extends boolean = false>(options: 
 export const cancelRun = <ThrowOnError extends boolean = false>(options: Options<CancelRunData, ThrowOnError>) => (options.client ?? client).post<CancelRunResponses, CancelRunErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/runs/{runId}/cancel',
+    ...options
+});
+
+/**
+ * Read a run's state and outcome.
+ *
+ * The run's `status`, its session at the current revision (a session
+ * run), its `RunResult` once it completed or paused, its problem once
+ * it failed or was cancelled, and the ids of its first still-buffered
+ * and last events. Runs are readable while they are active and for the
+ * host's `runs.retentionMs` after they end (at most `runs.maxEntries`
+ * ended runs, the oldest forgotten first), so an application whose
+ * answer was lost (a dropped `run`, a stream cut before its last event)
+ * can reconcile it without running the turn again. Only the subject
+ * that started the run reads it, with the run's provider grant and, for
+ * a session run, the `read` grant; any other caller, an unknown run and
+ * a forgotten one are `RUN_NOT_FOUND`.
+ *
+ */
+export const getRun = <ThrowOnError extends boolean = false>(options: Options<GetRunData, ThrowOnError>) => (options.client ?? client).get<GetRunResponses, GetRunErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/runs/{runId}',
+    ...options
+});
+
+/**
+ * Rejoin a run's event stream after a Last-Event-ID.
+ *
+ * Replays the run's buffered events after the one named by
+ * `Last-Event-ID` (absent: from the first), each with the id its
+ * original stream carried, then follows the run live until it ends or
+ * pauses: the stream ends after `run.completed`, `run.requires_action`
+ * or `run.failed` (a cancellation is a `run.failed` with
+ * `RUN_CANCELLED`). A run that has already paused or ended replays up
+ * to that event and ends. Every event is sent once and in order;
+ * several readers may follow one run. Reading never stops the run: a
+ * reader that goes away is only a reader gone, whatever the run's
+ * `onDisconnect`. The same access and retention as `getRun`. A
+ * `Last-Event-ID` older than the oldest event still buffered is
+ * `RUN_EVENTS_EXPIRED` (410, with `firstEventId`): read `getRun` for the
+ * outcome, or rejoin from `firstEventId - 1` accepting the gap.
+ *
+ */
+export const streamRunEvents = <ThrowOnError extends boolean = false>(options: Options<StreamRunEventsData, ThrowOnError, StreamRunEventsResponse>) => (options.client ?? client).sse.get<StreamRunEventsResponses, StreamRunEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/runs/{runId}/events',
     ...options
 });

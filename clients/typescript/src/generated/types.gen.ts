@@ -40,6 +40,7 @@ export type Discovery = {
      */
     providers: Array<ProviderInfo>;
     sessions: SessionsPolicy;
+    runs?: RunsPolicy;
 };
 
 /**
@@ -476,7 +477,42 @@ export type RunRequest = {
      *
      */
     actionTimeoutMs?: number;
+    onDisconnect?: OnDisconnect;
 };
+
+/**
+ * What the run does when the client answering it goes away (its
+ * connection closes before the answer or the stream's last event):
+ * `cancel` (the default) stops the run; a session turn whose model work
+ * had started is then `interrupted` (reason `disconnected`), before
+ * that the session stays `ready`. `continue` lets the run go on to its
+ * end (completed, failed, or paused for function results or approvals)
+ * as if the client had stayed: the session stays busy meanwhile and
+ * advances when the turn completes. Rejoin it with `streamRunEvents`,
+ * read its outcome with `getRun`, or retry the request with the same
+ * `Idempotency-Key`. Absent from a run, it is `cancel`; sent with
+ * `submitRunActions`, it applies from that answer on, and absent there
+ * the run keeps the value it had.
+ *
+ */
+export const OnDisconnect = { CANCEL: 'cancel', CONTINUE: 'continue' } as const;
+
+/**
+ * What the run does when the client answering it goes away (its
+ * connection closes before the answer or the stream's last event):
+ * `cancel` (the default) stops the run; a session turn whose model work
+ * had started is then `interrupted` (reason `disconnected`), before
+ * that the session stays `ready`. `continue` lets the run go on to its
+ * end (completed, failed, or paused for function results or approvals)
+ * as if the client had stayed: the session stays busy meanwhile and
+ * advances when the turn completes. Rejoin it with `streamRunEvents`,
+ * read its outcome with `getRun`, or retry the request with the same
+ * `Idempotency-Key`. Absent from a run, it is `cancel`; sent with
+ * `submitRunActions`, it applies from that answer on, and absent there
+ * the run keeps the value it had.
+ *
+ */
+export type OnDisconnect = typeof OnDisconnect[keyof typeof OnDisconnect];
 
 /**
  * `completed`: the turn finished and `output` holds the reply.
@@ -686,11 +722,15 @@ export type ApprovalDecision = {
 };
 
 /**
- * Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`.
+ * Exactly one of `functionResults` or `approvals`, matching the run's
+ * `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+ * the `dependentSchemas` below state exactly that.
+ *
  */
 export type SubmitRunActionsRequest = {
     functionResults?: Array<FunctionResult>;
     approvals?: Array<ApprovalDecision>;
+    onDisconnect?: OnDisconnect;
 };
 
 /**
@@ -760,6 +800,82 @@ export type RunEvent = ({
     type: 'run.failed';
 } & RunFailedEvent);
 
+/**
+ * A run as the host knows it now (`getRun`). `result` is present once
+ * the run completed or paused (`completed`, `requires_action`);
+ * `problem` once it failed or was cancelled (`failed`, `cancelled`),
+ * with the code its own request answered or would have answered with.
+ *
+ */
+export type RunState = {
+    /**
+     * The run id.
+     */
+    id: string;
+    status: RunStateStatus;
+    onDisconnect: OnDisconnect;
+    /**
+     * The oldest of the run's events still buffered (`Last-Event-ID` below it is `RUN_EVENTS_EXPIRED`).
+     */
+    firstEventId: number;
+    /**
+     * The id of the run's latest event (its `run.started` is 1).
+     */
+    lastEventId: number;
+    session?: SessionInfo;
+    result?: RunResult;
+    problem?: Problem;
+};
+
+/**
+ * `queued`: admitted, waiting for a run slot. `running`: model work
+ * under way (or host tools answering). `requires_action`: paused for
+ * function results or approvals. `completed`, `failed`, `cancelled`:
+ * ended (a cancellation from outside, a disconnect of a `cancel` run,
+ * a deleted session, the host's drain, or an unanswered action).
+ *
+ */
+export const RunStateStatus = {
+    QUEUED: 'queued',
+    RUNNING: 'running',
+    REQUIRES_ACTION: 'requires_action',
+    COMPLETED: 'completed',
+    FAILED: 'failed',
+    CANCELLED: 'cancelled'
+} as const;
+
+/**
+ * `queued`: admitted, waiting for a run slot. `running`: model work
+ * under way (or host tools answering). `requires_action`: paused for
+ * function results or approvals. `completed`, `failed`, `cancelled`:
+ * ended (a cancellation from outside, a disconnect of a `cancel` run,
+ * a deleted session, the host's drain, or an unanswered action).
+ *
+ */
+export type RunStateStatus = typeof RunStateStatus[keyof typeof RunStateStatus];
+
+/**
+ * How the host keeps runs for rejoining (`streamRunEvents`) and reading (`getRun`).
+ */
+export type RunsPolicy = {
+    /**
+     * The `onDisconnect` values this host honours.
+     */
+    onDisconnect: Array<OnDisconnect>;
+    /**
+     * The most bytes of events buffered per run (host `limits.maxRunEventBytes`); older events are dropped first.
+     */
+    maxRunEventBytes: number;
+    /**
+     * How long an ended run stays readable (host `runs.retentionMs`).
+     */
+    retentionMs: number;
+    /**
+     * The most ended runs kept readable at once (host `runs.maxEntries`), the oldest forgotten first.
+     */
+    maxEntries: number;
+};
+
 export type TruncateSessionRequest = {
     /**
      * The revision the caller believes is current.
@@ -803,7 +919,8 @@ export type CancelRunResponse = {
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
- * `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400.
+ * `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400;
+ * `RUN_EVENTS_EXPIRED` 410.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
@@ -867,7 +984,8 @@ export const ErrorCode = {
     ATTACHMENT_UNSUPPORTED: 'ATTACHMENT_UNSUPPORTED',
     MALFORMED_REQUEST: 'MALFORMED_REQUEST',
     MISDIRECTED_REQUEST: 'MISDIRECTED_REQUEST',
-    HOST_UNAVAILABLE: 'HOST_UNAVAILABLE'
+    HOST_UNAVAILABLE: 'HOST_UNAVAILABLE',
+    RUN_EVENTS_EXPIRED: 'RUN_EVENTS_EXPIRED'
 } as const;
 
 /**
@@ -886,7 +1004,8 @@ export const ErrorCode = {
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
- * `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400.
+ * `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400;
+ * `RUN_EVENTS_EXPIRED` 410.
  * `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer
  * requests outside the documented operations (or a host defect) and
  * appear in no operation. The connection-level guards answer before
@@ -1003,6 +1122,10 @@ export type Problem = {
      */
     ownerHostId?: string;
     /**
+     * `RUN_EVENTS_EXPIRED`: the oldest event id of the run still buffered.
+     */
+    firstEventId?: number;
+    /**
      * `VALIDATION_ERROR`, `TOOL_NAME_CONFLICT`: every problem found in the request (for `TOOL_NAME_CONFLICT`, each tool whose name clashes).
      */
     errors?: Array<ValidationIssue>;
@@ -1072,6 +1195,13 @@ export type TruncateConflictProblem = Problem;
 export type TruncateInvalidProblem = Problem;
 
 /**
+ * Always carries `firstEventId`.
+ */
+export type RunEventsExpiredProblem = Problem;
+
+export type EventsInvalidProblem = Problem;
+
+/**
  * Makes a retry safe. The first accepted request with this key (per
  * caller) records its outcome; a repeat with the same body replays it,
  * never advancing a revision or calling the model again, after checking
@@ -1113,6 +1243,15 @@ export type SessionId = string;
  *
  */
 export type RunId = string;
+
+/**
+ * The id of the last event the caller received (the SSE `id` of that
+ * message, a positive integer); the stream resumes after it. Absent,
+ * the stream starts at the run's first event. Anything but a positive
+ * integer in decimal is `VALIDATION_ERROR`.
+ *
+ */
+export type LastEventId = string;
 
 export type GetHealthData = {
     body?: never;
@@ -2006,10 +2145,11 @@ export type StreamRunActionsError = StreamRunActionsErrors[keyof StreamRunAction
 export type StreamRunActionsResponses = {
     /**
      * The rest of the run's events, as Server-Sent Events, in messages
-     * like `streamRun`'s; their ids count from 1 again:
+     * like `streamRun`'s; their ids go on from the run's events before
+     * (a run's events are numbered once, see `RunEventMessage`):
      *
      * ```text
-     * id: 1
+     * id: 4
      * event: output.delta
      * data: {"type":"output.delta","runId":"run_local-host.Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"echo: "}
      * ```
@@ -2085,3 +2225,162 @@ export type CancelRunResponses = {
 };
 
 export type CancelRunResponse2 = CancelRunResponses[keyof CancelRunResponses];
+
+export type GetRunData = {
+    body?: never;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+    };
+    path: {
+        /**
+         * The run id, known from the run's result, its stream's `run.started` or
+         * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+         * process that runs it.
+         *
+         */
+        runId: string;
+    };
+    query?: never;
+    url: '/v1/runs/{runId}';
+};
+
+export type GetRunErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `RUN_NOT_FOUND`: no run with this id for this caller, active or still retained after its end.
+     */
+    404: RunNotFoundProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+};
+
+export type GetRunError = GetRunErrors[keyof GetRunErrors];
+
+export type GetRunResponses = {
+    /**
+     * The run as the host knows it now.
+     */
+    200: RunState;
+};
+
+export type GetRunResponse = GetRunResponses[keyof GetRunResponses];
+
+export type StreamRunEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+        /**
+         * The id of the last event the caller received (the SSE `id` of that
+         * message, a positive integer); the stream resumes after it. Absent,
+         * the stream starts at the run's first event. Anything but a positive
+         * integer in decimal is `VALIDATION_ERROR`.
+         *
+         */
+        'Last-Event-ID'?: string;
+    };
+    path: {
+        /**
+         * The run id, known from the run's result, its stream's `run.started` or
+         * `SESSION_BUSY`'s `activeRunId`: `run_{hostId}.{random}`, naming the host
+         * process that runs it.
+         *
+         */
+        runId: string;
+    };
+    query?: never;
+    url: '/v1/runs/{runId}/events';
+};
+
+export type StreamRunEventsErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `RUN_NOT_FOUND`: no run with this id for this caller, active or still retained after its end.
+     */
+    404: RunNotFoundProblem;
+    /**
+     * `RUN_EVENTS_EXPIRED`: the events after `Last-Event-ID` are no longer
+     * all buffered (the run's events outgrew `limits.maxRunEventBytes`);
+     * `firstEventId` is the oldest still held.
+     *
+     */
+    410: RunEventsExpiredProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
+     * `VALIDATION_ERROR`: `Last-Event-ID` is not a positive integer.
+     */
+    422: EventsInvalidProblem;
+};
+
+export type StreamRunEventsError = StreamRunEventsErrors[keyof StreamRunEventsErrors];
+
+export type StreamRunEventsResponses = {
+    /**
+     * The run's events after `Last-Event-ID`, as Server-Sent Events in
+     * messages like `streamRun`'s, with their original ids:
+     *
+     * ```text
+     * id: 3
+     * event: output.delta
+     * data: {"type":"output.delta","runId":"run_local-host.Vb3kQ9sLm2Xc8Rt4Ny7Pwa","text":"lo"}
+     * ```
+     *
+     */
+    200: RunEvent;
+};
+
+export type StreamRunEventsResponse = StreamRunEventsResponses[keyof StreamRunEventsResponses];

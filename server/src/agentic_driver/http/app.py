@@ -81,8 +81,16 @@ class _SessionId(_AnyText):
     regex = r"(?![\s\S]*/truncate$)[\s\S]*"
 
 
+class _RunId(_AnyText):
+    """Any text, except a path that names a run's sub-resource (or ``/v1/runs/stream``), so other methods there
+    still get METHOD_NOT_ALLOWED rather than reaching getRun."""
+
+    regex = r"(?!stream$)(?![\s\S]*/(?:events|cancel|actions|actions/stream)$)[\s\S]*"
+
+
 register_url_convertor("any", _AnyText())
 register_url_convertor("session_id", _SessionId())
+register_url_convertor("run_id", _RunId())
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -146,6 +154,22 @@ def idempotency_key(request: Request) -> str | None:
             errors=[{"location": "header.Idempotency-Key", "message": "length out of range"}],
         )
     return key
+
+
+LAST_EVENT_ID = re.compile(r"[1-9][0-9]{0,17}")
+
+
+def last_event_id(request: Request) -> int:
+    """The ``Last-Event-ID`` header as an event id; 0 (from the first event) when absent."""
+    value = request.headers.get("last-event-id")
+    if value is None:
+        return 0
+    if LAST_EVENT_ID.fullmatch(value) is None:
+        raise ValidationFailed(
+            "Last-Event-ID must be a positive integer: the id of the last event received.",
+            errors=[{"location": "header.Last-Event-ID", "message": "not a positive integer"}],
+        )
+    return int(value)
 
 
 async def _client_gone(request: Request) -> None:
@@ -335,6 +359,16 @@ def create_app(
         body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
         events = await driver.stream_run_actions(run_id, body, principal, idempotency_key=key)
         return EventStreamResponse(events, heartbeat_ms / 1000, stall_s)
+
+    @route("GET", "/v1/runs/{run_id:any}/events")
+    async def stream_run_events(request: Request) -> EventStreamResponse:
+        run_id, principal = owned_id(request, "run_id")
+        events = await driver.stream_run_events(run_id, principal, after=last_event_id(request))
+        return EventStreamResponse(events, heartbeat_ms / 1000, stall_s)
+
+    @route("GET", "/v1/runs/{run_id:run_id}")
+    async def get_run(request: Request) -> Response:
+        return _json(await driver.get_run(*owned_id(request, "run_id")))
 
     @route("POST", "/v1/runs/{run_id:any}/cancel")
     async def cancel_run(request: Request) -> Response:

@@ -313,4 +313,5 @@ async def drain_driver(driver: Driver, timeout_s: float) -> int:
         run.cancel("shutdown")
     for run in left:
         await run.settled()
+    driver.forget_ended_runs()
     return len(left)

@@ -1,8 +1,9 @@
 """Server-Sent Events: the run's events as ``id``/``event``/``data`` messages, with heartbeats.
 
-The response watches the connection itself: when the client goes away the
-event iterator is closed at once, which is how the driver learns of a
-disconnect (the run is stopped with reason ``disconnected``). During silences
+Each event comes with its id among its run's events (``turns/log.py``). The
+response watches the connection itself: when the client goes away the event
+iterator is closed at once, which is how the driver learns of a disconnect (a
+run sent with ``onDisconnect: cancel`` is stopped with reason ``disconnected``). During silences
 longer than the heartbeat interval an SSE comment keeps proxies from timing out.
 A client that accepts no data for ``stall_s`` (its socket buffers full) is
 treated as disconnected too: a stalled reader must not hold a run slot and its
@@ -14,12 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 from pydantic import BaseModel
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
+
+from ..views import NumberedEvents
 
 __all__ = ["EventStreamResponse", "encode_event"]
 
@@ -33,7 +35,7 @@ def encode_event(sequence: int, event: BaseModel) -> bytes:
 
 
 class EventStreamResponse(Response):
-    def __init__(self, events: AsyncIterator[BaseModel], heartbeat_s: float, stall_s: float | None = None) -> None:
+    def __init__(self, events: NumberedEvents, heartbeat_s: float, stall_s: float | None = None) -> None:
         super().__init__(status_code=200, media_type="text/event-stream")
         self._events = events
         self._heartbeat_s = heartbeat_s
@@ -61,7 +63,6 @@ class EventStreamResponse(Response):
 
     async def _relay(self, send: Send, gone: asyncio.Future[Any]) -> bool:
         """Send every event; False when the client went away first."""
-        sequence = 0
         following: asyncio.Future[Any] | None = None
         try:
             while True:
@@ -80,8 +81,7 @@ class EventStreamResponse(Response):
                 except StopAsyncIteration:
                     return True
                 following = None
-                sequence += 1
-                if not await self._send_within_stall(send, encode_event(sequence, event)):
+                if not await self._send_within_stall(send, encode_event(self._events.event_id, event)):
                     return False
         finally:
             if following is not None and not following.done():

@@ -14,16 +14,17 @@ with the outcome it publishes (``ActiveRun.idempotency_key``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import MISSING
 
-from .. import views
 from ..attachments import AttachmentLimits, check_attachments
 from ..auth import SessionPrincipal
 from ..errors import (
     ActionMismatch,
+    IdempotencyKeyInUse,
+    RunEventsExpired,
     RunNotFound,
     RunNotWaiting,
     SessionBusy,
@@ -42,9 +43,9 @@ from ..providers.base import ModelRequest, Provider, ToolSpec, VisibleMessage
 from ..reach import Reach
 from ..sessions import SessionRecord, SessionStore
 from ..tools import HostTool
-from ..views import StreamEvent
+from ..views import NumberedEvents
 from .events import RunEvents
-from .idempotency import KeyedRequests, json_digest
+from .idempotency import KeyedRequests, Recorded, json_digest
 from .lifecycle import TurnLifecycle
 from .runs import ActiveRun, PendingAction
 
@@ -74,19 +75,25 @@ class RunAdmission:
 
     async def run(self, request: RunRequest, principal: SessionPrincipal, key: str | None) -> RunResult:
         """Admit and start a stateless or session run, and answer with its outcome."""
-        replay = self._keys.claim(principal, key, "run", "", request)
+        try:
+            replay = self._keys.claim(principal, key, "run", "", request)
+        except IdempotencyKeyInUse as in_use:
+            return await self._result(self._joined(in_use, principal), after=0)
         if replay is not None:
             replayed: RunResult = self._keys.replay(replay, principal)
             return replayed
         return await self._result(self._admitted(principal, key, lambda: self._begin_run(request, principal)))
 
-    def stream(self, request: RunRequest, principal: SessionPrincipal, key: str | None) -> AsyncIterator[StreamEvent]:
+    def stream(self, request: RunRequest, principal: SessionPrincipal, key: str | None) -> NumberedEvents:
         """Admit and start a run (raising any refusal now), and return its events."""
-        replay = self._keys.claim(principal, key, "run", "", request)
+        try:
+            replay = self._keys.claim(principal, key, "run", "", request)
+        except IdempotencyKeyInUse as in_use:
+            return RunEvents(self._joined(in_use, principal))
         if replay is not None:
-            return self._keys.replayed_stream(replay, principal)
+            return self._replayed_stream(replay, principal)
         run = self._admitted(principal, key, lambda: self._begin_run(request, principal))
-        return self._events(run, started=True)
+        return self._events(run, 0)  # from its run.started
 
     async def submit(
         self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal, key: str | None
@@ -102,12 +109,13 @@ class RunAdmission:
 
     def stream_submit(
         self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal, key: str | None
-    ) -> AsyncIterator[StreamEvent]:
+    ) -> NumberedEvents:
         """Resume a paused run (raising any refusal now), and return its events."""
         replay = self._keys.claim(principal, key, "submitRunActions", run_id, request)
         if replay is not None:
             return self._keys.replayed_stream(replay, principal)
-        return self._events(self._admitted(principal, key, lambda: self._begin_submit(run_id, request, principal)))
+        run = self._admitted(principal, key, lambda: self._begin_submit(run_id, request, principal))
+        return self._events(run, run.log.last_id)  # after its run.requires_action
 
     def find(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:
         """The caller's active run, with the grants acting on it needs."""
@@ -119,27 +127,66 @@ class RunAdmission:
             principal.require_grant("continue")
         return run
 
-    async def _result(self, run: ActiveRun) -> RunResult:
-        """Wait for the run to pause, finish or fail, and answer the request with that."""
-        run.streamed = False
+    def lookup(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:
+        """The caller's run, active or retained after its end, with the grants reading it needs."""
+        run = self._runs.lookup(run_id, principal.subject)
+        if run is None:
+            raise RunNotFound(f"No run {run_id!r} for this caller.")
+        principal.require_provider(run.provider)
+        if run.session is not None:
+            principal.require_grant("read")
+        return run
+
+    def rejoin(self, run_id: str, principal: SessionPrincipal, after: int) -> RunEvents:
+        """The caller's run's events after event ``after``, replayed, then followed to its next outcome."""
+        run = self.lookup(run_id, principal)
+        log = run.log
+        if after > log.last_id:
+            raise ValidationFailed(
+                f"Last-Event-ID {after} names no event of run {run.id!r} yet (its last is {log.last_id}).",
+                errors=[{"location": "header.Last-Event-ID", "message": "after the run's last event"}],
+            )
+        if after < log.first_id - 1:
+            raise RunEventsExpired(
+                f"Events after {after} of run {run.id!r} are no longer buffered; the oldest held is {log.first_id}.",
+                first_event_id=log.first_id,
+            )
+        return RunEvents(run, after)
+
+    def _joined(self, in_use: IdempotencyKeyInUse, principal: SessionPrincipal) -> ActiveRun:
+        """The still-active run a retried request's key started, when that run continues on disconnect:
+        the retry follows it instead of being refused (and no second turn starts)."""
+        run = self._runs.find(in_use.run_id, principal.subject) if in_use.run_id is not None else None
+        if run is None or run.on_disconnect != "continue":
+            raise in_use
+        return run
+
+    def _replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> NumberedEvents:
+        """A finished streamRun replayed: every original event while its run still holds them all, else the outcome."""
+        replay = self._keys.replayed_stream(recorded, principal)  # checks access first
+        run = self._runs.lookup(recorded.run_id, principal.subject) if recorded.run_id is not None else None
+        if run is None or run.log.first_id != 1 or recorded.event_id is None:
+            return replay
+        return RunEvents(run, 0, until=recorded.event_id)
+
+    async def _result(self, run: ActiveRun, after: int | None = None) -> RunResult:
+        """Wait for the run to pause, finish or fail (after event ``after``: by default, from now on), and answer
+        the request with that. A request cancelled meanwhile stops the run, unless it continues on disconnect."""
         try:
-            outcome = await run.outcome()
-        except asyncio.CancelledError as cancelled:  # the request was cancelled: do not leave its turn running
-            run.cancel("disconnected" if "disconnected" in cancelled.args else "cancelled")
+            outcome = await run.outcome(run.log.last_id if after is None else after)
+        except asyncio.CancelledError as cancelled:
+            disconnected = "disconnected" in cancelled.args
+            if not (disconnected and run.on_disconnect == "continue"):
+                run.cancel("disconnected" if disconnected else "cancelled")
             raise
         if outcome.error is not None:
             raise outcome.error
         result: RunResult = outcome.result
         return result
 
-    def _events(self, run: ActiveRun, *, started: bool = False) -> RunEvents:
-        """The run's events for a streaming reader; a new run's begin with ``run.started``."""
-        run.streamed = True
-        first = None
-        if started:
-            session = views.session_info(run.session, self.lifecycle.host_id) if run.session is not None else None
-            first = views.started_event(run.id, session)
-        return RunEvents(run, first)
+    def _events(self, run: ActiveRun, after: int) -> RunEvents:
+        """The run's events after event ``after``, for the stream answering its request."""
+        return RunEvents(run, after, attached=True)
 
     # -- admission -------------------------------------------------------------------
 
@@ -170,6 +217,8 @@ class RunAdmission:
             subject=principal.subject,
             provider=provider.id,
             input=request.input,
+            log=self._runs.new_log(),
+            on_disconnect="cancel" if request.onDisconnect is MISSING else request.onDisconnect,
             may_wait=may_wait(request, tools, self._host_tools),
             action_timeout_ms=None if request.actionTimeoutMs is MISSING else request.actionTimeoutMs,
         )
@@ -201,6 +250,8 @@ class RunAdmission:
         if run.pending is None or run.answer is None or run.answer.done() or run.cancel_reason is not None:
             raise RunNotWaiting(f"Run {run.id!r} is not waiting for an action.")
         answer = match_answer(run.pending, request)
+        if request.onDisconnect is not MISSING:
+            run.on_disconnect = request.onDisconnect
         self.lifecycle.answer(run, answer)
         return run
 
@@ -213,6 +264,7 @@ class RunAdmission:
             raise
         if key is not None:
             run.idempotency_key = key
+            self._keys.store.note_run(principal.subject, key, run.id)
         return run
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +57,9 @@ class Recorded:
     grant: SessionGrant | None = None
     """The session grant the replaying caller must still hold."""
     run_id: str | None = None
+    """The run the request started (known from its admission on, while it is still in flight too)."""
+    event_id: int | None = None
+    """The id of the recorded outcome among its run's events (a replayed stream carries it)."""
 
 
 class IdempotencyStore:
@@ -84,6 +86,7 @@ class IdempotencyStore:
                 raise IdempotencyKeyInUse(
                     "The first request with this Idempotency-Key is still running; retry when it has finished.",
                     retry_after_seconds=1,
+                    run_id=record.run_id,
                 )
             return record
         keys[key] = Recorded(fingerprint=digest, expires_ms=now + self._ttl_ms)
@@ -106,6 +109,12 @@ class IdempotencyStore:
                 if not keys:
                     del self._by_subject[subject]
 
+    def note_run(self, subject: str, key: str, run_id: str) -> None:
+        """The claimed key's request was admitted as ``run_id`` (a retry while it runs may join it)."""
+        record = self._by_subject.get(subject, OrderedDict()).get(key)
+        if record is not None and not record.done:
+            record.run_id = run_id
+
     def record(
         self,
         subject: str,
@@ -117,6 +126,7 @@ class IdempotencyStore:
         provider: str | None = None,
         grant: SessionGrant | None = None,
         run_id: str | None = None,
+        event_id: int | None = None,
     ) -> None:
         record = self._by_subject.get(subject, OrderedDict()).get(key)
         if record is not None:
@@ -128,6 +138,7 @@ class IdempotencyStore:
             record.provider = provider
             record.grant = grant
             record.run_id = run_id
+            record.event_id = event_id
 
 
 class KeyedRequests:
@@ -162,16 +173,31 @@ class KeyedRequests:
             raise recorded.error
         return recorded.result
 
-    def replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> AsyncIterator[StreamEvent]:
-        """One event with the recorded outcome; access is checked now, before any event is sent."""
+    def replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> ReplayedOutcome:
+        """One event with the recorded outcome, with its original id; access is checked now, before any event
+        is sent. (A run still retained replays all its events instead: ``RunAdmission.replay_stream``.)"""
         try:
             result = self.replay(recorded, principal)
         except DriverError as error:
             if error is not recorded.error:
                 raise  # a failed access check, not the recorded outcome
             result = None
-        return _single(views.outcome_event(recorded.run_id or "", result, recorded.error))
+        event = views.outcome_event(recorded.run_id or "", result, recorded.error)
+        return ReplayedOutcome(recorded.event_id or 1, event)
 
 
-async def _single(event: StreamEvent) -> AsyncIterator[StreamEvent]:
-    yield event
+class ReplayedOutcome:
+    """A replayed stream of one event, the recorded outcome, with the id it had among its run's events."""
+
+    def __init__(self, event_id: int, event: StreamEvent) -> None:
+        self.event_id = event_id
+        self._event: StreamEvent | None = event
+
+    def __aiter__(self) -> ReplayedOutcome:
+        return self
+
+    async def __anext__(self) -> StreamEvent:
+        event, self._event = self._event, None
+        if event is None:
+            raise StopAsyncIteration
+        return event

@@ -58,6 +58,7 @@ from ..sessions import InterruptedTurnRecord, RunFigures, SessionStore, TurnGrow
 from ..tools import HostTool
 from .guard import checked
 from .idempotency import IdempotencyStore, json_digest
+from .log import Started
 from .runs import ActiveRun, Outcome, PendingAction, RunRegistry
 from .slots import RunSlots
 
@@ -142,7 +143,10 @@ class TurnLifecycle:
         store: SessionStore | None,
         idle_timeout_ms: int | None = None,
     ) -> None:
-        """Start the admitted run in its own task, so cancel, delete and actions reach it by id."""
+        """Start the admitted run in its own task, so cancel, delete and actions reach it by id; its first
+        event, ``run.started``, carries the session as it is now (``running``)."""
+        session = run.session
+        run.log.append(Started(views.session_info(session, self.host_id) if session is not None else None))
         self.runs.add(run)
         request_context.note_run(run.id, run.session.id if run.session is not None else None)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
@@ -180,6 +184,7 @@ class TurnLifecycle:
         try:
             await self.slots.acquire()
             holding = True
+            run.state = "running"
             exchange: list[ToolExchange] = []
             while True:
                 step = await model_call(
@@ -191,8 +196,10 @@ class TurnLifecycle:
                 self.slots.release()
                 holding = False
                 exchange += await self._answer_calls(run, step.calls, progress)
+                run.state = "queued"
                 await self.slots.acquire(reserved=False)
                 holding = True
+                run.state = "running"
             self._commit(run, provider, store, progress, native)
             outcome = "completed"
             self._account(run, store, progress)
@@ -230,6 +237,7 @@ class TurnLifecycle:
             if holding:
                 self.slots.release()
             self._metrics.run_ended(outcome, provider.id if run.model_work_started else None)
+            run.state = "completed" if outcome == "completed" else "cancelled" if outcome == "cancelled" else "failed"
             self.runs.remove(run)
             if turn_span is not None:
                 code = self._failure_codes.pop(run.id, None)
@@ -329,6 +337,7 @@ class TurnLifecycle:
     async def _wait_for(self, run: ActiveRun, action: PendingAction, progress: _Progress) -> dict[str, Any]:
         run.answer = asyncio.get_running_loop().create_future()
         run.pending = action
+        run.state = "requires_action"
         self._answer_with(run, Outcome(result=self._describe(run, action, progress)))
         try:
             if run.action_timeout_ms is None:
@@ -342,6 +351,8 @@ class TurnLifecycle:
         finally:
             run.pending = None
             run.answer = None
+            if run.state == "requires_action":
+                run.state = "running"  # answered: host tools answer, then the model is called again
             resumer = self._resumed_by.pop(run.id, None)
             if resumer is not None:  # from now on the run works for the request that answered it
                 request_context.enter(resumer)
@@ -357,6 +368,7 @@ class TurnLifecycle:
         self._stop(run, store, None, _interrupt_reason(reason))
         self._fail(run, RunCancelled(_cancel_detail(reason), reason=reason))
         self._metrics.run_ended("cancelled", None)
+        run.state = "cancelled"
         self.runs.remove(run)
 
     def _commit(
@@ -442,6 +454,7 @@ class TurnLifecycle:
                 provider=run.provider,
                 grant="continue" if session is not None else None,
                 run_id=run.id,
+                event_id=run.log.last_id + 1,
             )
         run.publish_outcome(outcome)
 

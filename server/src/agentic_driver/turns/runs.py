@@ -1,19 +1,26 @@
-"""Active runs: what cancel, delete and action submissions reach, keyed by run id.
+"""Runs: the active ones (what cancel, delete and action submissions reach) and, for a while, the ended ones.
 
-A run's task publishes ``RunSignal``s on the run's channel; whoever is
-answering the run (a JSON request, a stream, an action submission) reads them
-until the ``Outcome``: the run paused for the application, finished, or failed.
+A run's task publishes its start, deltas and outcomes into the run's ``RunLog``
+(``log.py``); whoever answers the run (a JSON request, its stream, an action
+submission, a rejoining reader) reads from there: a JSON answer waits for the
+next ``Outcome`` (paused, finished or failed), a stream reads every entry. An
+ended run stays readable (``getRun``, ``streamRunEvents``) for ``runs.retentionMs``,
+``runs.maxEntries`` of them at most, until its session is deleted, or the host drains.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
+from contextvars import Context
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import DriverError, HostBusy
+from ..clock import Clock
+from ..errors import HostBusy
 from ..providers.base import ToolCall
 from ..sessions.records import SessionRecord
+from .log import Delta, Outcome, RunLog
 
 __all__ = [
     "ActiveRun",
@@ -21,11 +28,14 @@ __all__ = [
     "Outcome",
     "PendingAction",
     "RunRegistry",
-    "RunSignal",
+    "RunState",
 ]
 
-UNREAD_DELTAS = 64
-"""Deltas a slow reader may fall behind before the model's output waits for it (backpressure)."""
+UNREAD_EVENTS = 64
+"""Events the run's own stream may fall behind before the model's output waits for it (backpressure)."""
+
+RunState = Literal["queued", "running", "requires_action", "completed", "failed", "cancelled"]
+OnDisconnect = Literal["cancel", "continue"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,22 +50,6 @@ class PendingAction:
         return {c.call_id for c in self.calls}
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How the run answers its current request: a result (paused or finished) or an error."""
-
-    result: Any = None
-    error: DriverError | None = None
-
-
-RunSignal = Delta | Outcome
-
-
 @dataclass(slots=True, eq=False)
 class ActiveRun:
     id: str
@@ -67,15 +61,17 @@ class ActiveRun:
     model_work_started: bool = False
     """Set when the first provider call begins; decides interrupted versus ready on a stop."""
     cancel_reason: str | None = None
-    """Why the run was stopped from outside: ``cancelled``, ``session_deleted`` or ``disconnected``."""
+    """Why the run was stopped from outside: ``cancelled``, ``session_deleted``, ``disconnected``, ``shutdown``."""
     task: asyncio.Task[None] | None = None
-    channel: asyncio.Queue[RunSignal] = field(default_factory=asyncio.Queue)
-    """Unbounded, so an outcome never waits and never costs a delta; deltas are bounded by ``unread``."""
-    unread: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(UNREAD_DELTAS))
-    streamed: bool = False
-    """Whether the request answering the run now reads its deltas (a stream). A JSON answer reads only the
-    outcome, so deltas are not queued for it: each would cost a semaphore, a queue hand-off and a wake-up.
-    Set by the reader before the run's task next runs (admission and answers only schedule the task)."""
+    log: RunLog = field(default_factory=lambda: RunLog(1024 * 1024))
+    """Every event of the run, numbered from 1 (``log.py``)."""
+    state: RunState = "queued"
+    on_disconnect: OnDisconnect = "cancel"
+    """What a disconnect of the client answering the run does: stop it, or let it go on (``onDisconnect``)."""
+    last_outcome: Outcome | None = None
+    """The latest outcome published (paused, finished or failed): what ``getRun`` reports."""
+    last_outcome_id: int = 0
+    """Its event id."""
     pending: PendingAction | None = None
     """Set while the run waits for function results or approvals."""
     answer: asyncio.Future[dict[str, Any]] | None = None
@@ -85,6 +81,14 @@ class ActiveRun:
     """Whether the run offers functions, so it may pause for the application: it holds a waiting place."""
     action_timeout_ms: int | None = None
     """How long the run waits for each required action before it ends as cancelled (``action_timeout``)."""
+    reader_at: int | None = None
+    """The last event id the run's attached stream has read (None: no stream is attached to the run)."""
+    _caught_up: asyncio.Future[None] | None = None
+    _next_outcome: asyncio.Future[None] | None = None
+
+    @property
+    def ended(self) -> bool:
+        return self.state in ("completed", "failed", "cancelled")
 
     def cancel(self, reason: str) -> None:
         if self.cancel_reason is None:
@@ -98,38 +102,80 @@ class ActiveRun:
             await asyncio.wait([self.task])
 
     async def publish_delta(self, text: str) -> None:
-        """Hand a delta to a streaming reader, waiting while it is ``UNREAD_DELTAS`` behind."""
-        if not self.streamed:
-            return
-        await self.unread.acquire()
-        self.channel.put_nowait(Delta(text))
+        """Log a delta; while an attached stream is ``UNREAD_EVENTS`` behind, wait for it first."""
+        log = self.log
+        log.append(Delta(text))
+        while self.reader_at is not None and log.last_id - self.reader_at > UNREAD_EVENTS:
+            if self._caught_up is None:
+                self._caught_up = asyncio.get_running_loop().create_future()
+            await asyncio.wait((self._caught_up,))
 
     def publish_outcome(self, outcome: Outcome) -> None:
-        self.channel.put_nowait(outcome)
+        self.last_outcome = outcome
+        self.log.append(outcome)
+        self.last_outcome_id = self.log.last_id
+        waiter = self._next_outcome
+        if waiter is not None:
+            self._next_outcome = None
+            waiter.set_result(None)
 
-    async def next_signal(self) -> RunSignal:
-        """The next delta or the outcome, in order."""
-        signal = await self.channel.get()
-        if isinstance(signal, Delta):
-            self.unread.release()
-        return signal
+    async def outcome(self, after: int = 0) -> Outcome:
+        """The first outcome published after event ``after`` (the run paused, finished or failed)."""
+        while self.last_outcome is None or self.last_outcome_id <= after:
+            if self._next_outcome is None:
+                self._next_outcome = asyncio.get_running_loop().create_future()
+            await asyncio.wait((self._next_outcome,))
+        return self.last_outcome
 
-    async def outcome(self) -> Outcome:
-        """Skip deltas until the run pauses, finishes or fails."""
-        while True:
-            signal = await self.next_signal()
-            if isinstance(signal, Outcome):
-                return signal
+    def attach_reader(self, at: int) -> None:
+        """The stream answering the run's request reads it from event ``at`` on (it holds the run back)."""
+        self.reader_at = at
+        self.log.held_from = at + 1
+
+    def reader_read(self, event_id: int) -> None:
+        self.reader_at = event_id
+        self.log.held_from = event_id + 1
+        if self._caught_up is not None and self.log.last_id - event_id <= UNREAD_EVENTS // 2:
+            waiter, self._caught_up = self._caught_up, None
+            waiter.set_result(None)
+
+    def detach_reader(self) -> None:
+        """The attached stream went away: the run no longer waits for it, nor keeps events for it."""
+        self.reader_at = None
+        self.log.held_from = None
+        if self.log.bytes > self.log.max_bytes:
+            self.log.drop_oldest()
+        if self._caught_up is not None:
+            waiter, self._caught_up = self._caught_up, None
+            waiter.set_result(None)
 
 
 class RunRegistry:
-    """The active runs, and the bound on those that may wait for the application (``maxWaitingRuns``)."""
+    """The active runs, the bound on those that may wait for the application (``maxWaitingRuns``), and the
+    ended runs kept readable (``runs.retentionMs`` after their end, ``runs.maxEntries`` at most)."""
 
-    def __init__(self, max_waiting: int = 256) -> None:
+    def __init__(
+        self,
+        max_waiting: int = 256,
+        *,
+        clock: Clock | None = None,
+        retention_ms: int = 5 * 60 * 1000,
+        max_ended: int = 1_000,
+        max_event_bytes: int = 1024 * 1024,
+    ) -> None:
         self._runs: dict[str, ActiveRun] = {}
         self.max_waiting = max_waiting
         self.may_wait = 0
         """Active runs holding a waiting place (admitted, not ended, offering functions)."""
+        self._clock = clock
+        self.retention_ms = retention_ms
+        self.max_ended = max_ended
+        self.max_event_bytes = max_event_bytes
+        self._ended: OrderedDict[str, tuple[int, ActiveRun]] = OrderedDict()
+        """Ended runs by id, oldest end first, with the time (ms) each is forgotten."""
+        self._timer: asyncio.TimerHandle | None = None
+        # Like the session store's timers: run in an empty context, so a timer keeps no request alive.
+        self._timer_context = Context()
 
     def check_waiting_place(self, run: ActiveRun) -> None:
         """Refuse a run that may wait when every waiting place is held (checked at admission, synchronously)."""
@@ -140,21 +186,96 @@ class RunRegistry:
                 limit="maxWaitingRuns",
             )
 
+    def new_log(self) -> RunLog:
+        return RunLog(self.max_event_bytes)
+
     def add(self, run: ActiveRun) -> None:
         self._runs[run.id] = run
         if run.may_wait:
             self.may_wait += 1
 
     def remove(self, run: ActiveRun) -> None:
-        if self._runs.pop(run.id, None) is not None and run.may_wait:
+        """The run ended: it leaves the active runs and stays readable for the retention period."""
+        if self._runs.pop(run.id, None) is None:
+            return
+        if run.may_wait:
             self.may_wait -= 1
+        if self._clock is None or (run.session is not None and run.session.deleted):
+            run.log.clear()
+            return
+        self._ended[run.id] = (self._clock.now_ms() + self.retention_ms, run)
+        while len(self._ended) > self.max_ended:
+            self._forget(next(iter(self._ended)))
+        if self._timer is None:
+            self._arm()
 
     def find(self, run_id: str, subject: str) -> ActiveRun | None:
+        """The caller's active run (what cancel and action submissions act on)."""
         run = self._runs.get(run_id)
         return run if run is not None and run.subject == subject else None
+
+    def lookup(self, run_id: str, subject: str) -> ActiveRun | None:
+        """The caller's run, active or ended and still retained (what getRun and streamRunEvents read)."""
+        run = self._runs.get(run_id)
+        if run is None:
+            self._expire()
+            kept = self._ended.get(run_id)
+            run = kept[1] if kept is not None else None
+        return run if run is not None and run.subject == subject else None
+
+    def forget_session(self, session_id: str) -> None:
+        """The session was deleted: its ended runs are no longer readable."""
+        for run_id in [i for i, (_, r) in self._ended.items() if r.session is not None and r.session.id == session_id]:
+            self._forget(run_id)
+
+    def forget_ended(self) -> None:
+        """Forget every ended run (the host drained)."""
+        for run_id in list(self._ended):
+            self._forget(run_id)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def event_bytes(self) -> int:
+        """Bytes of events held by active and retained runs (the memory metric)."""
+        return sum(r.log.bytes for r in self._runs.values()) + sum(r.log.bytes for _, r in self._ended.values())
 
     def __len__(self) -> int:
         return len(self._runs)
 
+    @property
+    def retained(self) -> int:
+        """Ended runs still readable."""
+        return len(self._ended)
+
     def all(self) -> list[ActiveRun]:
         return list(self._runs.values())
+
+    def _forget(self, run_id: str) -> None:
+        _, run = self._ended.pop(run_id)
+        run.log.clear()
+
+    def _expire(self) -> None:
+        """Forget the ended runs whose retention passed (every lookup checks, as well as the timer)."""
+        if not self._ended or self._clock is None:
+            return
+        now = self._clock.now_ms()
+        while self._ended:
+            run_id, (expires_ms, _) = next(iter(self._ended.items()))
+            if expires_ms > now:
+                break
+            self._forget(run_id)
+
+    def _arm(self) -> None:
+        """One timer for the oldest ended run's expiry; it re-arms itself for the next."""
+        if not self._ended or self._clock is None:
+            self._timer = None
+            return
+        expires_ms, _ = next(iter(self._ended.values()))
+        delay_s = max(expires_ms - self._clock.now_ms(), 0) / 1000
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay_s, self._on_timer, context=self._timer_context)
+
+    def _on_timer(self) -> None:
+        self._expire()
+        self._arm()

@@ -140,7 +140,11 @@ def sync_detailed(
     `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
     (`: keep-alive`). A client that disconnects after model work started
     leaves the session `interrupted` (reason `disconnected`); before, the
-    session stays `ready`.
+    session stays `ready`. With `onDisconnect: continue` the run goes on
+    instead; rejoin it with `streamRunEvents` and `Last-Event-ID`. A
+    retry of a `continue` run with the same `Idempotency-Key` while it is
+    still active joins it: the answer streams its events from the first,
+    and no second turn starts.
 
     Args:
         idempotency_key (str | Unset):
@@ -193,7 +197,11 @@ def sync(
     `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
     (`: keep-alive`). A client that disconnects after model work started
     leaves the session `interrupted` (reason `disconnected`); before, the
-    session stays `ready`.
+    session stays `ready`. With `onDisconnect: continue` the run goes on
+    instead; rejoin it with `streamRunEvents` and `Last-Event-ID`. A
+    retry of a `continue` run with the same `Idempotency-Key` while it is
+    still active joins it: the answer streams its events from the first,
+    and no second turn starts.
 
     Args:
         idempotency_key (str | Unset):
@@ -241,7 +249,11 @@ async def asyncio_detailed(
     `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
     (`: keep-alive`). A client that disconnects after model work started
     leaves the session `interrupted` (reason `disconnected`); before, the
-    session stays `ready`.
+    session stays `ready`. With `onDisconnect: continue` the run goes on
+    instead; rejoin it with `streamRunEvents` and `Last-Event-ID`. A
+    retry of a `continue` run with the same `Idempotency-Key` while it is
+    still active joins it: the answer streams its events from the first,
+    and no second turn starts.
 
     Args:
         idempotency_key (str | Unset):
@@ -292,7 +304,11 @@ async def asyncio(
     `retryAfterSeconds` where waiting helps. During long silences the host sends SSE comment lines
     (`: keep-alive`). A client that disconnects after model work started
     leaves the session `interrupted` (reason `disconnected`); before, the
-    session stays `ready`.
+    session stays `ready`. With `onDisconnect: continue` the run goes on
+    instead; rejoin it with `streamRunEvents` and `Last-Event-ID`. A
+    retry of a `continue` run with the same `Idempotency-Key` while it is
+    still active joins it: the answer streams its events from the first,
+    and no second turn starts.
 
     Args:
         idempotency_key (str | Unset):

@@ -130,7 +130,9 @@ def sync_detailed(
         idempotency_key (str | Unset):
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
-            the run's `requiredAction`.
+            the run's
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+            the `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,7 +174,9 @@ def sync(
         idempotency_key (str | Unset):
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
-            the run's `requiredAction`.
+            the run's
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+            the `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -209,7 +213,9 @@ async def asyncio_detailed(
         idempotency_key (str | Unset):
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
-            the run's `requiredAction`.
+            the run's
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+            the `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -249,7 +255,9 @@ async def asyncio(
         idempotency_key (str | Unset):
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
-            the run's `requiredAction`.
+            the run's
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+            the `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

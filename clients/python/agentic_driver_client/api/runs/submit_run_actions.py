@@ -165,7 +165,9 @@ def sync_detailed(
         idempotency_key (str | Unset):
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
-            the run's `requiredAction`.
+            the run's
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+            the `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -222,7 +224,9 @@ def sync(
         idempotency_key (str | Unset):
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
-            the run's `requiredAction`.
+            the run's
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+            the `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -274,7 +278,9 @@ async def asyncio_detailed(
         idempotency_key (str | Unset):
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
-            the run's `requiredAction`.
+            the run's
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+            the `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -329,7 +335,9 @@ async def asyncio(
         idempotency_key (str | Unset):
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
-            the run's `requiredAction`.
+            the run's
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
+            the `dependentSchemas` below state exactly that.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

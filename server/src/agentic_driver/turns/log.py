@@ -1,0 +1,121 @@
+"""A run's events, numbered once from 1 across every stream that carries them, kept for rejoining.
+
+Everything a run publishes (its start, each delta, each outcome: paused, completed
+or failed) is appended here as it happens. Readers hold a position in the log, not
+a copy of it: the stream answering the run's own request, any number of readers of
+``streamRunEvents``, and ``getRun`` (which only looks at the ends). Entries are
+stored as the run produced them and become the generated event models only when a
+reader reads them, so a run nobody streams pays one append per event.
+
+The log is bounded by ``limits.maxRunEventBytes``: past it, the oldest entries are
+dropped (a later ``Last-Event-ID`` before them is ``RUN_EVENTS_EXPIRED``), but never
+the newest entry, and never one the run's own attached stream has not read yet
+(that reader holds the run back instead, ``UNREAD_EVENTS`` behind at most).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import DriverError
+
+__all__ = ["Delta", "Entry", "Outcome", "RunLog", "Started", "entry_bytes"]
+
+DELTA_OVERHEAD_BYTES = 128
+"""What a delta counts beyond its text: its SSE framing, type and run id as sent."""
+EVENT_BYTES = 1024
+"""What a start or an outcome counts beyond its output text (its session and figures as sent)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """The run was admitted: ``run.started`` (with the session as it was then, for a session run)."""
+
+    session: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the run answers its current request: a result (paused or finished) or an error."""
+
+    result: Any = None
+    error: DriverError | None = None
+
+
+Entry = Started | Delta | Outcome
+
+
+def entry_bytes(entry: Entry) -> int:
+    """What an entry counts toward ``maxRunEventBytes``: about its size as an SSE message."""
+    if isinstance(entry, Delta):
+        text = entry.text
+        return DELTA_OVERHEAD_BYTES + (len(text) if text.isascii() else len(text.encode("utf-8")))
+    if isinstance(entry, Outcome) and entry.result is not None:
+        return EVENT_BYTES + len(entry.result.output.text)
+    return EVENT_BYTES
+
+
+class RunLog:
+    """The entries of one run, ``first_id`` .. ``last_id``; ``wait_beyond`` wakes readers as entries arrive."""
+
+    __slots__ = ("_changed", "_entries", "bytes", "first_id", "held_from", "max_bytes")
+
+    def __init__(self, max_bytes: int) -> None:
+        self._entries: deque[Entry] = deque()
+        self.first_id = 1
+        """The id of the oldest entry still held (``last_id + 1`` while the log is empty)."""
+        self.bytes = 0
+        self.max_bytes = max_bytes
+        self.held_from: int | None = None
+        """The next id the run's attached stream reads: entries from it on are never dropped."""
+        self._changed: asyncio.Future[None] | None = None
+
+    @property
+    def last_id(self) -> int:
+        """The id of the newest entry (0 before the first)."""
+        return self.first_id + len(self._entries) - 1
+
+    def append(self, entry: Entry) -> None:
+        self._entries.append(entry)
+        self.bytes += entry_bytes(entry)
+        if self.bytes > self.max_bytes:
+            self.drop_oldest()
+        changed = self._changed
+        if changed is not None:
+            self._changed = None
+            changed.set_result(None)
+
+    def drop_oldest(self) -> None:
+        """Drop the oldest entries while over the bound, keeping the newest and any the attached stream lacks."""
+        entries, held = self._entries, self.held_from
+        while self.bytes > self.max_bytes and len(entries) > 1 and (held is None or self.first_id < held):
+            self.bytes -= entry_bytes(entries.popleft())
+            self.first_id += 1
+
+    def get(self, event_id: int) -> Entry | None:
+        """The entry with this id, or None when it was dropped or has not happened yet."""
+        index = event_id - self.first_id
+        if 0 <= index < len(self._entries):
+            return self._entries[index]
+        return None
+
+    async def wait_beyond(self, event_id: int) -> None:
+        """Return once an entry after ``event_id`` exists. Cancelling one waiter never disturbs the others."""
+        while self.last_id <= event_id:
+            if self._changed is None:
+                self._changed = asyncio.get_running_loop().create_future()
+            await asyncio.wait((self._changed,))
+
+    def clear(self) -> None:
+        """Free the entries (the run was forgotten); readers still attached see no more."""
+        self.first_id += len(self._entries)
+        self._entries.clear()
+        self.bytes = 0
