@@ -84,7 +84,7 @@ def test_run_replays_and_never_runs_twice(actions_host: Host) -> None:
         assert actions_host.provider_calls("echo") == calls + 1
 
 
-def test_stream_replay_is_one_run_completed_event(actions_host: Host) -> None:
+def test_stream_replay_is_the_runs_original_events_with_their_ids(actions_host: Host) -> None:
     with actions_host.client(ALICE) as alice:
         session = new_session(alice)
         key = new_key()
@@ -98,21 +98,21 @@ def test_stream_replay_is_one_run_completed_event(actions_host: Host) -> None:
 
         with stream_run(alice, body, idempotency_key=key) as events:
             replayed = list(events)
-        assert kinds(replayed) == ["run.completed"]
-        assert isinstance(replayed[0], RunCompletedEvent)
-        assert replayed[0].run.to_dict() == recorded.run.to_dict()
+        assert kinds(replayed) == kinds(original)  # the run is still kept: its events, not a summary
+        assert isinstance(replayed[-1], RunCompletedEvent)
+        assert [e.to_dict() for e in replayed] == [e.to_dict() for e in original]
         assert actions_host.provider_calls("echo") == calls
         assert read_ok(alice, session.id).session.revision == 1
 
-        # on the wire: one SSE message with an id
+        # on the wire: the same SSE messages with the same ids
         with actions_host.raw(ALICE) as http:
             headers = {"Idempotency-Key": key}
             with http.stream("POST", "/v1/runs/stream", json=body.to_dict(), headers=headers) as response:
                 assert response.status_code == 200
                 assert response.headers["content-type"].split(";")[0] == "text/event-stream"
                 text = response.read().decode()
-        assert text.startswith("id: 1\nevent: run.completed\ndata: {")
-        assert text.count("event: ") == 1
+        assert text.startswith("id: 1\nevent: run.started\ndata: {")
+        assert [line for line in text.splitlines() if line.startswith("id: ")] == [f"id: {n}" for n in range(1, 6)]
 
         with (
             pytest.raises(ProblemError) as reused,
@@ -278,7 +278,7 @@ def test_a_failed_run_replays_its_problem(actions_host: Host) -> None:
         assert (again.status_code, answered(again)) == (502, answered(first))
         assert actions_host.provider_calls("echo") == calls
 
-        # streamed, the recorded failure replays as a single run.failed event
+        # streamed, the recorded failure replays with the run's events, ending in the same run.failed
         stream_key = new_key()
         with stream_run(alice, body, idempotency_key=stream_key) as events:
             original = list(events)
@@ -286,9 +286,9 @@ def test_a_failed_run_replays_its_problem(actions_host: Host) -> None:
         calls = actions_host.provider_calls("echo")
         with stream_run(alice, body, idempotency_key=stream_key) as events:
             replayed = list(events)
-        assert kinds(replayed) == ["run.failed"]
-        assert replayed[0].to_dict() == original[-1].to_dict()
-        assert replayed[0].problem.code.value == "PROVIDER_ERROR"
+        assert kinds(replayed) == ["run.started", "run.failed"]
+        assert replayed[-1].to_dict() == original[-1].to_dict()
+        assert replayed[-1].problem.code.value == "PROVIDER_ERROR"
         assert actions_host.provider_calls("echo") == calls
 
 

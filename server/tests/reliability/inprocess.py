@@ -163,6 +163,7 @@ def host_config(tokens: list[dict[str, Any]] | None = None, **limits: Any) -> di
         "hostId": "in-process",
         "providers": [{"id": "echo", "kind": "echo", "accountId": "acct-1"}],
         "sessions": {"retentionMs": RETENTION_MS},
+        "runs": {"retentionMs": RETENTION_MS},  # ended runs are kept this long too, then nothing is left
         "limits": {"maxConcurrentRuns": 4, "maxQueuedRuns": 4, "heartbeatMs": 60_000, **limits},
         "tools": [
             {
@@ -243,14 +244,16 @@ class Rig:
         return int(self.driver.metrics.errors.labels(code)._value.get())
 
     async def quiet(self) -> None:
-        """Wait (bounded) until no run is active and every session has expired."""
+        """Wait (bounded) until no run is active, every session has expired and no ended run is kept."""
         store = self.driver.store
         assert store is not None
+        runs = self.driver._runs
         deadline = time.monotonic() + WAIT_S + RETENTION_MS / 1000
-        while len(self.driver._runs) or len(store) or store.pending_timers():
+        while len(runs) or runs.retained or runs.timer_armed or len(store) or store.pending_timers():
             if time.monotonic() > deadline:
                 raise AssertionError(
-                    f"not quiet: {len(self.driver._runs)} runs, {len(store)} sessions, {store.pending_timers()} timers"
+                    f"not quiet: {len(runs)} runs, {runs.retained} kept, {len(store)} sessions, "
+                    f"{store.pending_timers()} timers"
                 )
             await asyncio.sleep(0.02)
 

@@ -140,6 +140,8 @@ def test_the_spec_documents_error_responses_for_every_operation() -> None:
         "submitRunActions",
         "streamRunActions",
         "cancelRun",
+        "getRun",
+        "streamRunEvents",
         "truncateSession",
     }
 

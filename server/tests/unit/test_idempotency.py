@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from agentic_driver import Driver, EchoProvider, ManualClock, SessionPrincipal, SessionsConfig
-from agentic_driver.config import IdempotencyConfig
+from agentic_driver.config import IdempotencyConfig, RunsConfig
 from agentic_driver.errors import (
     HostBusy,
     IdempotencyKeyInUse,
@@ -27,9 +27,11 @@ from agentic_driver.errors import (
 from agentic_driver.models import (
     CreateSessionRequest,
     FunctionResult,
+    OutputDeltaEvent,
     RunCompletedEvent,
     RunFailedEvent,
     RunRequest,
+    RunStartedEvent,
     SessionHandle,
     SubmitRunActionsRequest,
     ToolDefinition,
@@ -434,20 +436,38 @@ async def test_an_idempotent_key_expires_with_its_ttl_and_then_runs_again() -> N
     assert provider_calls(driver, "completed") == 2
 
 
-async def test_a_streamed_run_is_replayed_as_a_single_completed_event_with_the_same_result() -> None:
+async def test_a_streamed_run_is_replayed_with_its_original_events_and_ids_while_its_run_is_kept() -> None:
     driver = make_driver()
     session_id = await new_session(driver)
-    events = [event async for event in await driver.stream_run(session_run(session_id, 0, "hi"), idempotency_key="k")]
-    completed = events[-1]
-    assert isinstance(completed, RunCompletedEvent)
+    stream = await driver.stream_run(session_run(session_id, 0, "!chunks 3\nhi there"), idempotency_key="k")
+    events = [(event, stream.event_id) async for event in stream]
+    assert isinstance(events[-1][0], RunCompletedEvent)
 
-    replayed = [event async for event in await driver.stream_run(session_run(session_id, 0, "hi"), idempotency_key="k")]
+    replay = await driver.stream_run(session_run(session_id, 0, "!chunks 3\nhi there"), idempotency_key="k")
+    replayed = [(event, replay.event_id) async for event in replay]
 
-    assert len(replayed) == 1
-    assert isinstance(replayed[0], RunCompletedEvent)
-    assert replayed[0].run is completed.run
+    assert [(type(e), i) for e, i in replayed] == [(type(e), i) for e, i in events]
+    assert [i for _, i in replayed] == [1, 2, 3, 4, 5]
+    assert replayed[-1][0].run == events[-1][0].run
     assert provider_calls(driver, "completed") == 1
     assert (await driver.read_session(session_id)).session.revision == 1
+
+
+async def test_once_its_run_is_forgotten_a_streamed_run_is_replayed_as_its_outcome_with_its_original_id() -> None:
+    clock = ManualClock()
+    driver = make_driver(clock, runs=RunsConfig(retentionMs=1_000))
+    session_id = await new_session(driver)
+    stream = await driver.stream_run(session_run(session_id, 0, "!chunks 3\nhi there"), idempotency_key="k")
+    completed = [event async for event in stream][-1]
+    clock.advance(1_000)  # runs.retentionMs
+
+    replay = await driver.stream_run(session_run(session_id, 0, "!chunks 3\nhi there"), idempotency_key="k")
+    replayed = [event async for event in replay]
+
+    assert [type(e) for e in replayed] == [RunCompletedEvent]
+    assert replay.event_id == 5  # the id the outcome had in its run's events
+    assert replayed[0].run is completed.run
+    assert provider_calls(driver, "completed") == 1
 
 
 async def test_a_json_run_and_a_streamed_run_with_the_same_key_and_body_share_one_outcome() -> None:
@@ -457,8 +477,8 @@ async def test_a_json_run_and_a_streamed_run_with_the_same_key_and_body_share_on
 
     replayed = [event async for event in await driver.stream_run(session_run(session_id, 0, "hi"), idempotency_key="k")]
 
-    assert [type(e) for e in replayed] == [RunCompletedEvent]
-    assert replayed[0].run is result
+    assert [type(e) for e in replayed] == [RunStartedEvent, OutputDeltaEvent, RunCompletedEvent]
+    assert replayed[-1].run is result
     assert provider_calls(driver, "completed") == 1
 
 
@@ -481,10 +501,10 @@ async def test_a_streamed_replay_of_a_failed_run_is_a_failed_event() -> None:
 
     replayed = [event async for event in await driver.stream_run(request, idempotency_key="k")]
 
-    assert len(replayed) == 1
-    assert isinstance(replayed[0], RunFailedEvent)
-    assert replayed[0].problem == original[-1].problem
-    assert replayed[0].runId == original[-1].runId
+    assert [type(e) for e in replayed] == [type(e) for e in original]
+    assert isinstance(replayed[-1], RunFailedEvent)
+    assert replayed[-1].problem == original[-1].problem
+    assert replayed[-1].runId == original[-1].runId
     assert provider_calls(driver, "failed") == 1
 
 

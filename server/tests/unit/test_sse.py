@@ -60,6 +60,25 @@ class Wire:
                 await self.changed.wait()
 
 
+class Numbered:
+    """An async generator's events numbered from 1, as the driver's run readers number a run's events."""
+
+    def __init__(self, events: AsyncIterator[BaseModel]) -> None:
+        self._events = events
+        self.event_id = 0
+
+    def __aiter__(self) -> Numbered:
+        return self
+
+    async def __anext__(self) -> BaseModel:
+        event = await anext(self._events)
+        self.event_id += 1
+        return event
+
+    async def aclose(self) -> None:
+        await self._events.aclose()  # type: ignore[attr-defined]
+
+
 def delta(text: str) -> OutputDeltaEvent:
     return OutputDeltaEvent(type="output.delta", runId="run_1", text=text)
 
@@ -104,7 +123,7 @@ async def test_every_event_is_sent_in_order_with_rising_ids_and_the_body_then_en
 
     wire = Wire()
 
-    await asyncio.wait_for(EventStreamResponse(events(), 60)(SCOPE, wire.receive, wire.send), 5)
+    await asyncio.wait_for(EventStreamResponse(Numbered(events()), 60)(SCOPE, wire.receive, wire.send), 5)
 
     start = wire.sent[0]
     assert start["type"] == "http.response.start"
@@ -129,7 +148,7 @@ async def test_a_heartbeat_comment_is_sent_during_a_silence_and_ids_continue_aft
         yield delta("after")
 
     wire = Wire()
-    responding = asyncio.create_task(EventStreamResponse(events(), 0.01)(SCOPE, wire.receive, wire.send))
+    responding = asyncio.create_task(EventStreamResponse(Numbered(events()), 0.01)(SCOPE, wire.receive, wire.send))
 
     await wire.wait_for(lambda w: HEARTBEAT in w.bodies)
     gate.set()
@@ -158,7 +177,7 @@ async def test_a_disconnect_during_a_silence_closes_the_event_iterator_and_sends
 
     iterator = events()
     wire = Wire()
-    responding = asyncio.create_task(EventStreamResponse(iterator, 60)(SCOPE, wire.receive, wire.send))
+    responding = asyncio.create_task(EventStreamResponse(Numbered(iterator), 60)(SCOPE, wire.receive, wire.send))
     await wire.wait_for(lambda w: len(w.events) == 1)
 
     wire.disconnect()
@@ -183,7 +202,7 @@ async def test_a_disconnect_before_the_first_event_closes_the_iterator_too() -> 
 
     wire = Wire()
     wire.incoming.put_nowait({"type": "http.request", "body": b"", "more_body": False})  # not a disconnect
-    responding = asyncio.create_task(EventStreamResponse(events(), 60)(SCOPE, wire.receive, wire.send))
+    responding = asyncio.create_task(EventStreamResponse(Numbered(events()), 60)(SCOPE, wire.receive, wire.send))
     await wire.wait_for(lambda w: len(w.sent) == 1)  # the response has started
     await asyncio.sleep(0)
     assert not responding.done()
@@ -199,6 +218,7 @@ async def test_an_iterator_without_aclose_is_relayed_as_well() -> None:
     class Two:
         def __init__(self) -> None:
             self.left = [delta("x"), delta("y")]
+            self.event_id = 0
 
         def __aiter__(self) -> Two:
             return self
@@ -206,6 +226,7 @@ async def test_an_iterator_without_aclose_is_relayed_as_well() -> None:
         async def __anext__(self) -> BaseModel:
             if not self.left:
                 raise StopAsyncIteration
+            self.event_id += 1
             return self.left.pop(0)
 
     wire = Wire()

@@ -41,6 +41,8 @@ from agentic_driver.models import (
 from agentic_driver.providers.base import Capabilities, ModelRequest, TextDelta, TurnEvent
 from agentic_driver.tools import HostTool
 from agentic_driver.turns import ActiveRun
+from agentic_driver.turns.log import Delta
+from agentic_driver.turns.runs import UNREAD_EVENTS
 
 
 def make_driver(*extra_providers: Any, **options: Any) -> Driver:
@@ -269,7 +271,8 @@ async def test_a_streamed_reader_that_falls_behind_still_gets_every_delta_in_ord
     events = await driver.stream_run(session_run(session_id, 0, f"!chunks 206\n{text}"))
     await anext(events)
     run = record.active_run
-    await wait_until(lambda: run.unread.locked())  # the reader is UNREAD_DELTAS behind: the model waits
+    await wait_until(lambda: run.held_back)  # the reader is UNREAD_EVENTS behind: the model waits
+    assert run.unread == UNREAD_EVENTS + 1
 
     rest = [event async for event in events]
 
@@ -279,7 +282,7 @@ async def test_a_streamed_reader_that_falls_behind_still_gets_every_delta_in_ord
     assert rest[-1].run.session.revision == 1
 
 
-async def test_a_json_run_queues_no_deltas_since_its_answer_reads_only_the_outcome() -> None:
+async def test_a_json_run_logs_its_deltas_for_rejoining_but_nothing_holds_it_back() -> None:
     gated = GatedProvider()
     driver = make_driver(gated)
     session_id = await new_session(driver, provider="gated")
@@ -289,8 +292,8 @@ async def test_a_json_run_queues_no_deltas_since_its_answer_reads_only_the_outco
     run = record.active_run
     await wait_until(lambda: len(gated.gate._waiters or ()) == 1)  # "first" was produced; the model waits
 
-    assert run.channel.empty()  # no delta queued, no semaphore place taken
-    assert not run.unread.locked()
+    assert isinstance(run.log.get(run.log.last_id), Delta)  # kept for a reader who rejoins
+    assert run.reader_at is None and not run.held_back  # no stream is attached, so nobody holds it back
     gated.gate.set()
     result = await answer
     assert result.output.text == "first second"

@@ -151,6 +151,9 @@ class TurnLifecycle:
         request_context.note_run(run.id, run.session.id if run.session is not None else None)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
         run.task.add_done_callback(lambda task: self._settle_if_never_started(task, run, store))
+        # A finished task keeps its context (the request that started it) alive: a run kept for rejoining
+        # must not keep that request, so the run lets go of its task once it is done.
+        run.task.add_done_callback(lambda _: setattr(run, "task", None))
 
     def answer(self, run: ActiveRun, answer: dict[str, Any]) -> None:
         """Resume a paused run with validated answers keyed by call id."""

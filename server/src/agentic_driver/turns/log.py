@@ -113,9 +113,3 @@ class RunLog:
             if self._changed is None:
                 self._changed = asyncio.get_running_loop().create_future()
             await asyncio.wait((self._changed,))
-
-    def clear(self) -> None:
-        """Free the entries (the run was forgotten); readers still attached see no more."""
-        self.first_id += len(self._entries)
-        self._entries.clear()
-        self.bytes = 0

@@ -127,6 +127,16 @@ class ActiveRun:
             await asyncio.wait((self._next_outcome,))
         return self.last_outcome
 
+    @property
+    def held_back(self) -> bool:
+        """Whether the run waits for its attached stream, ``UNREAD_EVENTS`` behind (backpressure)."""
+        return self._caught_up is not None
+
+    @property
+    def unread(self) -> int:
+        """Events the attached stream has not read yet (0 without one)."""
+        return 0 if self.reader_at is None else self.log.last_id - self.reader_at
+
     def attach_reader(self, at: int) -> None:
         """The stream answering the run's request reads it from event ``at`` on (it holds the run back)."""
         self.reader_at = at
@@ -200,9 +210,9 @@ class RunRegistry:
             return
         if run.may_wait:
             self.may_wait -= 1
+        run.input = ""  # a kept run answers getRun and rejoins, neither of which shows its input: let it go
         if self._clock is None or (run.session is not None and run.session.deleted):
-            run.log.clear()
-            return
+            return  # not kept: its memory goes with the last reader still reading it
         self._ended[run.id] = (self._clock.now_ms() + self.retention_ms, run)
         while len(self._ended) > self.max_ended:
             self._forget(next(iter(self._ended)))
@@ -248,12 +258,17 @@ class RunRegistry:
         """Ended runs still readable."""
         return len(self._ended)
 
+    @property
+    def timer_armed(self) -> bool:
+        """Whether the expiry timer of the ended runs is pending."""
+        return self._timer is not None
+
     def all(self) -> list[ActiveRun]:
         return list(self._runs.values())
 
     def _forget(self, run_id: str) -> None:
-        _, run = self._ended.pop(run_id)
-        run.log.clear()
+        """Stop keeping an ended run: a reader still replaying it finishes; its memory goes with that reader."""
+        del self._ended[run_id]
 
     def _expire(self) -> None:
         """Forget the ended runs whose retention passed (every lookup checks, as well as the timer)."""
