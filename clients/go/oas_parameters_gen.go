@@ -24,7 +24,11 @@ type CreateSessionParams struct {
 	// repeat with the same body replays it, never advancing a revision or calling the model again, after
 	// checking current access again (a deleted session is `SESSION_NOT_FOUND`). The same key with a
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
-	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
+	// `IDEMPOTENCY_KEY_IN_USE`, except that a repeat of a `run` or `streamRun` sent with
+	// `onDisconnect: continue` joins the run it started (a stream from the run's first event). A replayed
+	// stream sends the run's events with their original ids while the host still keeps the run (`getRun`),
+	// else the recorded outcome alone, with its original id. Keys are kept for a bounded time and number
+	// (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
 }
 
@@ -82,7 +86,11 @@ type RunParams struct {
 	// repeat with the same body replays it, never advancing a revision or calling the model again, after
 	// checking current access again (a deleted session is `SESSION_NOT_FOUND`). The same key with a
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
-	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
+	// `IDEMPOTENCY_KEY_IN_USE`, except that a repeat of a `run` or `streamRun` sent with
+	// `onDisconnect: continue` joins the run it started (a stream from the run's first event). A replayed
+	// stream sends the run's events with their original ids while the host still keeps the run (`getRun`),
+	// else the recorded outcome alone, with its original id. Keys are kept for a bounded time and number
+	// (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
 	// The host process the request is meant for: the `hostId` in the id of the session or run it names
 	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
@@ -101,7 +109,11 @@ type StreamRunParams struct {
 	// repeat with the same body replays it, never advancing a revision or calling the model again, after
 	// checking current access again (a deleted session is `SESSION_NOT_FOUND`). The same key with a
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
-	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
+	// `IDEMPOTENCY_KEY_IN_USE`, except that a repeat of a `run` or `streamRun` sent with
+	// `onDisconnect: continue` joins the run it started (a stream from the run's first event). A replayed
+	// stream sends the run's events with their original ids while the host still keeps the run (`getRun`),
+	// else the recorded outcome alone, with its original id. Keys are kept for a bounded time and number
+	// (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
 	// The host process the request is meant for: the `hostId` in the id of the session or run it names
 	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
@@ -120,7 +132,11 @@ type StreamRunActionsParams struct {
 	// repeat with the same body replays it, never advancing a revision or calling the model again, after
 	// checking current access again (a deleted session is `SESSION_NOT_FOUND`). The same key with a
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
-	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
+	// `IDEMPOTENCY_KEY_IN_USE`, except that a repeat of a `run` or `streamRun` sent with
+	// `onDisconnect: continue` joins the run it started (a stream from the run's first event). A replayed
+	// stream sends the run's events with their original ids while the host still keeps the run (`getRun`),
+	// else the recorded outcome alone, with its original id. Keys are kept for a bounded time and number
+	// (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
 	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s
 	// `activeRunId`: `run_{hostId}.{random}`, naming the host process that runs it.
@@ -162,7 +178,11 @@ type SubmitRunActionsParams struct {
 	// repeat with the same body replays it, never advancing a revision or calling the model again, after
 	// checking current access again (a deleted session is `SESSION_NOT_FOUND`). The same key with a
 	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
-	// `IDEMPOTENCY_KEY_IN_USE`. Keys are kept for a bounded time and number (host `idempotency` settings).
+	// `IDEMPOTENCY_KEY_IN_USE`, except that a repeat of a `run` or `streamRun` sent with
+	// `onDisconnect: continue` joins the run it started (a stream from the run's first event). A replayed
+	// stream sends the run's events with their original ids while the host still keeps the run (`getRun`),
+	// else the recorded outcome alone, with its original id. Keys are kept for a bounded time and number
+	// (host `idempotency` settings).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
 	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s
 	// `activeRunId`: `run_{hostId}.{random}`, naming the host process that runs it.

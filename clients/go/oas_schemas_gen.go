@@ -5315,7 +5315,8 @@ type SubmitRunActionsNotFound Problem
 func (*SubmitRunActionsNotFound) submitRunActionsRes() {}
 
 // Exactly one of `functionResults` or `approvals`, matching the run's `requiredAction`, and optionally
-// `onDisconnect` for the rest of the run; the `dependentSchemas` below state exactly that.
+// `onDisconnect` for the rest of the run. A body with both answers, or with neither, is
+// `VALIDATION_ERROR`.
 // Ref: #/components/schemas/SubmitRunActionsRequest
 type SubmitRunActionsRequest struct {
 	FunctionResults []FunctionResult   `json:"functionResults"`

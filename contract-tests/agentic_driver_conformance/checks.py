@@ -276,6 +276,7 @@ def _update_shadow(operation_id: str | None, case: Case, status: int, body: Any)
         "run",
         "streamRun",
         "cancelRun",
+        "getRun",
         "submitRunActions",
         "streamRunActions",
     ) and status in (200, 201):
@@ -415,6 +416,10 @@ VALID_REQUEST_REFUSALS: dict[str, frozenset[str]] = {
     | _MISDIRECTED,
     # A generated id names no active run.
     "cancelRun": frozenset({"RUN_NOT_FOUND"}) | _MISDIRECTED,
+    # A generated id names no run (active or kept); a Last-Event-ID the run's events have not reached yet, or no
+    # longer hold, is a matter of the run's state, not of the schema.
+    "getRun": frozenset({"RUN_NOT_FOUND"}) | _MISDIRECTED,
+    "streamRunEvents": frozenset({"RUN_NOT_FOUND", "RUN_EVENTS_EXPIRED", "VALIDATION_ERROR"}) | _MISDIRECTED,
     "run": _RUN_REFUSALS | _IDEMPOTENCY | _MISDIRECTED,
     "streamRun": _RUN_REFUSALS | _IDEMPOTENCY | _MISDIRECTED,
     "submitRunActions": _ACTIONS_REFUSALS | _IDEMPOTENCY | _MISDIRECTED,

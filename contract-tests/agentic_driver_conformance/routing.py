@@ -29,6 +29,8 @@ _PATH_ID: dict[str, str] = {
     "submitRunActions": "runId",
     "streamRunActions": "runId",
     "cancelRun": "runId",
+    "getRun": "runId",
+    "streamRunEvents": "runId",
 }
 _BODY_SESSION = frozenset({"run", "streamRun"})
 

@@ -2943,8 +2943,8 @@ until the application reconciles and starts a new session.
         }
     }
     /**Exactly one of `functionResults` or `approvals`, matching the run's
-`requiredAction`, and optionally `onDisconnect` for the rest of the run;
-the `dependentSchemas` below state exactly that.
+`requiredAction`, and optionally `onDisconnect` for the rest of the run.
+A body with both answers, or with neither, is `VALIDATION_ERROR`.
 */
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -3486,7 +3486,12 @@ caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
 current access again (a deleted session is `SESSION_NOT_FOUND`). The
 same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+that a repeat of a `run` or `streamRun` sent with
+`onDisconnect: continue` joins the run it started (a stream from the
+run's first event). A replayed stream sends the run's events with
+their original ids while the host still keeps the run (`getRun`),
+else the recorded outcome alone, with its original id. Keys are
 kept for a bounded time and number (host `idempotency` settings).
 
 - `body`
@@ -3790,7 +3795,12 @@ caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
 current access again (a deleted session is `SESSION_NOT_FOUND`). The
 same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+that a repeat of a `run` or `streamRun` sent with
+`onDisconnect: continue` joins the run it started (a stream from the
+run's first event). A replayed stream sends the run's events with
+their original ids while the host still keeps the run (`getRun`),
+else the recorded outcome alone, with its original id. Keys are
 kept for a bounded time and number (host `idempotency` settings).
 
 - `body`
@@ -3893,7 +3903,12 @@ caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
 current access again (a deleted session is `SESSION_NOT_FOUND`). The
 same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+that a repeat of a `run` or `streamRun` sent with
+`onDisconnect: continue` joins the run it started (a stream from the
+run's first event). A replayed stream sends the run's events with
+their original ids while the host still keeps the run (`getRun`),
+else the recorded outcome alone, with its original id. Keys are
 kept for a bounded time and number (host `idempotency` settings).
 
 - `body`
@@ -3987,7 +4002,12 @@ caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
 current access again (a deleted session is `SESSION_NOT_FOUND`). The
 same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+that a repeat of a `run` or `streamRun` sent with
+`onDisconnect: continue` joins the run it started (a stream from the
+run's first event). A replayed stream sends the run's events with
+their original ids while the host still keeps the run (`getRun`),
+else the recorded outcome alone, with its original id. Keys are
 kept for a bounded time and number (host `idempotency` settings).
 
 - `body`
@@ -4080,7 +4100,12 @@ caller) records its outcome; a repeat with the same body replays it,
 never advancing a revision or calling the model again, after checking
 current access again (a deleted session is `SESSION_NOT_FOUND`). The
 same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+that a repeat of a `run` or `streamRun` sent with
+`onDisconnect: continue` joins the run it started (a stream from the
+run's first event). A replayed stream sends the run's events with
+their original ids while the host still keeps the run (`getRun`),
+else the recorded outcome alone, with its original id. Keys are
 kept for a bounded time and number (host `idempotency` settings).
 
 - `body`

@@ -355,8 +355,8 @@ class ApprovalDecision(BaseModel):
 class SubmitRunActionsRequest(BaseModel):
     """
     Exactly one of `functionResults` or `approvals`, matching the run's
-    `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-    the `dependentSchemas` below state exactly that.
+    `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+    A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     """
 

@@ -20,8 +20,8 @@ T = TypeVar("T", bound="SubmitRunActionsRequest")
 @_attrs_define
 class SubmitRunActionsRequest:
     """Exactly one of `functionResults` or `approvals`, matching the run's
-    `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-    the `dependentSchemas` below state exactly that.
+    `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+    A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
         Attributes:
             function_results (list[FunctionResult] | Unset):

@@ -723,8 +723,8 @@ export type ApprovalDecision = {
 
 /**
  * Exactly one of `functionResults` or `approvals`, matching the run's
- * `requiredAction`, and optionally `onDisconnect` for the rest of the run;
- * the `dependentSchemas` below state exactly that.
+ * `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+ * A body with both answers, or with neither, is `VALIDATION_ERROR`.
  *
  */
 export type SubmitRunActionsRequest = {
@@ -1207,7 +1207,12 @@ export type EventsInvalidProblem = Problem;
  * never advancing a revision or calling the model again, after checking
  * current access again (a deleted session is `SESSION_NOT_FOUND`). The
  * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
- * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+ * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+ * that a repeat of a `run` or `streamRun` sent with
+ * `onDisconnect: continue` joins the run it started (a stream from the
+ * run's first event). A replayed stream sends the run's events with
+ * their original ids while the host still keeps the run (`getRun`),
+ * else the recorded outcome alone, with its original id. Keys are
  * kept for a bounded time and number (host `idempotency` settings).
  *
  */
@@ -1328,7 +1333,12 @@ export type CreateSessionData = {
          * never advancing a revision or calling the model again, after checking
          * current access again (a deleted session is `SESSION_NOT_FOUND`). The
          * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+         * that a repeat of a `run` or `streamRun` sent with
+         * `onDisconnect: continue` joins the run it started (a stream from the
+         * run's first event). A replayed stream sends the run's events with
+         * their original ids while the host still keeps the run (`getRun`),
+         * else the recorded outcome alone, with its original id. Keys are
          * kept for a bounded time and number (host `idempotency` settings).
          *
          */
@@ -1639,7 +1649,12 @@ export type RunData = {
          * never advancing a revision or calling the model again, after checking
          * current access again (a deleted session is `SESSION_NOT_FOUND`). The
          * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+         * that a repeat of a `run` or `streamRun` sent with
+         * `onDisconnect: continue` joins the run it started (a stream from the
+         * run's first event). A replayed stream sends the run's events with
+         * their original ids while the host still keeps the run (`getRun`),
+         * else the recorded outcome alone, with its original id. Keys are
          * kept for a bounded time and number (host `idempotency` settings).
          *
          */
@@ -1791,7 +1806,12 @@ export type StreamRunData = {
          * never advancing a revision or calling the model again, after checking
          * current access again (a deleted session is `SESSION_NOT_FOUND`). The
          * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+         * that a repeat of a `run` or `streamRun` sent with
+         * `onDisconnect: continue` joins the run it started (a stream from the
+         * run's first event). A replayed stream sends the run's events with
+         * their original ids while the host still keeps the run (`getRun`),
+         * else the recorded outcome alone, with its original id. Keys are
          * kept for a bounded time and number (host `idempotency` settings).
          *
          */
@@ -1941,7 +1961,12 @@ export type SubmitRunActionsData = {
          * never advancing a revision or calling the model again, after checking
          * current access again (a deleted session is `SESSION_NOT_FOUND`). The
          * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+         * that a repeat of a `run` or `streamRun` sent with
+         * `onDisconnect: continue` joins the run it started (a stream from the
+         * run's first event). A replayed stream sends the run's events with
+         * their original ids while the host still keeps the run (`getRun`),
+         * else the recorded outcome alone, with its original id. Keys are
          * kept for a bounded time and number (host `idempotency` settings).
          *
          */
@@ -2076,7 +2101,12 @@ export type StreamRunActionsData = {
          * never advancing a revision or calling the model again, after checking
          * current access again (a deleted session is `SESSION_NOT_FOUND`). The
          * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
-         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`. Keys are
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+         * that a repeat of a `run` or `streamRun` sent with
+         * `onDisconnect: continue` joins the run it started (a stream from the
+         * run's first event). A replayed stream sends the run's events with
+         * their original ids while the host still keeps the run (`getRun`),
+         * else the recorded outcome alone, with its original id. Keys are
          * kept for a bounded time and number (host `idempotency` settings).
          *
          */

@@ -131,8 +131,8 @@ def sync_detailed(
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's
-            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-            the `dependentSchemas` below state exactly that.
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+            A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -175,8 +175,8 @@ def sync(
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's
-            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-            the `dependentSchemas` below state exactly that.
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+            A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -214,8 +214,8 @@ async def asyncio_detailed(
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's
-            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-            the `dependentSchemas` below state exactly that.
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+            A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -256,8 +256,8 @@ async def asyncio(
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's
-            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-            the `dependentSchemas` below state exactly that.
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+            A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

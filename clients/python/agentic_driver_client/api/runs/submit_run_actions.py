@@ -166,8 +166,8 @@ def sync_detailed(
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's
-            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-            the `dependentSchemas` below state exactly that.
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+            A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -225,8 +225,8 @@ def sync(
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's
-            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-            the `dependentSchemas` below state exactly that.
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+            A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -279,8 +279,8 @@ async def asyncio_detailed(
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's
-            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-            the `dependentSchemas` below state exactly that.
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+            A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -336,8 +336,8 @@ async def asyncio(
         agentic_host (str | Unset):
         body (SubmitRunActionsRequest): Exactly one of `functionResults` or `approvals`, matching
             the run's
-            `requiredAction`, and optionally `onDisconnect` for the rest of the run;
-            the `dependentSchemas` below state exactly that.
+            `requiredAction`, and optionally `onDisconnect` for the rest of the run.
+            A body with both answers, or with neither, is `VALIDATION_ERROR`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
