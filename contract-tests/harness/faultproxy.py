@@ -24,6 +24,7 @@ import socket
 import struct
 import sys
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -33,7 +34,7 @@ __all__ = ["Fault", "FaultProxy", "main"]
 
 MAX_HEAD_BYTES = 64 * 1024
 RELAY_CHUNK = 64 * 1024
-ACTIONS = frozenset({"abort", "cut", "drop-response", "reset", "respond"})
+ACTIONS = frozenset({"abort", "cut", "drop-response", "hangup", "reset", "respond"})
 CUT_ENDS = frozenset({"close", "finish", "reset", "stall"})
 STALL_LIMIT_S = 60.0
 """A stalled answer is held until the client gives up, but never longer than this."""
@@ -239,6 +240,8 @@ class FaultProxy:
             abort(writer)
         elif fault.action == "cut":
             entry["status"] = await self.cut(request, reader, writer, fault)
+        elif fault.action == "hangup":
+            entry["status"] = await self.hangup(request, writer, fault)
         # "reset": nothing is forwarded and nothing is sent; the connection just closes.
 
     def record(self, request: Request, fault: Fault | None) -> dict[str, Any]:
@@ -339,6 +342,33 @@ class FaultProxy:
                 await asyncio.wait_for(reader.read(), STALL_LIMIT_S)
         return int(head.split(b" ", 2)[1])
 
+    async def hangup(self, request: Request, writer: asyncio.StreamWriter, fault: Fault) -> int | None:
+        """Forward the request and relay the answer as it arrives, up to the end of the event after
+        ``fault.after``; then drop both connections (a reset to the client, a close to the host), as a network
+        that fails mid-stream does: unlike ``cut``, the host sees its client go away while it is still answering.
+        """
+        opened = await self.exchange(request, writer)
+        if opened is None:
+            return 502
+        head, up_reader, up_writer = opened
+        writer.write(chunked_head(head))
+        seen = bytearray()
+        try:
+            async for data in answer_chunks(up_reader, head):
+                seen += data
+                offset = hangup_offset(bytes(seen), fault.after)
+                if offset is None:
+                    writer.write(chunk(data))
+                    await writer.drain()
+                    continue
+                writer.write(chunk(data[: len(data) - (len(seen) - offset)]))
+                await writer.drain()
+                break
+        finally:
+            await close_quietly(up_writer)
+            abort(writer)
+        return int(head.split(b" ", 2)[1])
+
     def upstream_head(self, request: Request) -> bytes:
         skip = {"connection", "keep-alive", "transfer-encoding", "content-length", "host"}
         lines = [f"{request.method} {request.target} HTTP/1.1", f"Host: {self.upstream_host}:{self.upstream_port}"]
@@ -361,6 +391,29 @@ async def read_answer_body(reader: asyncio.StreamReader, head: bytes) -> bytes:
     if "content-length" in fields:
         return await reader.readexactly(int(fields["content-length"]))
     return await reader.read()
+
+
+async def answer_chunks(reader: asyncio.StreamReader, head: bytes) -> AsyncIterator[bytes]:
+    """An answer's body as it arrives: its chunks' data when chunked, else what each read returns."""
+    if b"transfer-encoding: chunked" not in head.lower():
+        while data := await reader.read(RELAY_CHUNK):
+            yield data
+        return
+    while True:
+        size = int((await reader.readuntil(b"\r\n")).split(b";", 1)[0].strip(), 16)
+        if size == 0:
+            return
+        yield await reader.readexactly(size)
+        await reader.readexactly(2)
+
+
+def hangup_offset(seen: bytes, after: str | None) -> int | None:
+    """Where a ``hangup`` stops relaying: the end of the event after ``after``, once that has arrived."""
+    found = seen.find(after.encode()) if after is not None else 0
+    if found < 0:
+        return None
+    boundary = seen.find(b"\n\n", found + len(after or ""))
+    return None if boundary < 0 else boundary + 2
 
 
 def cut_offset(body: bytes, after: str | None, plus: int) -> int:

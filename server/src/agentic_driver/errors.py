@@ -366,11 +366,14 @@ class RunNotWaiting(Conflict):
 class IdempotencyKeyInUse(Conflict):
     code = ErrorCode.IDEMPOTENCY_KEY_IN_USE
 
-    def __init__(self, detail: str, *, retry_after_seconds: int | None = None, run_id: str | None = None) -> None:
+    def __init__(
+        self, detail: str, *, retry_after_seconds: int | None = None, run_id: str | None = None, after: int = 0
+    ) -> None:
         super().__init__(detail, retry_after_seconds=retry_after_seconds)
         self.run_id = run_id
-        """The run the first request started, if it got that far (not a problem field: a retry of a run that
-        continues on disconnect joins it instead of being refused)."""
+        """The run the first request started or answered, once admitted. Neither this nor ``after`` is a problem
+        field: a retry of a run that continues on disconnect joins it (after event ``after``) instead."""
+        self.after = after
 
 
 class RunEventsExpired(DriverError):

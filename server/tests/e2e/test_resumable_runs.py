@@ -237,6 +237,30 @@ def test_an_actions_stream_continues_the_runs_ids_and_is_rejoined_after_them(res
         assert [m.id for m in rejoin(http, run["id"])] == [1, 2]  # a reader ends at the next outcome
 
 
+def test_a_retry_of_an_active_continue_actions_stream_with_its_key_joins_it_after_the_pause(
+    resumable_host: Host,
+) -> None:
+    tools = [{"name": "lookup", "description": "Look up.", "parameters": {"type": "object"}}]
+    with resumable_host.raw(ALICE) as http:
+        session = new_session(http)
+        ask = session_run(session, '!call lookup {"q": 1}\n!chunks 6\n!sleep 60\nwhat', tools=tools)
+        paused = http.post("/v1/runs", json=ask).json()
+        call_id = paused["requiredAction"]["calls"][0]["callId"]
+        answer = {"functionResults": [{"callId": call_id, "output": "42"}], "onDisconnect": "continue"}
+        key = {"Idempotency-Key": "actions-join-1"}
+        path = f"/v1/runs/{paused['id']}/actions/stream"
+        with http.stream("POST", path, json=answer, headers=key) as response:
+            first = list(messages(response, stop_after=1))  # then the connection drops
+
+        with http.stream("POST", path, json=answer, headers=key) as response:
+            joined = list(messages(response))
+
+        assert first[0].id == 3
+        assert joined[0].id == 3 and joined[-1].event == "run.completed"  # the same answer's events, from its first
+        assert [m.id for m in joined] == list(range(3, 3 + len(joined)))
+        assert joined[-1].data["run"]["session"]["revision"] == 1
+
+
 # -- bounds and refusals -------------------------------------------------------------------
 
 

@@ -78,7 +78,7 @@ class RunAdmission:
         try:
             replay = self._keys.claim(principal, key, "run", "", request)
         except IdempotencyKeyInUse as in_use:
-            return await self._result(self._joined(in_use, principal), after=0)
+            return await self._result(self._joined(in_use, principal), after=in_use.after)
         if replay is not None:
             replayed: RunResult = self._keys.replay(replay, principal)
             return replayed
@@ -89,17 +89,19 @@ class RunAdmission:
         try:
             replay = self._keys.claim(principal, key, "run", "", request)
         except IdempotencyKeyInUse as in_use:
-            return RunEvents(self._joined(in_use, principal))
+            return RunEvents(self._joined(in_use, principal), in_use.after)
         if replay is not None:
             return self._replayed_stream(replay, principal)
-        run = self._admitted(principal, key, lambda: self._begin_run(request, principal))
-        return self._events(run, 0)  # from its run.started
+        return self._events(self._admitted(principal, key, lambda: self._begin_run(request, principal)))
 
     async def submit(
         self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal, key: str | None
     ) -> RunResult:
         """Resume a paused run with the application's answers, and answer with its next outcome."""
-        replay = self._keys.claim(principal, key, "submitRunActions", run_id, request)
+        try:
+            replay = self._keys.claim(principal, key, "submitRunActions", run_id, request)
+        except IdempotencyKeyInUse as in_use:
+            return await self._result(self._joined(in_use, principal), after=in_use.after)
         if replay is not None:
             replayed: RunResult = self._keys.replay(replay, principal)
             return replayed
@@ -111,11 +113,13 @@ class RunAdmission:
         self, run_id: str, request: SubmitRunActionsRequest, principal: SessionPrincipal, key: str | None
     ) -> NumberedEvents:
         """Resume a paused run (raising any refusal now), and return its events."""
-        replay = self._keys.claim(principal, key, "submitRunActions", run_id, request)
+        try:
+            replay = self._keys.claim(principal, key, "submitRunActions", run_id, request)
+        except IdempotencyKeyInUse as in_use:
+            return RunEvents(self._joined(in_use, principal), in_use.after)
         if replay is not None:
-            return self._keys.replayed_stream(replay, principal)
-        run = self._admitted(principal, key, lambda: self._begin_submit(run_id, request, principal))
-        return self._events(run, run.log.last_id)  # after its run.requires_action
+            return self._replayed_stream(replay, principal)
+        return self._events(self._admitted(principal, key, lambda: self._begin_submit(run_id, request, principal)))
 
     def find(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:
         """The caller's active run, with the grants acting on it needs."""
@@ -162,12 +166,12 @@ class RunAdmission:
         return run
 
     def _replayed_stream(self, recorded: Recorded, principal: SessionPrincipal) -> NumberedEvents:
-        """A finished streamRun replayed: every original event while its run still holds them all, else the outcome."""
+        """A finished stream replayed: its original events while its run still holds them all, else the outcome."""
         replay = self._keys.replayed_stream(recorded, principal)  # checks access first
         run = self._runs.lookup(recorded.run_id, principal.subject) if recorded.run_id is not None else None
-        if run is None or run.log.first_id != 1 or recorded.event_id is None:
+        if run is None or recorded.event_id is None or run.log.first_id > recorded.after + 1:
             return replay
-        return RunEvents(run, 0, until=recorded.event_id)
+        return RunEvents(run, recorded.after, until=recorded.event_id)
 
     async def _result(self, run: ActiveRun, after: int | None = None) -> RunResult:
         """Wait for the run to pause, finish or fail (after event ``after``: by default, from now on), and answer
@@ -184,9 +188,9 @@ class RunAdmission:
         result: RunResult = outcome.result
         return result
 
-    def _events(self, run: ActiveRun, after: int) -> RunEvents:
-        """The run's events after event ``after``, for the stream answering its request."""
-        return RunEvents(run, after, attached=True)
+    def _events(self, run: ActiveRun) -> RunEvents:
+        """The run's events from where the request now answering it begins, for that request's stream."""
+        return RunEvents(run, run.answering_from, attached=True)
 
     # -- admission -------------------------------------------------------------------
 
@@ -252,6 +256,7 @@ class RunAdmission:
         answer = match_answer(run.pending, request)
         if request.onDisconnect is not MISSING:
             run.on_disconnect = request.onDisconnect
+        run.answering_from = run.log.last_id  # this answer's events follow the run.requires_action it answers
         self.lifecycle.answer(run, answer)
         return run
 
@@ -264,7 +269,7 @@ class RunAdmission:
             raise
         if key is not None:
             run.idempotency_key = key
-            self._keys.store.note_run(principal.subject, key, run.id)
+            self._keys.store.note_run(principal.subject, key, run.id, run.answering_from)
         return run
 
 

@@ -60,6 +60,8 @@ class Recorded:
     """The run the request started (known from its admission on, while it is still in flight too)."""
     event_id: int | None = None
     """The id of the recorded outcome among its run's events (a replayed stream carries it)."""
+    after: int = 0
+    """The event after which the request's own events began (0 for the request that started the run)."""
 
 
 class IdempotencyStore:
@@ -87,6 +89,7 @@ class IdempotencyStore:
                     "The first request with this Idempotency-Key is still running; retry when it has finished.",
                     retry_after_seconds=1,
                     run_id=record.run_id,
+                    after=record.after,
                 )
             return record
         keys[key] = Recorded(fingerprint=digest, expires_ms=now + self._ttl_ms)
@@ -109,11 +112,13 @@ class IdempotencyStore:
                 if not keys:
                     del self._by_subject[subject]
 
-    def note_run(self, subject: str, key: str, run_id: str) -> None:
-        """The claimed key's request was admitted as ``run_id`` (a retry while it runs may join it)."""
+    def note_run(self, subject: str, key: str, run_id: str, after: int) -> None:
+        """The claimed key's request was admitted on ``run_id``, its events following event ``after`` (a retry
+        while it runs may join it there)."""
         record = self._by_subject.get(subject, OrderedDict()).get(key)
         if record is not None and not record.done:
             record.run_id = run_id
+            record.after = after
 
     def record(
         self,

@@ -81,6 +81,9 @@ class ActiveRun:
     """Whether the run offers functions, so it may pause for the application: it holds a waiting place."""
     action_timeout_ms: int | None = None
     """How long the run waits for each required action before it ends as cancelled (``action_timeout``)."""
+    answering_from: int = 0
+    """The event after which the events of the request answering the run now begin (0 for the request that
+    started it; the ``run.requires_action`` answered, for an action submission)."""
     reader_at: int | None = None
     """The last event id the run's attached stream has read (None: no stream is attached to the run)."""
     _caught_up: asyncio.Future[None] | None = None
