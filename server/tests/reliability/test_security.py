@@ -130,7 +130,19 @@ def _shape(call: AsgiCall, *ids: str) -> tuple[Any, ...]:
     return start["status"], headers, body
 
 
-OPERATIONS = ["read", "delete", "run", "run-stale", "stream", "cancel", "actions", "actions-stream", "replay"]
+OPERATIONS = [
+    "read",
+    "delete",
+    "run",
+    "run-stale",
+    "stream",
+    "cancel",
+    "actions",
+    "actions-stream",
+    "replay",
+    "get-run",
+    "run-events",
+]
 
 
 async def _attack(
@@ -161,6 +173,10 @@ async def _attack(
             return await rig.request("POST", path, body, token=token, headers=headers)
         if operation == "cancel":
             return await rig.request("POST", f"/v1/runs/{ids['run']}/cancel", token=token)
+        if operation == "get-run":
+            return await rig.request("GET", f"/v1/runs/{ids['run']}", token=token)
+        if operation == "run-events":
+            return await rig.request("GET", f"/v1/runs/{ids['run']}/events", token=token)
         suffix = "/stream" if operation == "actions-stream" else ""
         answer = {"functionResults": [{"callId": "call_x", "output": "pwned"}]}
         return await rig.request("POST", f"/v1/runs/{ids['run']}/actions{suffix}", answer, token=token)

@@ -248,6 +248,26 @@ async def test_while_draining_admitted_turns_may_still_be_answered(rigs: Any) ->
     assert await drain_driver(rig.driver, 1.0) == 0
 
 
+async def test_a_draining_host_serves_a_continue_runs_rejoin_and_the_drain_then_frees_every_kept_run(
+    rigs: Any,
+) -> None:
+    rig: Rig = rigs()
+    session = await turned(rig)
+    stream = rig.call("POST", "/v1/runs/stream", run_body(session, "!chunks 3\nkept", onDisconnect="continue"))
+    await stream.finished()
+    run_id = stream.events()[0]["runId"]
+    rig.drain.begin()
+
+    rejoined = await rig.request("GET", f"/v1/runs/{run_id}/events", headers={"last-event-id": "1"})
+    assert rejoined.status == 200  # a read of the host's own run: served while it drains
+    assert [e["type"] for e in rejoined.events()][-1] == "run.completed"
+    assert rig.driver._runs.retained >= 1
+    assert await drain_driver(rig.driver, 1.0) == 0
+
+    assert rig.driver._runs.retained == 0 and rig.driver._runs.event_bytes() == 0
+    assert (await rig.request("GET", f"/v1/runs/{run_id}")).json()["code"] == "RUN_NOT_FOUND"
+
+
 def test_the_cli_exit_code_is_0_after_a_drain(tmp_path: Path) -> None:
     """``python -m agentic_driver serve`` itself (not only uvicorn) returns 0 once drained."""
     host = _host(tmp_path, "drain-cli", drain_timeout_ms=1_000)
