@@ -192,16 +192,16 @@ func WithResponse(into **http.Response) CallOption {
 	return func(o *callOptions) { o.state.response = into }
 }
 
-func collect(ctx context.Context, opts []CallOption) (context.Context, callOptions) {
-	var o callOptions
+func collect(ctx context.Context, opts []CallOption) (context.Context, *callOptions) {
+	o := &callOptions{}
 	for _, opt := range opts {
-		opt(&o)
+		opt(o)
 	}
 	return withCallState(ctx, &o.state), o
 }
 
 // key is the call's Idempotency-Key: the caller's, else a fresh UUID.
-func (o callOptions) key() OptString {
+func (o *callOptions) key() OptString {
 	if o.idempotencyKey != "" {
 		return NewOptString(o.idempotencyKey)
 	}
@@ -284,29 +284,92 @@ func (c *HostClient) CancelRun(ctx context.Context, runID string, opts ...CallOp
 	return answer[*CancelRunResponse](c.raw.CancelRun(ctx, params))
 }
 
-// StreamRun runs one turn like Run and streams its events. It returns once the host accepted
-// the run; a refusal is the error. ctx bounds the whole stream; Close the stream when done.
-func (c *HostClient) StreamRun(ctx context.Context, request *RunRequest, opts ...CallOption) (*EventStream, error) {
-	ctx, o := collect(ctx, streamOptions(opts))
-	var captured *http.Response
-	params := StreamRunParams{IdempotencyKey: o.key()}
-	_, err := c.raw.StreamRun(ctx, request, params, capture(&captured))
-	return streamOf(captured, err)
+// GetRun reads a run's state and outcome (GET /v1/runs/{runId}): its status, its session at
+// the current revision, its result once it completed or paused, its problem once it failed or
+// was cancelled, and the ids of its first still-buffered and last events. Runs stay readable
+// for the host's runs.retentionMs after they end: the way to reconcile a lost answer or a
+// stream that could not be resumed (RUN_EVENTS_EXPIRED).
+func (c *HostClient) GetRun(ctx context.Context, runID string, opts ...CallOption) (*RunState, error) {
+	params := GetRunParams{RunID: runID}
+	ctx, _ = collect(ctx, opts)
+	return answer[*RunState](c.raw.GetRun(ctx, params))
 }
 
-// StreamRunActions answers a waiting run like SubmitRunActions and streams the rest of its events.
+// StreamRun runs one turn like Run and streams its events. It returns once the host accepted
+// the run; a refusal is the error. ctx bounds the whole stream; Close the stream when done.
+// A request with OnDisconnect continue is resumed when its connection drops (see EventStream).
+func (c *HostClient) StreamRun(ctx context.Context, request *RunRequest, opts ...CallOption) (*EventStream, error) {
+	ctx, o := collect(ctx, streamOptions(opts))
+	params := StreamRunParams{IdempotencyKey: o.key()}
+	send := func(ctx context.Context) (*http.Response, error) {
+		var captured *http.Response
+		_, err := c.raw.StreamRun(ctx, request, params, capture(&captured))
+		return opened(captured, err)
+	}
+	response, err := send(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stream := newEventStream(response)
+	if request.OnDisconnect.Or(OnDisconnectCancel) == OnDisconnectContinue {
+		stream.resume = c.resumer(ctx, o, "", send)
+	}
+	return stream, nil
+}
+
+// StreamRunActions answers a waiting run like SubmitRunActions and streams the rest of its
+// events (their ids go on from the run's earlier ones). A request with OnDisconnect continue is
+// resumed when its connection drops (see EventStream).
 func (c *HostClient) StreamRunActions(ctx context.Context, runID string, request *SubmitRunActionsRequest, opts ...CallOption) (*EventStream, error) {
 	ctx, o := collect(ctx, streamOptions(opts))
-	var captured *http.Response
 	params := StreamRunActionsParams{RunID: runID, IdempotencyKey: o.key()}
-	_, err := c.raw.StreamRunActions(ctx, request, params, capture(&captured))
-	return streamOf(captured, err)
+	send := func(ctx context.Context) (*http.Response, error) {
+		var captured *http.Response
+		_, err := c.raw.StreamRunActions(ctx, request, params, capture(&captured))
+		return opened(captured, err)
+	}
+	response, err := send(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stream := newEventStream(response)
+	if request.OnDisconnect.Or(OnDisconnectCancel) == OnDisconnectContinue {
+		stream.resume = c.resumer(ctx, o, runID, send)
+	}
+	return stream, nil
+}
+
+// StreamRunEvents reads a run's events after lastEventID (GET /v1/runs/{runId}/events with
+// Last-Event-ID; "" reads from the run's first event), replayed with their original ids, then
+// follows the run live until it completes, pauses or fails. Pass the LastEventID of the
+// EventStream you read before. Reading never stops the run, so this stream is always resumed
+// when its connection drops (see EventStream). Events no longer buffered are a
+// *RunEventsExpiredError (errors.Is(err, ErrRunEventsExpired)): read the run with GetRun.
+func (c *HostClient) StreamRunEvents(ctx context.Context, runID, lastEventID string, opts ...CallOption) (*EventStream, error) {
+	ctx, o := collect(ctx, streamOptions(opts))
+	params := StreamRunEventsParams{RunID: runID}
+	if lastEventID != "" {
+		params.LastEventID = NewOptString(lastEventID)
+	}
+	var captured *http.Response
+	_, err := c.raw.StreamRunEvents(ctx, params, capture(&captured))
+	response, err := opened(captured, err)
+	if err != nil {
+		return nil, err
+	}
+	stream := newEventStream(response)
+	if after, numbered := eventNumber(lastEventID); numbered {
+		stream.last = after
+	}
+	stream.resume = c.resumer(ctx, o, runID, nil)
+	return stream, nil
 }
 
 // streamOptions asks for the event stream (whose body the transport leaves to EventStream,
-// under the stream-idle timeout).
+// under the stream-idle timeout), and makes every request of the call share one followed 421.
 func streamOptions(opts []CallOption) []CallOption {
 	return append([]CallOption{func(o *callOptions) {
+		o.state.route = &followedRoute{}
 		o.state.editors = append(o.state.editors, func(request *http.Request) error {
 			request.Header.Set("Accept", "text/event-stream")
 			return nil
@@ -324,7 +387,8 @@ func capture(into **http.Response) RequestOption {
 	})
 }
 
-func streamOf(response *http.Response, err error) (*EventStream, error) {
+// opened is the streamed answer a generated stream method captured, or the call's error.
+func opened(response *http.Response, err error) (*http.Response, error) {
 	if err != nil {
 		if response != nil && response.Body != nil {
 			_ = response.Body.Close()
@@ -334,5 +398,5 @@ func streamOf(response *http.Response, err error) (*EventStream, error) {
 	if response == nil {
 		return nil, &ClientError{Err: errors.New("no streamed response")}
 	}
-	return newEventStream(response), nil
+	return response, nil
 }

@@ -101,6 +101,7 @@ type proxyEntry struct {
 	Path           string  `json:"path"`
 	IdempotencyKey *string `json:"idempotencyKey"`
 	AgenticHost    *string `json:"agenticHost"`
+	LastEventID    *string `json:"lastEventId"`
 	UserAgent      *string `json:"userAgent"`
 	AtMs           float64 `json:"atMs"`
 }
@@ -333,24 +334,41 @@ func (p *clientPlay) invoke(in clientCall) clientOutcome {
 		if err != nil {
 			return clientOutcome{failure: err}
 		}
-		stream, err := c.StreamRun(ctx, body, opts...)
+		return events(c.StreamRun(ctx, body, opts...))
+	case "getRun":
+		return wire(c.GetRun(ctx, id("runId"), opts...))
+	case "streamRunEvents":
+		return events(c.StreamRunEvents(ctx, id("runId"), stringParam(in.headers, "Last-Event-ID"), opts...))
+	}
+	return clientOutcome{failure: failf("the player has no call %s", in.name)}
+}
+
+// jsonText is a value as JSON, for comparing lists of strings and nulls.
+func jsonText(value any) string {
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return fmt.Sprint(value)
+	}
+	return string(raw)
+}
+
+// events reads a whole stream as the JSON array of its events' data.
+func events(stream *agenticdriver.EventStream, err error) clientOutcome {
+	if err != nil {
+		return clientOutcome{err: err}
+	}
+	all := []any{}
+	for _, err := range stream.All() {
 		if err != nil {
 			return clientOutcome{err: err}
 		}
-		events := []any{}
-		for _, err := range stream.All() {
-			if err != nil {
-				return clientOutcome{err: err}
-			}
-			var data any
-			if err := json.Unmarshal(stream.LastEventData, &data); err != nil {
-				return clientOutcome{failure: err}
-			}
-			events = append(events, data)
+		var data any
+		if err := json.Unmarshal(stream.LastEventData, &data); err != nil {
+			return clientOutcome{failure: err}
 		}
-		return clientOutcome{body: events}
+		all = append(all, data)
 	}
-	return clientOutcome{failure: failf("the player has no call %s", in.name)}
+	return clientOutcome{body: all}
 }
 
 // judge lists what does not hold of the step's expect.
@@ -441,6 +459,12 @@ func typedField(err error, problem *agenticdriver.ProblemError, name string) (an
 			return unavailable.OwnerHostID, nil
 		}
 		return missing, nil
+	case "firstEventId":
+		var expired *agenticdriver.RunEventsExpiredError
+		if !errors.As(err, &expired) {
+			return missing, nil
+		}
+		return float64(expired.FirstEventID), nil
 	case "retryAfterSeconds":
 		return optional(problem.RetryAfterSeconds), nil
 	case "maximum":
@@ -519,15 +543,25 @@ func (p *clientPlay) checkLog(step object) error {
 			}
 		}
 	}
-	if wanted, ok := expect["agenticHosts"].([]any); ok {
+	for _, header := range []struct {
+		expectation, name string
+		of                func(proxyEntry) *string
+	}{
+		{"agenticHosts", "Agentic-Host", func(entry proxyEntry) *string { return entry.AgenticHost }},
+		{"lastEventIds", "Last-Event-ID", func(entry proxyEntry) *string { return entry.LastEventID }},
+	} {
+		wanted, ok := expect[header.expectation].([]any)
+		if !ok {
+			continue
+		}
 		got := make([]any, len(selected))
 		for i, entry := range selected {
-			if entry.AgenticHost != nil {
-				got[i] = *entry.AgenticHost
+			if value := header.of(entry); value != nil {
+				got[i] = *value
 			}
 		}
-		if fmt.Sprint(got) != fmt.Sprint(wanted) {
-			problems = append(problems, fmt.Sprintf("Agentic-Host %v, expected %v", got, wanted))
+		if jsonText(got) != jsonText(wanted) {
+			problems = append(problems, fmt.Sprintf("%s %s, expected %s", header.name, shown(got), shown(wanted)))
 		}
 	}
 	if prefix, ok := expect["userAgentPrefix"].(string); ok {

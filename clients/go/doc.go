@@ -11,9 +11,11 @@
 //     timeouts, retries with one Idempotency-Key per call, one debug line per attempt;
 //   - errors.go: one error tree rooted at Error: *ConnectionError, *TimeoutError, APIError
 //     (*ProblemError with a sentinel per catalogue code for errors.Is, the typed
-//     *SessionRevisionConflictError and *SessionBusyError, *UnexpectedStatusError), ...;
+//     *SessionRevisionConflictError, *SessionBusyError, *RunEventsExpiredError, ...,
+//     *UnexpectedStatusError), ...;
 //   - wait.go: WaitUntilIdle, the busy helper;
 //   - stream.go: streamed runs as an EventStream of typed events (Next, or range over All);
+//   - resume.go: a stream of a run sent with onDisconnect continue resumes itself by Last-Event-ID;
 //   - session.go: SessionInfo.SessionHandle.
 //
 // A session in a few lines:

@@ -10,7 +10,8 @@ package agenticdriver
 //	│   │   ├── *SessionRevisionConflictError   .CurrentRevision (int)
 //	│   │   ├── *SessionBusyError               .ActiveRunID (string)
 //	│   │   ├── *MisdirectedRequestError        .HostID, .OwnerHostID (string)
-//	│   │   └── *HostUnavailableError           .OwnerHostID (string; empty: no host takes new work)
+//	│   │   ├── *HostUnavailableError           .OwnerHostID (string; empty: no host takes new work)
+//	│   │   └── *RunEventsExpiredError          .FirstEventID (int)
 //	│   │     every code also matches its sentinel: errors.Is(err, ErrSessionBusy), ...
 //	│   └── *UnexpectedStatusError  an error status whose body is not a problem document (a proxy's page)
 //	├── *StreamProtocolError       a malformed Server-Sent Event
@@ -60,7 +61,8 @@ const (
 	PhaseResponse ConnectionPhase = "response"
 	// PhaseBody: the head arrived, the JSON body did not (not retried).
 	PhaseBody ConnectionPhase = "body"
-	// PhaseStream: an event stream broke after its 200 head (never retried: read the session).
+	// PhaseStream: an event stream broke after its 200 head (never retried: read the session; a
+	// stream of a run sent with onDisconnect continue is resumed instead, see EventStream).
 	PhaseStream ConnectionPhase = "stream"
 )
 
@@ -176,6 +178,8 @@ var (
 	ErrMisdirectedRequest = &CodeError{ErrorCodeMISDIRECTEDREQUEST}
 	// ErrHostUnavailable: a proxy's answer; the host that owns the session or run is down or restarting.
 	ErrHostUnavailable = &CodeError{ErrorCodeHOSTUNAVAILABLE}
+	// ErrRunEventsExpired: the events after the Last-Event-ID sent are no longer all buffered (firstEventId).
+	ErrRunEventsExpired = &CodeError{ErrorCodeRUNEVENTSEXPIRED}
 )
 
 var sentinels = map[ErrorCode]*CodeError{}
@@ -190,7 +194,7 @@ func init() {
 		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
 		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout, ErrMalformedRequest,
-		ErrMisdirectedRequest, ErrHostUnavailable, ErrAttachmentUnsupported,
+		ErrMisdirectedRequest, ErrHostUnavailable, ErrAttachmentUnsupported, ErrRunEventsExpired,
 	} {
 		sentinels[sentinel.Code] = sentinel
 	}
@@ -206,7 +210,8 @@ func Sentinel(code ErrorCode) error {
 
 // ProblemError is a problem response. Match its code with errors.Is(err, ErrSessionBusy), or
 // get the fields with errors.As(err, &problem). SESSION_REVISION_CONFLICT and SESSION_BUSY
-// arrive as *SessionRevisionConflictError and *SessionBusyError, which unwrap to this.
+// arrive as *SessionRevisionConflictError and *SessionBusyError, which unwrap to this (as do the
+// other typed forms of the tree above).
 type ProblemError struct {
 	// Status is the HTTP status.
 	Status int
@@ -299,6 +304,17 @@ type HostUnavailableError struct {
 
 func (e *HostUnavailableError) Unwrap() error { return e.ProblemError }
 
+// RunEventsExpiredError is RUN_EVENTS_EXPIRED (410, from StreamRunEvents or a stream's resume):
+// the run's events after the Last-Event-ID sent outgrew the host's buffer. Read the run's outcome
+// with GetRun, or rejoin from FirstEventID-1 accepting the gap.
+type RunEventsExpiredError struct {
+	*ProblemError
+	// FirstEventID is the oldest of the run's events the host still holds (always sent with this code).
+	FirstEventID int
+}
+
+func (e *RunEventsExpiredError) Unwrap() error { return e.ProblemError }
+
 func (e *ProblemError) Error() string {
 	return fmt.Sprintf("%s (%d): %s", e.Code, e.Status, e.Detail)
 }
@@ -375,6 +391,7 @@ type wireProblem struct {
 	Errors            []ValidationIssue `json:"errors"`
 	HostID            string            `json:"hostId"`
 	OwnerHostID       string            `json:"ownerHostId"`
+	FirstEventID      *int              `json:"firstEventId"`
 	RequestID         string            `json:"requestId"`
 }
 
@@ -449,6 +466,10 @@ func typed(problem *ProblemError) Error {
 	case ErrorCodeHOSTUNAVAILABLE:
 		// Without ownerHostId the request named no session or run: no host behind the proxy takes new work.
 		return &HostUnavailableError{ProblemError: problem, OwnerHostID: wire.OwnerHostID}
+	case ErrorCodeRUNEVENTSEXPIRED:
+		if wire.FirstEventID != nil {
+			return &RunEventsExpiredError{ProblemError: problem, FirstEventID: *wire.FirstEventID}
+		}
 	}
 	return problem
 }

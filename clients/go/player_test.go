@@ -256,6 +256,12 @@ var operations = map[string]func(ctx context.Context, c *agenticdriver.HostClien
 	"cancelRun": func(ctx context.Context, c *agenticdriver.HostClient, in callInput, opts []agenticdriver.CallOption) (any, error) {
 		return c.CancelRun(ctx, stringParam(in.path, "runId"), opts...)
 	},
+	"getRun": func(ctx context.Context, c *agenticdriver.HostClient, in callInput, opts []agenticdriver.CallOption) (any, error) {
+		return c.GetRun(ctx, stringParam(in.path, "runId"), opts...)
+	},
+	"streamRunEvents": func(ctx context.Context, c *agenticdriver.HostClient, in callInput, opts []agenticdriver.CallOption) (any, error) {
+		return c.StreamRunEvents(ctx, stringParam(in.path, "runId"), stringParam(in.headers, "Last-Event-ID"), opts...)
+	},
 }
 
 func describeCall(in callInput, status int, body string) string {

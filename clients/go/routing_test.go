@@ -72,6 +72,8 @@ func TestAgenticHostNamesTheOwnerOfWhatTheRequestNames(t *testing.T) {
 		{"actions", func() error { _, err := client.SubmitRunActions(c, routedRun, approvals); return err }, "beta"},
 		{"actions stream", func() error { _, err := client.StreamRunActions(c, routedRun, approvals); return err }, "beta"},
 		{"cancel", func() error { _, err := client.CancelRun(c, routedRun); return err }, "beta"},
+		{"get run", func() error { _, err := client.GetRun(c, routedRun); return err }, "beta"},
+		{"run events", func() error { _, err := client.StreamRunEvents(c, routedRun, "3"); return err }, "beta"},
 		{"old session id", func() error { _, err := client.ReadSession(c, "ses_k3Jx9_Qw-Zp0aBcDeFgHiJ"); return err }, ""},
 		{"raw read", func() error {
 			_, err := client.Raw().ReadSession(c, agenticdriver.ReadSessionParams{SessionID: routedSession})

@@ -46,6 +46,17 @@ const (
 type callState struct {
 	editors  []func(*http.Request) error
 	response **http.Response
+	// once: a single attempt (a stream's rejoin, whose retries the stream decides itself).
+	once bool
+	// route, when set, is shared by every request of one streamed call (its rejoins too), so a
+	// 421 is followed once for all of them and the owner it named is kept.
+	route *followedRoute
+}
+
+// followedRoute remembers a 421 followed in a call.
+type followedRoute struct {
+	followed bool
+	owner    string
 }
 
 type callStateKey struct{}
@@ -124,7 +135,17 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 	if host := routedHost(request); host != "" && request.Header.Get(routingHeader) == "" {
 		request.Header.Set(routingHeader, host)
 	}
-	followed := false
+	route := state.route
+	if route == nil {
+		route = &followedRoute{}
+	}
+	if route.owner != "" {
+		request.Header.Set(routingHeader, route.owner)
+	}
+	retries := t.maxRetries
+	if state.once {
+		retries = 0
+	}
 	for attempt, sent := 1, 0; ; attempt++ {
 		if sent > 0 && request.GetBody != nil {
 			body, err := request.GetBody()
@@ -146,9 +167,9 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 			t.log(ctx, request.Method, path, attempt, 0, nil, ctx.Err(), -1)
 			return nil, ctx.Err()
 		}
-		if owner, ok := misdirectedOwner(err); ok && !followed {
+		if owner, ok := misdirectedOwner(err); ok && !route.followed {
 			// A wrong hop: the same request at once to the owner, once per call, not one of the retries.
-			followed = true
+			route.followed, route.owner = true, owner
 			request.Header.Set(routingHeader, owner)
 			t.log(ctx, request.Method, path, attempt, http.StatusMisdirectedRequest, nil, err, 0)
 			attempt--
@@ -160,7 +181,7 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 		if errors.As(err, &api) {
 			status, header = api.StatusCode(), api.ResponseHeader()
 		}
-		if !retry || attempt > t.maxRetries {
+		if !retry || attempt > retries {
 			t.log(ctx, request.Method, path, attempt, status, header, err, -1)
 			return nil, err
 		}
