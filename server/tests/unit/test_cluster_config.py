@@ -13,9 +13,19 @@ import pytest
 import yaml
 
 from agentic_driver.cli import main
-from agentic_driver.cluster import ClusterConfigError, parse_hosts, render, unavailable_body
+from agentic_driver.cluster import TURN_TIMEOUT_S, ClusterConfigError, parse_hosts, render, unavailable_body
+from agentic_driver.config import LimitsConfig
 
 HOSTS = ["--host", "web-0=10.0.0.1:8080", "--host", "web-1=10.0.0.2:8080"]
+RUN = "run_web-1.Vb3kQ9sLm2Xc8Rt4Ny7Pwa"
+OWNED_PATHS = [
+    f"/v1/runs/{RUN}",  # getRun
+    f"/v1/runs/{RUN}/events",  # streamRunEvents
+    f"/v1/runs/{RUN}/cancel",
+    f"/v1/runs/{RUN}/actions/stream",
+    "/v1/sessions/ses_web-1.Vb3kQ9sLm2Xc8Rt4Ny7Pwa",
+]
+UNOWNED_PATHS = ["/v1/runs", "/v1/runs/stream", "/v1/sessions", "/v1/runs/run_web-10.x", "/v1/runs/run_web-1x"]
 
 
 def generate(capsys: pytest.CaptureFixture[str], fmt: str, *extra: str) -> str:
@@ -40,6 +50,53 @@ def test_haproxy_routes_on_the_header_then_the_path_id_and_balances_the_rest_ove
     assert "option httpchk GET /readyz" in pool and "balance hdr(idempotency-key)" in pool
     assert text.index("req.hdr(agentic-host)") < text.index("path_beg")  # the header is matched first
     assert text.rstrip().endswith("rise 2")
+
+
+def test_haproxy_and_nginx_route_every_path_that_names_a_run_or_session_by_its_id(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    haproxy = generate(capsys, "haproxy")
+    nginx = generate(capsys, "nginx")
+    prefixes = [
+        (line.split()[1], prefix)
+        for line in haproxy.splitlines()
+        if line.startswith("    use_backend ")
+        for prefix in re.findall(r"path_beg (\S+)", line)
+    ]
+    patterns = [(host, re.compile(regex)) for regex, host in re.findall(r"~(\^/v1/\S+) (web-\d);", nginx)]
+
+    def haproxy_owners(path: str) -> list[str]:
+        return [backend for backend, prefix in prefixes if path.startswith(prefix)]
+
+    def nginx_owners(path: str) -> list[str]:
+        return [host for host, pattern in patterns if pattern.match(path)]
+
+    assert len(prefixes) == 4 and len(patterns) == 2
+    for path in OWNED_PATHS:
+        assert (haproxy_owners(path), nginx_owners(path)) == (["host_web_1"], ["web-1"]), path
+    for path in UNOWNED_PATHS:
+        assert (haproxy_owners(path), nginx_owners(path)) == ([], []), path
+
+
+def test_every_config_passes_a_client_hang_up_on_and_streams_through_unbuffered_and_unbounded(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    haproxy = generate(capsys, "haproxy")
+    nginx = generate(capsys, "nginx")
+    gateway: list[dict[str, Any]] = list(yaml.safe_load_all(generate(capsys, "gateway-api")))
+
+    defaults = haproxy.split("\ndefaults\n")[1].split("\n\n")[0]
+    assert "    option abortonclose" in defaults.splitlines()  # onDisconnect: cancel behind the proxy
+    assert "    option http-no-delay" in defaults.splitlines()  # an SSE event is not held for 200 ms
+    assert f"    timeout server {TURN_TIMEOUT_S}s" in defaults and f"    timeout client {TURN_TIMEOUT_S}s" in defaults
+    assert "no option abortonclose" not in haproxy
+    for line in ("proxy_ignore_client_abort off;", "proxy_buffering off;", f"proxy_read_timeout {TURN_TIMEOUT_S}s;"):
+        assert line in nginx
+    assert "proxy_ignore_client_abort on" not in nginx
+    # Idle timeouts, far above the host's heartbeat: a stream or a rejoin is never cut while its host lives.
+    assert LimitsConfig().heartbeatMs * 40 <= TURN_TIMEOUT_S * 1000
+    rules = gateway[-1]["spec"]["rules"]
+    assert [rule["timeouts"] for rule in rules] == [{"request": "0s"}] * 3
 
 
 def test_haproxy_answers_its_own_failures_with_host_unavailable_naming_the_host(
