@@ -148,16 +148,17 @@ class ActiveRun:
     def reader_read(self, event_id: int) -> None:
         self.reader_at = event_id
         self.log.held_from = event_id + 1
-        if self._caught_up is not None and self.log.last_id - event_id <= UNREAD_EVENTS // 2:
-            waiter, self._caught_up = self._caught_up, None
-            waiter.set_result(None)
+        if self.log.last_id - event_id <= UNREAD_EVENTS // 2:
+            self._let_run_go_on()
 
     def detach_reader(self) -> None:
         """The attached stream went away: the run no longer waits for it, nor keeps events for it."""
         self.reader_at = None
         self.log.held_from = None
-        if self.log.bytes > self.log.max_bytes:
-            self.log.drop_oldest()
+        self.log.drop_oldest()
+        self._let_run_go_on()
+
+    def _let_run_go_on(self) -> None:
         if self._caught_up is not None:
             waiter, self._caught_up = self._caught_up, None
             waiter.set_result(None)
