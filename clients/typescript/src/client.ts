@@ -16,23 +16,28 @@ import type {
   Discovery,
   GetDiscoveryData,
   GetHealthData,
+  GetRunData,
   Health,
   ReadSessionData,
   ReadSessionResponse,
   RunData,
   RunRequest,
   RunResult,
+  RunState,
   StreamRunActionsData,
   StreamRunData,
+  StreamRunEventsData,
   SubmitRunActionsData,
   SubmitRunActionsRequest,
   TruncateSessionData,
   TruncateSessionRequest,
 } from './generated/types.gen.js';
-import { errorFromResponse, type SessionBusyError, TimeoutError, UnexpectedResponseError } from './errors.js';
-import { RunEventStream } from './streaming.js';
+import { type AgenticDriverError, errorFromResponse, type SessionBusyError, TimeoutError, UnexpectedResponseError } from './errors.js';
+import { type Resumption, RunEventStream } from './streaming.js';
 import {
   type Answer,
+  backoffMs,
+  type CallState,
   createTransport,
   DEFAULT_MAX_RETRIES,
   execute,
@@ -91,6 +96,14 @@ export interface CallOptions {
 export interface IdempotentCallOptions extends CallOptions {
   /** The key of this logical call; a fresh `crypto.randomUUID()` by default. Every attempt sends it. */
   idempotencyKey?: string;
+}
+
+export interface StreamRunEventsOptions extends CallOptions {
+  /**
+   * The id of the last event you have (a stream's `lastEventId`, an SSE `id`): the stream starts
+   * after it, sent as `Last-Event-ID`. Without it, from the run's first buffered event.
+   */
+  lastEventId?: string | number;
 }
 
 export interface WaitUntilIdleOptions {
@@ -167,6 +180,8 @@ const PATHS = {
   submitRunActions: '/v1/runs/{runId}/actions' satisfies SubmitRunActionsData['url'],
   streamRunActions: '/v1/runs/{runId}/actions/stream' satisfies StreamRunActionsData['url'],
   cancelRun: '/v1/runs/{runId}/cancel' satisfies CancelRunData['url'],
+  getRun: '/v1/runs/{runId}' satisfies GetRunData['url'],
+  streamRunEvents: '/v1/runs/{runId}/events' satisfies StreamRunEventsData['url'],
 } as const;
 
 function fill(template: string, parameters: Record<string, string>): string {
@@ -254,9 +269,13 @@ export class AgenticDriverClient {
     return this.#json('POST', PATHS.run, options, body);
   }
 
-  /** `POST /v1/runs/stream`: the same turn as `run`, as a stream of typed events. */
+  /**
+   * `POST /v1/runs/stream`: the same turn as `run`, as a stream of typed events. Sent with
+   * `onDisconnect: 'continue'`, the stream resumes by itself when its connection drops (README,
+   * "Resuming a stream").
+   */
   streamRun(body: RunRequest, options: IdempotentCallOptions = {}): APIPromise<RunEventStream> {
-    return this.#stream(PATHS.streamRun, options, body);
+    return this.#stream('POST', PATHS.streamRun, options, body, continues(body) ? { after: 0 } : undefined);
   }
 
   /** `POST /v1/runs/{runId}/actions`: answers a run waiting in `requires_action`. */
@@ -264,14 +283,43 @@ export class AgenticDriverClient {
     return this.#json('POST', fill(PATHS.submitRunActions, { runId }), options, body);
   }
 
-  /** `POST /v1/runs/{runId}/actions/stream`: answers a waiting run and streams the rest of it. */
+  /**
+   * `POST /v1/runs/{runId}/actions/stream`: answers a waiting run and streams the rest of it;
+   * resumed like `streamRun` when `body` has `onDisconnect: 'continue'`.
+   */
   streamRunActions(runId: string, body: SubmitRunActionsRequest, options: IdempotentCallOptions = {}): APIPromise<RunEventStream> {
-    return this.#stream(fill(PATHS.streamRunActions, { runId }), options, body);
+    const path = fill(PATHS.streamRunActions, { runId });
+    return this.#stream('POST', path, options, body, continues(body) ? { after: 0, runId } : undefined);
   }
 
   /** `POST /v1/runs/{runId}/cancel`: cancels an active run. */
   cancelRun(runId: string, options: CallOptions = {}): APIPromise<CancelRunResponse> {
     return this.#json('POST', fill(PATHS.cancelRun, { runId }), options);
+  }
+
+  /**
+   * `GET /v1/runs/{runId}`: the run's state (`status`, its session, its `result` or `problem`, the
+   * ids of its first buffered and last events), while it is active and for the host's
+   * `runs.retentionMs` after its end: how a caller reconciles a run whose answer it lost.
+   */
+  getRun(runId: string, options: CallOptions = {}): APIPromise<RunState> {
+    return this.#json('GET', fill(PATHS.getRun, { runId }), options);
+  }
+
+  /**
+   * `GET /v1/runs/{runId}/events`: the run's events after `lastEventId` (from its first buffered
+   * one without), replayed with their original ids, then followed live until the run completes,
+   * pauses or fails. Reading never stops the run, so this stream always resumes by itself when its
+   * connection drops. Rejects with `RunEventsExpiredError` (`firstEventId`) when the events after
+   * `lastEventId` are no longer all buffered.
+   */
+  streamRunEvents(runId: string, options: StreamRunEventsOptions = {}): APIPromise<RunEventStream> {
+    const { lastEventId, ...rest } = options;
+    const given = lastEventId === undefined ? undefined : String(lastEventId);
+    // Sent as given (the host refuses what is not an event id); skipping starts after it.
+    const call = given === undefined ? rest : { ...rest, headers: { ...rest.headers, [LAST_EVENT_ID]: given } };
+    const after = given !== undefined && /^[1-9][0-9]{0,15}$/.test(given) ? Number(given) : 0;
+    return this.#stream('GET', fill(PATHS.streamRunEvents, { runId }), call, undefined, { after, runId });
   }
 
   /**
@@ -297,8 +345,19 @@ export class AgenticDriverClient {
     }
   }
 
-  /** One logical call through the transport, with this call's overrides. */
-  #send(method: string, path: string, options: IdempotentCallOptions, body: unknown, accept: string): Promise<Answer> {
+  /** The transport settings with this call's overrides. */
+  #settingsFor(options: CallOptions): TransportSettings {
+    return options.maxRetries === undefined && options.timeouts === undefined
+      ? this.#settings
+      : {
+          ...this.#settings,
+          maxRetries: options.maxRetries ?? this.#settings.maxRetries,
+          timeouts: { ...this.#settings.timeouts, ...definedOnly(options.timeouts ?? {}) },
+        };
+  }
+
+  /** One request of a logical call through the transport, with this call's overrides (`state`: shared with the call's other requests). */
+  #send(method: string, path: string, options: IdempotentCallOptions, body: unknown, accept: string, state?: CallState): Promise<Answer> {
     const headers = new Headers(this.#defaultHeaders);
     headers.set('Accept', accept);
     if (body !== undefined) headers.set('Content-Type', 'application/json');
@@ -306,20 +365,13 @@ export class AgenticDriverClient {
     if (options.idempotencyKey !== undefined) headers.set('Idempotency-Key', options.idempotencyKey);
     const host = routingHost(path.split('?')[0] ?? '', body);
     if (host !== undefined) headers.set(ROUTING_HEADER, host);
-    const settings =
-      options.maxRetries === undefined && options.timeouts === undefined
-        ? this.#settings
-        : {
-            ...this.#settings,
-            maxRetries: options.maxRetries ?? this.#settings.maxRetries,
-            timeouts: { ...this.#settings.timeouts, ...definedOnly(options.timeouts ?? {}) },
-          };
-    return execute(settings, {
+    return execute(this.#settingsFor(options), {
       method,
       url: this.#baseUrl + path,
       headers,
       body: body === undefined ? null : JSON.stringify(body),
       signal: options.signal ?? NEVER_ABORTED,
+      ...(state === undefined ? {} : { state }),
     });
   }
 
@@ -339,27 +391,95 @@ export class AgenticDriverClient {
     );
   }
 
-  #stream(path: string, options: IdempotentCallOptions, body: unknown): APIPromise<RunEventStream> {
-    // The connection's own controller: closing the stream (or the caller's signal) aborts it.
+  /**
+   * A streamed call: its first request, and (`resume` given: a run that goes on without its
+   * client) the stream's reconnections after a drop, all one logical call with one retry budget.
+   */
+  #stream(method: 'GET' | 'POST', path: string, options: IdempotentCallOptions, body: unknown, resume: ResumeFrom | undefined): APIPromise<RunEventStream> {
+    // The stream's own controller: closing the stream (or the caller's signal) aborts its connection.
     const connection = linkedController(options.signal);
-    const sent = this.#send('POST', path, { ...options, signal: connection.signal }, body, 'text/event-stream');
+    // Fixed here, not per request: a resent streamRun must carry the first one's key.
+    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
+    const call: IdempotentCallOptions = { ...options, signal: connection.signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) };
+    const state: CallState = { retries: 0 };
+    const resumption = resume === undefined ? undefined : this.#resumption(method, path, call, body, state, resume);
     return new APIPromise(
-      sent.then(({ response, body: answer }) => {
-        if (answer instanceof ReadableStream) return { data: new RunEventStream(answer, connection, response), response };
-        connection.abort();
-        const text = UTF8.decode(answer);
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON: kept as text
-        }
-        if (!response.ok) throw errorFromResponse(response.status, parsed, response.headers);
-        const contentType = response.headers.get('Content-Type');
-        throw new UnexpectedResponseError(response.status, `Content-Type ${contentType || '(none)'}`, response.headers);
-      }),
+      this.#openStream(method, path, call, body, state).then(
+        ({ response, body: events }) => ({ data: new RunEventStream(events, connection, response, resumption), response }),
+        (error: unknown) => {
+          connection.abort();
+          throw error;
+        },
+      ),
     );
   }
+
+  /**
+   * How a resumed stream reconnects (../BEHAVIOUR.md, "Resuming a stream"): each reconnection is
+   * a retry of the call (waiting as backoff says, within its budget, which a new event gives back).
+   * Once an event with an id was delivered it rejoins the run's events after it; before that (a
+   * stream that dropped before `run.started`), it sends the same request again with the same
+   * `Idempotency-Key`, which the host answers from the run it already has.
+   */
+  #resumption(method: 'GET' | 'POST', path: string, call: IdempotentCallOptions, body: unknown, state: CallState, resume: ResumeFrom): Resumption {
+    const settings = this.#settingsFor(call);
+    return {
+      after: resume.after,
+      progressed: () => {
+        state.retries = 0;
+      },
+      reconnect: async (failure: AgenticDriverError, startedRunId: string | undefined, lastEventId: number) => {
+        const runId = resume.runId ?? startedRunId;
+        // streamRunEvents always rejoins; a streamRun or actions stream once it delivered an event
+        // (before that, where the run's events stood for it is unknown: the request goes again).
+        const rejoin = runId !== undefined && (lastEventId > 0 || method === 'GET');
+        const [nextMethod, nextPath] = rejoin ? (['GET', fill(PATHS.streamRunEvents, { runId })] as const) : [method, path];
+        if (state.retries >= settings.maxRetries) throw failure;
+        const waitMs = backoffMs(state.retries, settings.random);
+        settings.logger?.debug(
+          `agentic-driver: ${method} ${path}: the event stream ended after event ${lastEventId} (${failure.name}: ${failure.message}); ` +
+            `${rejoin ? 'rejoining' : 'sending it again'} in ${(waitMs / 1000).toFixed(3)} s`,
+        );
+        await sleep(waitMs, call.signal);
+        state.retries++;
+        // The caller's own Last-Event-ID was for the first request only: a rejoin starts after the last event delivered.
+        const headers = Object.fromEntries(Object.entries(call.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'last-event-id'));
+        if (rejoin && lastEventId > 0) headers[LAST_EVENT_ID] = String(lastEventId);
+        const { idempotencyKey: _key, ...reading } = call; // a rejoin (GET) takes no key
+        const next = rejoin ? { ...reading, headers } : { ...call, headers };
+        return (await this.#openStream(nextMethod, nextPath, next, rejoin ? undefined : body, state)).body;
+      },
+    };
+  }
+
+  /** One request of a streamed call: its event stream, or the answer's typed error. */
+  async #openStream(method: string, path: string, options: IdempotentCallOptions, body: unknown, state: CallState): Promise<{ response: Response; body: ReadableStream<Uint8Array> }> {
+    const { response, body: answer } = await this.#send(method, path, options, body, 'text/event-stream', state);
+    if (answer instanceof ReadableStream) return { response, body: answer };
+    const text = UTF8.decode(answer);
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: kept as text
+    }
+    if (!response.ok) throw errorFromResponse(response.status, parsed, response.headers);
+    const contentType = response.headers.get('Content-Type');
+    throw new UnexpectedResponseError(response.status, `Content-Type ${contentType || '(none)'}`, response.headers);
+  }
+}
+
+/** Where a resumed stream starts: after the caller's last event; `runId` when the path names the run. */
+interface ResumeFrom {
+  after: number;
+  runId?: string;
+}
+
+const LAST_EVENT_ID = 'Last-Event-ID';
+
+/** Whether a run (or its actions) was sent with `onDisconnect: 'continue'`: only then may its stream be resumed. */
+function continues(body: RunRequest | SubmitRunActionsRequest): boolean {
+  return (body as { onDisconnect?: unknown } | null)?.onDisconnect === 'continue';
 }
 
 function definedOnly<T extends object>(values: T): Partial<T> {

@@ -118,6 +118,8 @@ export class ProblemError<C extends string = ErrorCode> extends APIError {
   readonly hostId?: string;
   /** `MISDIRECTED_REQUEST`, `HOST_UNAVAILABLE`: the host that owns the session or run. */
   readonly ownerHostId?: string;
+  /** `RUN_EVENTS_EXPIRED`: the oldest event id of the run still buffered. */
+  readonly firstEventId?: number;
   /** The problem document as sent. */
   readonly problem: ProblemDocument;
 
@@ -137,6 +139,7 @@ export class ProblemError<C extends string = ErrorCode> extends APIError {
     this.errors = problem.errors;
     this.hostId = typeof problem.hostId === 'string' ? problem.hostId : undefined;
     this.ownerHostId = typeof problem.ownerHostId === 'string' ? problem.ownerHostId : undefined;
+    this.firstEventId = typeof problem.firstEventId === 'number' ? problem.firstEventId : undefined;
   }
 
   /** The host's id for this request: the `X-Request-Id` header, else the problem's `requestId`
@@ -214,6 +217,14 @@ export class HeadersTooLargeError extends ProblemError<'HEADERS_TOO_LARGE'> {}
 export class RequestTimeoutError extends ProblemError<'REQUEST_TIMEOUT'> {}
 /** The bytes sent were not valid HTTP/1.1; the host closed the connection. */
 export class MalformedRequestError extends ProblemError<'MALFORMED_REQUEST'> {}
+/**
+ * The run's events after the `Last-Event-ID` sent are no longer all buffered (they outgrew the
+ * host's `limits.maxRunEventBytes`); `firstEventId` is the oldest still held. Read the run
+ * (`getRun`) for its outcome, or rejoin from `firstEventId - 1` accepting the gap.
+ */
+export class RunEventsExpiredError extends ProblemError<'RUN_EVENTS_EXPIRED'> {
+  declare readonly firstEventId: number;
+}
 
 /** A problem whose code this client does not know (a newer host): branch on `code` or `status`. */
 export class UnknownProblemError extends ProblemError<string> {}
@@ -270,6 +281,7 @@ export const PROBLEM_ERRORS = {
   MALFORMED_REQUEST: MalformedRequestError,
   MISDIRECTED_REQUEST: MisdirectedRequestError,
   HOST_UNAVAILABLE: HostUnavailableError,
+  RUN_EVENTS_EXPIRED: RunEventsExpiredError,
 } as const satisfies { [C in ErrorCode]: ProblemErrorClass<C> };
 
 /** Any catalogue error, discriminated by `code`: `switch (error.code)` narrows to one class. */

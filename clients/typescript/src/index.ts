@@ -13,6 +13,7 @@ export {
   type CallOptions,
   type ClientOptions,
   type IdempotentCallOptions,
+  type StreamRunEventsOptions,
   type WaitUntilIdleOptions,
   type WithResponse,
 } from './client.js';
@@ -21,7 +22,7 @@ export { VERSION } from './version.js';
 export * from './errors.js';
 export { handle } from './session.js';
 export { parseServerSentEvents, type ServerSentEvent } from './sse.js';
-export { RUN_EVENT_TYPES, RunEventStream, type RunStreamEvent, toRunEvent, type UnknownRunEvent } from './streaming.js';
+export { type Resumption, RUN_EVENT_TYPES, RunEventStream, type RunStreamEvent, toRunEvent, type UnknownRunEvent } from './streaming.js';
 export * from './generated/types.gen.js';
 /** The generated SDK functions; pass `client: driver.raw` to use them with a configured client. */
 export * as generated from './generated/sdk.gen.js';

@@ -331,6 +331,18 @@ async function attemptOnce(settings: TransportSettings, call: Call): Promise<Out
   };
 }
 
+/**
+ * What the requests of one logical call share: the retries used so far (of `maxRetries`), and the
+ * owner a `421` was followed to. A call is usually one request and its attempts; a resumed stream
+ * (client.ts) is several requests (the first, then its rejoins), drawing on one budget.
+ */
+export interface CallState {
+  /** Retries used; a resumed stream sets it back to 0 when a request delivered a new event. */
+  retries: number;
+  /** Set once a `421` was followed (at most once per call); every later request is sent there. */
+  owner?: string;
+}
+
 /** One logical call, as `execute` takes it. */
 export interface Call {
   method: string;
@@ -340,27 +352,30 @@ export interface Call {
   body: string | ArrayBuffer | null;
   /** The caller's signal (a never-aborting one when none). */
   signal: AbortSignal;
+  /** Shared with the other requests of the same logical call; a fresh one when absent. */
+  state?: CallState;
 }
 
 /** One logical call: every attempt, and the answer (or the typed error) of the last. */
 export async function execute(settings: TransportSettings, call: Call): Promise<Answer> {
   const { headers, method } = call;
+  const state: CallState = call.state ?? { retries: 0 };
   const path = call.url.slice(call.url.indexOf('/', call.url.indexOf('//') + 2)).split('?')[0] ?? '';
   if (!headers.has('User-Agent')) headers.set('User-Agent', USER_AGENT);
   if (takesIdempotencyKey(method, path) && !headers.has('Idempotency-Key')) headers.set('Idempotency-Key', crypto.randomUUID());
   if (settings.token !== undefined) headers.set('Authorization', `Bearer ${settings.token}`); // last: defaults cannot replace it
+  if (state.owner !== undefined) headers.set(ROUTING_HEADER, state.owner);
   const attempts = settings.maxRetries + 1;
-  let followed = false;
-  for (let attempt = 1; ; attempt++) {
+  for (;;) {
+    const attempt = state.retries + 1;
     if (call.signal.aborted) throw new AbortError({ cause: call.signal.reason });
     const outcome = await attemptOnce(settings, call);
-    const owner = followed || outcome.kind !== 'answer' ? undefined : misdirectedOwner(outcome.response, outcome.body);
+    const owner = state.owner !== undefined || outcome.kind !== 'answer' ? undefined : misdirectedOwner(outcome.response, outcome.body);
     if (owner !== undefined) {
       // A wrong hop: the same request at once to the owner, once per call, not one of the retries.
-      followed = true;
+      state.owner = owner;
       headers.set(ROUTING_HEADER, owner);
       settings.logger?.debug(`agentic-driver: ${method} ${path} -> 421 (attempt ${attempt}/${attempts}); sending it to host ${owner}`);
-      attempt--;
       continue;
     }
     let waitMs: number | undefined;
@@ -384,6 +399,7 @@ export async function execute(settings: TransportSettings, call: Call): Promise<
       return { response: outcome.response, body: outcome.body };
     }
     await sleep(waitMs, call.signal);
+    state.retries++;
   }
 }
 

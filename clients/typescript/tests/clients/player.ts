@@ -10,6 +10,7 @@ import {
   AgenticDriverClient,
   ConnectionError,
   ProblemError,
+  type RunEventStream,
   type RunStreamEvent,
   TimeoutError,
   UnknownProblemError,
@@ -120,13 +121,13 @@ async function invoke(context: Context, step: Step): Promise<Outcome> {
         return { ok: true, body: (await client.cancelRun(id('runId'))) as unknown as Json };
       case 'waitUntilIdle':
         return { ok: true, body: (await client.waitUntilIdle(id('sessionId'), { timeout: IDLE_WAIT_MS })) as unknown as Json };
-      case 'streamRun': {
-        const stream = await client.streamRun(body, keyed);
-        const events: Json[] = [];
-        for await (const event of stream as AsyncIterable<RunStreamEvent>) {
-          events.push((event.type === 'unknown' ? event.data : event) as Json);
-        }
-        return { ok: true, body: events };
+      case 'streamRun':
+        return { ok: true, body: await eventsOf(await client.streamRun(body, keyed)) };
+      case 'getRun':
+        return { ok: true, body: (await client.getRun(id('runId'))) as unknown as Json };
+      case 'streamRunEvents': {
+        const lastEventId = headers['Last-Event-ID'] === undefined ? {} : { lastEventId: String(resolve(headers['Last-Event-ID'], variables)) };
+        return { ok: true, body: await eventsOf(await client.streamRunEvents(id('runId'), lastEventId)) };
       }
       default:
         throw new ScenarioFailure(`unknown call ${String(step.call)}`);
@@ -135,6 +136,15 @@ async function invoke(context: Context, step: Step): Promise<Outcome> {
     if (error instanceof ScenarioFailure) throw error;
     return { ok: false, error };
   }
+}
+
+/** A stream read to its end, as the JSON array of its events' data (the README's form of a stream's body). */
+async function eventsOf(stream: RunEventStream): Promise<Json[]> {
+  const events: Json[] = [];
+  for await (const event of stream as AsyncIterable<RunStreamEvent>) {
+    events.push((event.type === 'unknown' ? event.data : event) as Json);
+  }
+  return events;
 }
 
 function describeOutcome(outcome: Outcome): string {
@@ -213,6 +223,7 @@ interface LogEntry {
   path: string;
   idempotencyKey: string | null;
   agenticHost: string | null;
+  lastEventId: string | null;
   userAgent: string | null;
   atMs: number;
 }
@@ -238,6 +249,10 @@ async function proxyLog(context: Context, step: Step): Promise<void> {
   if (expect.agenticHosts !== undefined) {
     const hosts = selected.map((entry) => entry.agenticHost);
     if (JSON.stringify(hosts) !== JSON.stringify(expect.agenticHosts)) found.push(`Agentic-Host ${JSON.stringify(hosts)}, expected ${JSON.stringify(expect.agenticHosts)}`);
+  }
+  if (expect.lastEventIds !== undefined) {
+    const ids = selected.map((entry) => entry.lastEventId);
+    if (JSON.stringify(ids) !== JSON.stringify(expect.lastEventIds)) found.push(`Last-Event-ID ${JSON.stringify(ids)}, expected ${JSON.stringify(expect.lastEventIds)}`);
   }
   if (expect.userAgentPrefix !== undefined) {
     for (const entry of selected) {

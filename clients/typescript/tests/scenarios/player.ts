@@ -61,7 +61,7 @@ export function loadScenarios(directory: string, files: string[]): Scenario[] {
 
 // -- one request through the client ------------------------------------------------------------------------------
 
-const STREAMING = new Set(['streamRun', 'streamRunActions']);
+const STREAMING = new Set(['streamRun', 'streamRunActions', 'streamRunEvents']);
 
 /** One request and what came back. */
 export interface Exchange {
@@ -166,10 +166,7 @@ async function callStreaming(
   const body = input.body as never;
   let stream;
   try {
-    stream =
-      input.operationId === 'streamRun'
-        ? await driver.streamRun(body, options)
-        : await driver.streamRunActions(String(input.path.runId), body, options);
+    stream = await openStream(input, driver, body, options);
   } catch (error) {
     const response = seen.at(-1);
     if (response === undefined) throw error;
@@ -207,6 +204,21 @@ async function callStreaming(
     parseProblems,
     describe: describe(input, stream.response.status, `(events) ${text}`),
   };
+}
+
+/** The hand-written method of a streamed operation (`streamRunEvents`' `Last-Event-ID` is its `lastEventId`). */
+function openStream(input: CallInput, driver: AgenticDriverClient, body: never, options: { signal: AbortSignal; idempotencyKey?: string }) {
+  const runId = String(input.path.runId);
+  switch (input.operationId) {
+    case 'streamRun':
+      return driver.streamRun(body, options);
+    case 'streamRunActions':
+      return driver.streamRunActions(runId, body, options);
+    default: {
+      const lastEventId = input.headers['Last-Event-ID'];
+      return driver.streamRunEvents(runId, { signal: options.signal, ...(lastEventId === undefined ? {} : { lastEventId: String(lastEventId) }) });
+    }
+  }
 }
 
 // -- expectations -------------------------------------------------------------------------------------------------
