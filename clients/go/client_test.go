@@ -206,6 +206,28 @@ func TestStreamReportsDataThatIsNotJSON(t *testing.T) {
 }
 
 func TestStreamEndsWithEOF(t *testing.T) {
+	started := "data: {\"type\":\"run.started\",\"runId\":\"r\"}\n\n"
+	failed := "data: {\"type\":\"run.failed\",\"runId\":\"r\",\"problem\":{\"type\":\"t\",\"title\":\"t\"," +
+		"\"status\":409,\"code\":\"RUN_CANCELLED\",\"detail\":\"d\"}}\n\n"
+	client, _ := fakeHost(t, sseHandler(started+failed))
+	stream, err := client.StreamRun(context.Background(), &agenticdriver.RunRequest{Provider: "echo", Model: "echo-1", Input: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"run.started", "run.failed"} {
+		if event, err := stream.Next(); err != nil || event.EventType() != want {
+			t.Fatalf("%v, %v", event, err)
+		}
+	}
+	if _, err := stream.Next(); !errors.Is(err, io.EOF) {
+		t.Fatalf("%v", err)
+	}
+	if err := stream.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAStreamThatEndsBeforeItsLastEventIsAConnectionError(t *testing.T) {
 	client, _ := fakeHost(t, sseHandler("data: {\"type\":\"run.started\",\"runId\":\"r\"}\n\n"))
 	stream, err := client.StreamRun(context.Background(), &agenticdriver.RunRequest{Provider: "echo", Model: "echo-1", Input: "x"})
 	if err != nil {
@@ -214,11 +236,9 @@ func TestStreamEndsWithEOF(t *testing.T) {
 	if event, err := stream.Next(); err != nil || event.EventType() != "run.started" {
 		t.Fatalf("%v, %v", event, err)
 	}
-	if _, err := stream.Next(); !errors.Is(err, io.EOF) {
-		t.Fatalf("%v", err)
-	}
-	if err := stream.Close(); err != nil {
-		t.Fatal(err)
+	var connection *agenticdriver.ConnectionError
+	if _, err := stream.Next(); !errors.As(err, &connection) || connection.Phase != agenticdriver.PhaseStream {
+		t.Fatalf("%T %v", err, err)
 	}
 }
 

@@ -143,13 +143,15 @@ func TestAStreamWithoutContinueIsNeverResumed(t *testing.T) {
 			t.Fatalf("%d requests: %q", len(got), paths(got))
 		}
 	}
-	// A clean end before the last event stays what it was: the end of the events.
+	// A clean end before the last event is not resumed either: it is the same connection error.
 	host := scriptedHost(t, streamed("eof", 1, 2))
 	stream, err := host.client(t).StreamRun(ctx(t), echoRequest())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids, err := readAll(stream); err != nil || len(ids) != 2 || len(host.requests()) != 1 {
+	ids, err := readAll(stream)
+	var connection *agenticdriver.ConnectionError
+	if !errors.As(err, &connection) || len(ids) != 2 || len(host.requests()) != 1 {
 		t.Fatalf("events %v, %v, %d requests", ids, err, len(host.requests()))
 	}
 }

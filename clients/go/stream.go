@@ -98,6 +98,8 @@ type EventStream struct {
 	last   int64    // the id of the last event delivered (for StreamRunEvents, at first, the caller's)
 	runID  string   // the run the events are of, once an event named it
 	ended  bool     // the last event delivered ended or paused the run
+	// lastUnknown: the last event delivered was of a type newer than this client (it may have ended the run).
+	lastUnknown bool
 
 	// LastEventID is the SSE id of the last event read (send it back as StreamRunEvents' lastEventID).
 	LastEventID string
@@ -124,11 +126,11 @@ func (s *EventStream) Next() (Event, error) {
 			continue // an event delivered before the stream was resumed
 		}
 		if s.resume == nil {
-			if errors.Is(err, io.EOF) {
-				s.Close()
-				return nil, io.EOF
+			s.Close()
+			if errors.Is(err, io.EOF) && (s.ended || s.lastUnknown) {
+				return nil, io.EOF // a whole stream (or one that ended after an event type newer than us)
 			}
-			return nil, answerError(err)
+			return nil, s.failure(err) // ended before the run's last event: a truncated answer
 		}
 		if s.ended { // the run's last event is delivered: whatever follows is no loss
 			s.Close()
@@ -158,6 +160,7 @@ func (s *EventStream) deliver(raw sse.Event) (event Event, fresh bool, err error
 	}
 	event, err = ParseEvent(raw.Type, s.LastEventData)
 	s.ended = false
+	_, s.lastUnknown = event.(*UnknownEvent)
 	switch event := event.(type) {
 	case *RunStartedEvent:
 		s.named(event.RunID)
