@@ -3,18 +3,26 @@
 //! with backoff and `Retry-After`, one idempotency key per logical call, timeouts, default
 //! headers, logging through the `log` facade, and raw responses (`*_with_response`).
 
-use std::future::{poll_fn, Future};
+use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use progenitor_client::{ByteStream, ResponseValue};
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
+use reqwest::header::{HeaderMap, CONTENT_TYPE};
 
-use crate::error::{error_from_answer, Error, TimeoutError, TimeoutKind};
+use crate::error::{Error, TimeoutError, TimeoutKind};
 use crate::generated::{self, types};
+use crate::resume::Origin;
 use crate::retry::{self, Decision};
 use crate::routing;
 use crate::stream::EventStream;
+
+mod builder;
+mod convert;
+
+pub use builder::{ClientBuilder, Timeouts};
+pub use convert::ErrorBody;
+use convert::{convert, key};
 
 /// The `User-Agent` this client sends unless a default header replaces it.
 pub const USER_AGENT_VALUE: &str = concat!("agentic-driver-rust/", env!("CARGO_PKG_VERSION"));
@@ -22,180 +30,6 @@ pub const USER_AGENT_VALUE: &str = concat!("agentic-driver-rust/", env!("CARGO_P
 pub const DEFAULT_MAX_RETRIES: u32 = 2;
 /// The default bound of [`Client::wait_until_idle`].
 pub const DEFAULT_IDLE_WAIT: Duration = Duration::from_secs(30);
-
-/// The client's timeouts. Each one that expires is an [`Error::Timeout`] of its [`TimeoutKind`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timeouts {
-    /// Opening the connection (default 5 s).
-    pub connect: Duration,
-    /// Waiting for the response head, and between body bytes of a JSON answer (default 600 s: a
-    /// turn may take minutes).
-    pub read: Duration,
-    /// The longest silence between two events of an event stream (default 60 s; the host sends
-    /// a keep-alive comment every 15 s by default).
-    pub stream_idle: Duration,
-}
-
-impl Default for Timeouts {
-    fn default() -> Self {
-        Timeouts {
-            connect: Duration::from_secs(5),
-            read: Duration::from_secs(600),
-            stream_idle: Duration::from_secs(60),
-        }
-    }
-}
-
-/// Builds a [`Client`]: `Client::builder().base_url(..).token(..).build()`.
-#[derive(Debug, Clone)]
-#[must_use]
-pub struct ClientBuilder {
-    base_url: String,
-    token: Option<String>,
-    max_retries: u32,
-    timeouts: Timeouts,
-    default_headers: Vec<(String, String)>,
-    log_to_stderr: Option<bool>,
-    trusted_roots: crate::tls::TrustedRoots,
-}
-
-impl Default for ClientBuilder {
-    fn default() -> Self {
-        ClientBuilder {
-            base_url: String::new(),
-            token: None,
-            max_retries: DEFAULT_MAX_RETRIES,
-            timeouts: Timeouts::default(),
-            default_headers: Vec::new(),
-            log_to_stderr: None,
-            trusted_roots: crate::tls::TrustedRoots::default(),
-        }
-    }
-}
-
-impl ClientBuilder {
-    /// The host, for example `http://127.0.0.1:8080` (required).
-    pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
-        self.base_url = base_url.into();
-        self
-    }
-
-    /// The bearer token (an empty token sends none: only `get_health` works then). The client
-    /// sets `Authorization` after the default headers, which can neither drop nor replace it.
-    pub fn token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(token.into()).filter(|token| !token.is_empty());
-        self
-    }
-
-    /// Retries after a failed attempt that may be retried (default 2; 0 turns retries off).
-    pub fn max_retries(mut self, max_retries: u32) -> Self {
-        self.max_retries = max_retries;
-        self
-    }
-
-    /// All three timeouts (see [`Timeouts`]; start from `Timeouts::default()`).
-    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
-        self.timeouts = timeouts;
-        self
-    }
-
-    /// The connect timeout (default 5 s).
-    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
-        self.timeouts.connect = timeout;
-        self
-    }
-
-    /// The read timeout (default 600 s).
-    pub fn read_timeout(mut self, timeout: Duration) -> Self {
-        self.timeouts.read = timeout;
-        self
-    }
-
-    /// The stream idle timeout (default 60 s).
-    pub fn stream_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.timeouts.stream_idle = timeout;
-        self
-    }
-
-    /// A header sent with every request (a second call with the same name adds a value). A
-    /// `User-Agent` here replaces the client's; an `Authorization` here is replaced by the token's.
-    pub fn default_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.default_headers.push((name.into(), value.into()));
-        self
-    }
-
-    /// Writes the per-attempt debug lines to standard error as well as to the `log` facade.
-    /// Default: on when `AGENTIC_DRIVER_LOG=debug` is set when the client is built.
-    pub fn log_to_stderr(mut self, on: bool) -> Self {
-        self.log_to_stderr = Some(on);
-        self
-    }
-
-    /// Trusts the CA certificates in this PEM text (one or more) for an `https://` host, instead
-    /// of the platform's roots (which honour `SSL_CERT_FILE` / `SSL_CERT_DIR` on Linux): a host
-    /// whose certificate a private CA signed is verified, never trusted blindly. A host the
-    /// bundle does not trust fails with [`Error::Connection`]. Repeatable, and combinable with
-    /// [`ca_certificate_file`](Self::ca_certificate_file): every certificate given is trusted.
-    pub fn ca_certificate_pem(mut self, pem: impl AsRef<[u8]>) -> Self {
-        self.trusted_roots.pem.extend_from_slice(pem.as_ref());
-        self.trusted_roots.pem.push(b'\n');
-        self
-    }
-
-    /// Trusts the CA certificates in the PEM file at `path` (read by [`build`](Self::build)),
-    /// like [`ca_certificate_pem`](Self::ca_certificate_pem).
-    pub fn ca_certificate_file(mut self, path: impl Into<std::path::PathBuf>) -> Self {
-        self.trusted_roots.files.push(path.into());
-        self
-    }
-
-    /// The client; fails on a missing base URL, an invalid header, an unreadable CA bundle, or a
-    /// TLS set-up failure.
-    pub fn build(self) -> Result<Client, Error> {
-        if self.base_url.is_empty() {
-            return Err(Error::InvalidRequest("a base URL is required".into()));
-        }
-        let mut headers = HeaderMap::new();
-        headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
-        let mut replaced_user_agent = false;
-        for (name, value) in &self.default_headers {
-            let name = HeaderName::from_bytes(name.as_bytes())
-                .map_err(|_| Error::InvalidRequest(format!("default header name {name:?} is not valid")))?;
-            let value = HeaderValue::from_str(value)
-                .map_err(|_| Error::InvalidRequest(format!("default header {name} has an invalid value")))?;
-            if name == USER_AGENT && !replaced_user_agent {
-                headers.remove(USER_AGENT);
-                replaced_user_agent = true;
-            }
-            headers.append(name, value);
-        }
-        // Last, so that no default header drops or replaces it.
-        headers.remove(AUTHORIZATION);
-        if let Some(token) = &self.token {
-            let mut value = HeaderValue::from_str(&format!("Bearer {token}"))
-                .map_err(|_| Error::InvalidRequest("the token is not a valid header value".into()))?;
-            value.set_sensitive(true);
-            headers.insert(AUTHORIZATION, value);
-        }
-        // No total timeout: a streamed run may last long; the stream idle timeout bounds silence.
-        let http = crate::tls::configure(
-            reqwest::Client::builder()
-                .default_headers(headers)
-                .connect_timeout(self.timeouts.connect)
-                .read_timeout(self.timeouts.read),
-            &self.trusted_roots,
-        )?
-        .build()
-        .map_err(|error| Error::InvalidRequest(format!("building the HTTP client: {error}")))?;
-        let log_to_stderr = self.log_to_stderr.unwrap_or_else(|| {
-            std::env::var("AGENTIC_DRIVER_LOG").is_ok_and(|value| value.trim().eq_ignore_ascii_case("debug"))
-        });
-        Ok(Client {
-            raw: generated::Client::new_with_client(self.base_url.trim_end_matches('/'), http),
-            settings: Arc::new(Settings { max_retries: self.max_retries, timeouts: self.timeouts, log_to_stderr }),
-        })
-    }
-}
 
 #[derive(Debug)]
 struct Settings {
@@ -256,6 +90,14 @@ pub struct Client {
 struct Failure {
     error: Error,
     answered: bool,
+}
+
+/// What one logical call has spent: its retries, and whether it followed its one `421`. A
+/// resumed stream is one call: its rejoins share this with the request that opened it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Budget {
+    pub(crate) retries: u32,
+    pub(crate) followed: bool,
 }
 
 impl Client {
@@ -399,18 +241,28 @@ impl Client {
 
     /// `POST /v1/runs/stream`: the same turn as `run`, as a stream of typed events. Returns once
     /// the host accepted the run; a refusal is the error. Only the request is retried: a stream
-    /// that fails after its head is never retried (read the session to reconcile).
+    /// that fails after its head is not, except that a run sent with `onDisconnect: continue`
+    /// resumes by itself (`streamRunEvents` after the last event delivered; see the crate's
+    /// README, "Resuming a stream"). Without it, read the session to reconcile.
     pub async fn stream_run(
         &self,
         body: &types::RunRequest,
         idempotency_key: Option<&str>,
     ) -> Result<EventStream, Error> {
-        let key = &key::<types::StreamRunIdempotencyKey>(idempotency_key)?;
-        let owner = routing::session_host(body.session.as_ref());
-        self.stream("/v1/runs/stream", owner, |host| async move {
-            self.raw.stream_run(host.as_deref(), Some(key), body).await
-        })
-        .await
+        let key = key::<types::StreamRunIdempotencyKey>(idempotency_key)?;
+        let (mut host, mut budget) = (routing::session_host(body.session.as_ref()), Budget::default());
+        let key_ref = &key;
+        let opened = self
+            .open_stream("POST", "/v1/runs/stream", &mut host, &mut budget, |host| async move {
+                self.raw.stream_run(host.as_deref(), Some(key_ref), body).await
+            })
+            .await?;
+        let stream = self.event_stream(opened);
+        if body.on_disconnect != Some(types::OnDisconnect::Continue) {
+            return Ok(stream);
+        }
+        let origin = Origin::Run { body: body.clone(), key };
+        Ok(self.resumable(stream, origin, None, None, host, budget))
     }
 
     /// `POST /v1/runs/{runId}/actions`: answers a run waiting in `requires_action`.
@@ -440,6 +292,9 @@ impl Client {
     }
 
     /// `POST /v1/runs/{runId}/actions/stream`: answers a waiting run and streams the rest of it.
+    /// With `onDisconnect: continue` in `body`, the stream resumes by itself, as
+    /// [`Client::stream_run`]'s does (the client knows only what its own request says: a run
+    /// sent with `continue` whose actions request omits it is not resumed).
     pub async fn stream_run_actions(
         &self,
         run_id: &str,
@@ -448,11 +303,55 @@ impl Client {
     ) -> Result<EventStream, Error> {
         let key = key::<types::StreamRunActionsIdempotencyKey>(idempotency_key)?;
         let path = format!("/v1/runs/{run_id}/actions/stream");
-        let key = &key;
-        self.stream(&path, routing::owner(run_id), |host| async move {
-            self.raw.stream_run_actions(run_id, host.as_deref(), Some(key), body).await
+        let (mut host, mut budget) = (routing::owner(run_id), Budget::default());
+        let key_ref = &key;
+        let opened = self
+            .open_stream("POST", &path, &mut host, &mut budget, |host| async move {
+                self.raw.stream_run_actions(run_id, host.as_deref(), Some(key_ref), body).await
+            })
+            .await?;
+        let stream = self.event_stream(opened);
+        if body.on_disconnect != Some(types::OnDisconnect::Continue) {
+            return Ok(stream);
+        }
+        let origin = Origin::Actions { run_id: run_id.to_owned(), body: body.clone(), key };
+        Ok(self.resumable(stream, origin, Some(run_id), None, host, budget))
+    }
+
+    /// `GET /v1/runs/{runId}`: the run's state and outcome (`RunState`: its status, its session
+    /// at the current revision, its result or problem, the ids of its first still-buffered and
+    /// last events), while it is active and for the host's `runs.retentionMs` after its end.
+    pub async fn get_run(&self, run_id: &str) -> Result<types::RunState, Error> {
+        self.get_run_with_response(run_id).await.map(Response::into_inner)
+    }
+
+    /// [`Client::get_run`] with the answer's status and headers.
+    pub async fn get_run_with_response(&self, run_id: &str) -> Result<Response<types::RunState>, Error> {
+        let path = format!("/v1/runs/{run_id}");
+        self.json("GET", &path, routing::owner(run_id), |host| async move {
+            self.raw.get_run(run_id, host.as_deref()).await
         })
         .await
+    }
+
+    /// `GET /v1/runs/{runId}/events`: the run's events after `last_event_id` (the SSE id of the
+    /// last event you have, as [`EventStream::last_event_id`] gives it; `None`: from the first),
+    /// replayed with their original ids, then followed live to the run's next pause or end. It
+    /// resumes by itself like a `continue` stream. An id older than the host still holds is
+    /// [`crate::ProblemKind::RunEventsExpired`]; an id that is not a positive integer is refused
+    /// before sending ([`Error::InvalidRequest`]).
+    pub async fn stream_run_events(&self, run_id: &str, last_event_id: Option<&str>) -> Result<EventStream, Error> {
+        let after = last_event_id
+            .map(|id| {
+                types::StreamRunEventsLastEventId::try_from(id)
+                    .map_err(|error| Error::InvalidRequest(format!("Last-Event-ID: {error}")))
+            })
+            .transpose()?;
+        let (mut host, mut budget) = (routing::owner(run_id), Budget::default());
+        let opened = self.open_events(run_id, after.as_ref(), &mut host, &mut budget).await?;
+        let stream = self.event_stream(opened);
+        let last = after.and_then(|id| id.parse().ok());
+        Ok(self.resumable(stream, Origin::Events, Some(run_id), last, host, budget))
     }
 
     /// `POST /v1/runs/{runId}/cancel`: cancels an active run (no idempotency key: the operation
@@ -524,7 +423,8 @@ impl Client {
     {
         let timeouts = self.settings.timeouts;
         let (send, timeouts) = (&send, &timeouts);
-        self.attempts(method, path, host, move |host| async move {
+        let (mut host, mut budget) = (host, Budget::default());
+        self.attempts(method, path, &mut host, &mut budget, move |host| async move {
             match send(host).await {
                 Ok(value) => {
                     let (status, headers) = (value.status().as_u16(), value.headers().clone());
@@ -536,42 +436,75 @@ impl Client {
         .await
     }
 
-    /// A call whose answer is an event stream (`host` and `send` as for [`Client::json`]).
-    async fn stream<F, Fut>(&self, path: &str, host: Option<String>, send: F) -> Result<EventStream, Error>
+    /// The attempts of a call whose answer is an event stream (`send` as for [`Client::json`]);
+    /// `host` and `budget` are the call's, and are left as the attempts left them.
+    pub(crate) async fn open_stream<F, Fut>(
+        &self,
+        method: &'static str,
+        path: &str,
+        host: &mut Option<String>,
+        budget: &mut Budget,
+        send: F,
+    ) -> Result<Response<ByteStream>, Error>
     where
         F: Fn(Option<String>) -> Fut,
         Fut: Future<Output = Result<ResponseValue<ByteStream>, progenitor_client::Error<ByteStream>>>,
     {
         let timeouts = self.settings.timeouts;
         let (send, convert_timeouts) = (&send, &timeouts);
-        let response = self
-            .attempts("POST", path, host, move |host| async move {
-                let response = match send(host).await {
-                    Ok(response) => response,
-                    Err(error) => return Err(convert(error, convert_timeouts).await),
-                };
-                let (status, headers) = (response.status().as_u16(), response.headers().clone());
-                let content_type = headers.get(CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or("");
-                if !content_type.starts_with("text/event-stream") {
-                    let error = Error::Protocol(format!("a streamed run answered Content-Type {content_type:?}"));
-                    return Err(Failure { error, answered: true });
-                }
-                Ok((status, headers, response.into_inner()))
-            })
-            .await?;
-        let (status, headers) = (response.status, response.headers);
-        Ok(EventStream::new(response.value, status, headers, timeouts))
+        self.attempts(method, path, host, budget, move |host| async move {
+            let response = match send(host).await {
+                Ok(response) => response,
+                Err(error) => return Err(convert(error, convert_timeouts).await),
+            };
+            let (status, headers) = (response.status().as_u16(), response.headers().clone());
+            let content_type = headers.get(CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or("");
+            if !content_type.starts_with("text/event-stream") {
+                let error = Error::Protocol(format!("a streamed run answered Content-Type {content_type:?}"));
+                return Err(Failure { error, answered: true });
+            }
+            Ok((status, headers, response.into_inner()))
+        })
+        .await
+    }
+
+    /// The attempts of one `GET /v1/runs/{runId}/events` (`host` and `budget` as for
+    /// [`Client::open_stream`]).
+    pub(crate) async fn open_events(
+        &self,
+        run_id: &str,
+        after: Option<&types::StreamRunEventsLastEventId>,
+        host: &mut Option<String>,
+        budget: &mut Budget,
+    ) -> Result<Response<ByteStream>, Error> {
+        let path = format!("/v1/runs/{run_id}/events");
+        self.open_stream("GET", &path, host, budget, |host| async move {
+            self.raw.stream_run_events(run_id, host.as_deref(), after).await
+        })
+        .await
+    }
+
+    /// The events of an opened stream.
+    fn event_stream(&self, opened: Response<ByteStream>) -> EventStream {
+        EventStream::new(opened.value, opened.status, opened.headers, self.settings.timeouts)
+    }
+
+    /// Retries after a failed attempt (the builder's `max_retries`).
+    pub(crate) fn max_retries(&self) -> u32 {
+        self.settings.max_retries
     }
 
     /// Runs attempts of one logical call until one succeeds, one fails in a way that is not
     /// retried, or the retries are spent; waits between them (a dropped future stops the wait).
     /// Each attempt sends `host` as `Agentic-Host`; the first 421 of the call switches it to the
-    /// owner that answer names and sends again at once, without using up a retry.
+    /// owner that answer names and sends again at once, without using up a retry. `budget` is
+    /// what the call has spent so far (more than these attempts for a resumed stream).
     async fn attempts<T, F, Fut>(
         &self,
         method: &'static str,
         path: &str,
-        mut host: Option<String>,
+        host: &mut Option<String>,
+        budget: &mut Budget,
         attempt: F,
     ) -> Result<Response<T>, Error>
     where
@@ -580,9 +513,8 @@ impl Client {
     {
         let total = self.settings.max_retries.saturating_add(1);
         let idempotent = matches!(method, "GET" | "DELETE");
-        let mut number = 1;
-        let mut followed = false;
         loop {
+            let number = budget.retries.saturating_add(1);
             match attempt(host.clone()).await {
                 Ok((status, headers, value)) => {
                     self.log(method, path, &status.to_string(), number, total, &headers, None);
@@ -595,25 +527,25 @@ impl Client {
                     };
                     let empty = HeaderMap::new();
                     let headers = error.headers().unwrap_or(&empty);
-                    if let Some(owner) = routing::misdirected_owner(&error).filter(|_| !followed) {
+                    if let Some(owner) = routing::misdirected_owner(&error).filter(|_| !budget.followed) {
                         // A wrong hop: the same request at once to the owner, once per call.
                         self.log(method, path, &outcome, number, total, headers, Some(Duration::ZERO));
-                        host = Some(owner.to_owned());
-                        followed = true;
+                        *host = Some(owner.to_owned());
+                        budget.followed = true;
                         continue;
                     }
                     let wait = match retry::decide(&error, idempotent, answered) {
-                        _ if number >= total => None,
+                        _ if budget.retries >= self.settings.max_retries => None,
                         Decision::Stop => None,
                         Decision::RetryAfter(delay) => Some(delay),
-                        Decision::Backoff => Some(retry::backoff(number - 1, retry::jitter())),
+                        Decision::Backoff => Some(retry::backoff(budget.retries, retry::jitter())),
                     };
                     self.log(method, path, &outcome, number, total, headers, wait);
                     match wait {
                         None => return Err(error),
                         Some(wait) => tokio::time::sleep(wait).await,
                     }
-                    number += 1;
+                    budget.retries += 1;
                 }
             }
         }
@@ -641,89 +573,17 @@ impl Client {
         if let Some(wait) = wait {
             line.push_str(&format!("; retrying in {:.3}s", wait.as_secs_f64()));
         }
+        self.log_line(&line);
+    }
+
+    /// Writes one debug line (see [`Client::log`] for what a line may hold).
+    pub(crate) fn log_line(&self, line: &str) {
+        if !self.settings.log_to_stderr && !log::log_enabled!(target: "agentic_driver_client", log::Level::Debug) {
+            return;
+        }
         log::debug!(target: "agentic_driver_client", "{line}");
         if self.settings.log_to_stderr {
             eprintln!("agentic-driver: {line}");
         }
-    }
-}
-
-/// The caller's idempotency key, or a fresh UUID v4, as the generated newtype (which checks it).
-fn key<K>(key: Option<&str>) -> Result<K, Error>
-where
-    K: for<'a> TryFrom<&'a str>,
-    for<'a> <K as TryFrom<&'a str>>::Error: std::fmt::Display,
-{
-    let fresh;
-    let key = match key {
-        Some(key) => key,
-        None => {
-            fresh = uuid::Uuid::new_v4().to_string();
-            &fresh
-        }
-    };
-    K::try_from(key).map_err(|error| Error::InvalidRequest(format!("Idempotency-Key: {error}")))
-}
-
-/// The body of an error answer of the generated client: a stream for problem responses
-/// (`ByteStream`), nothing for operations without documented errors (`()`).
-#[allow(async_fn_in_trait)]
-pub trait ErrorBody {
-    /// Reads the whole body.
-    async fn bytes(self) -> Result<Vec<u8>, reqwest::Error>;
-}
-
-impl ErrorBody for ByteStream {
-    async fn bytes(mut self) -> Result<Vec<u8>, reqwest::Error> {
-        let mut body = Vec::new();
-        while let Some(chunk) = poll_fn(|cx| self.as_mut().poll_next(cx)).await {
-            body.extend_from_slice(&chunk?);
-        }
-        Ok(body)
-    }
-}
-
-impl ErrorBody for () {
-    async fn bytes(self) -> Result<Vec<u8>, reqwest::Error> {
-        Ok(Vec::new())
-    }
-}
-
-impl Error {
-    /// Converts an error of the generated client ([`Client::raw`]) into this crate's error, reading
-    /// a problem response's body.
-    pub async fn from_raw<E: ErrorBody>(error: progenitor_client::Error<E>) -> Error {
-        convert(error, &Timeouts::default()).await.error
-    }
-}
-
-async fn convert<E: ErrorBody>(error: progenitor_client::Error<E>, timeouts: &Timeouts) -> Failure {
-    use progenitor_client::Error as Generated;
-    let answered = |error| Failure { error, answered: true };
-    match error {
-        Generated::ErrorResponse(answer) => {
-            let (status, headers) = (answer.status().as_u16(), answer.headers().clone());
-            answered(match answer.into_inner().bytes().await {
-                Ok(body) => error_from_answer(status, &headers, &body),
-                Err(error) => Error::transport(error, timeouts),
-            })
-        }
-        Generated::UnexpectedResponse(response) => {
-            let (status, headers) = (response.status(), response.headers().clone());
-            answered(match response.bytes().await {
-                Ok(body) if !status.is_success() => error_from_answer(status.as_u16(), &headers, &body),
-                Ok(_) => Error::Protocol(format!("undocumented {status} answer")),
-                Err(error) => Error::transport(error, timeouts),
-            })
-        }
-        Generated::CommunicationError(error) => Failure { error: Error::transport(error, timeouts), answered: false },
-        Generated::ResponseBodyError(error) | Generated::InvalidUpgrade(error) => {
-            answered(Error::transport(error, timeouts))
-        }
-        Generated::InvalidResponsePayload(_, error) => {
-            answered(Error::Protocol(format!("the answer does not parse: {error}")))
-        }
-        Generated::InvalidRequest(message) => Failure { error: Error::InvalidRequest(message), answered: false },
-        Generated::Custom(message) => answered(Error::Protocol(message)),
     }
 }

@@ -11,7 +11,8 @@
 //! │     kind: ProblemKind::SessionRevisionConflict { current_revision }       headers, retry_after
 //! │           ProblemKind::SessionBusy { active_run_id },
 //! │           ProblemKind::MisdirectedRequest { host_id, owner_host_id },
-//! │           ProblemKind::HostUnavailable { owner_host_id }, ...
+//! │           ProblemKind::HostUnavailable { owner_host_id },
+//! │           ProblemKind::RunEventsExpired { first_event_id }, ...
 //! │           ProblemKind::Unknown(code)   a code newer than this client
 //! ├── UnexpectedStatus             an error status without a problem document (a proxy's page)
 //! ├── InvalidRequest               the request was refused before it was sent
@@ -23,13 +24,18 @@
 //! exhaustively, so a code added to the spec fails the build until it has a variant here.
 
 use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 use serde::Deserialize;
 
-use crate::generated::types::{self, ErrorCode, ValidationIssue};
+use crate::generated::types::{ErrorCode, ValidationIssue};
+
+mod problem;
+
+pub(crate) use problem::error_from_answer;
+use problem::header_request_id;
+pub use problem::Problem;
 
 /// Everything a call can fail with.
 #[derive(Debug)]
@@ -180,6 +186,15 @@ impl Error {
         matches!(self, Error::Timeout(_))
     }
 
+    /// For `RUN_EVENTS_EXPIRED`: the oldest event id of the run the host still holds (see
+    /// [`ProblemKind::RunEventsExpired`]).
+    pub fn first_event_id(&self) -> Option<u64> {
+        match self.kind() {
+            Some(ProblemKind::RunEventsExpired { first_event_id }) => Some(*first_event_id),
+            _ => None,
+        }
+    }
+
     /// Which timeout, for a timeout.
     pub fn timeout_kind(&self) -> Option<TimeoutKind> {
         match self {
@@ -243,36 +258,6 @@ impl std::error::Error for Error {
             Error::Timeout(TimeoutError { source: Some(error), .. }) => Some(error),
             _ => None,
         }
-    }
-}
-
-/// A problem response.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Problem {
-    /// The HTTP status.
-    pub status: u16,
-    /// The stable machine-readable code as sent (also for codes this client does not know).
-    pub code: String,
-    /// What happened, for a person.
-    pub detail: String,
-    pub title: String,
-    /// `urn:agentic-driver:problem:<code>`.
-    pub problem_type: String,
-    pub instance: Option<String>,
-    /// Seconds to wait before retrying: the body's field, else the `Retry-After` header.
-    pub retry_after_seconds: Option<i64>,
-    /// The code, with its code-specific fields.
-    pub kind: ProblemKind,
-    /// The problem document as sent.
-    pub body: serde_json::Value,
-    /// The answer's headers (`Retry-After`, `x-should-retry`, ...); empty for a problem carried
-    /// inside an event.
-    pub headers: HeaderMap,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}): {}", self.code, self.status, self.detail)
     }
 }
 
@@ -384,6 +369,13 @@ pub enum ProblemKind {
     HostUnavailable {
         owner_host_id: Option<String>,
     },
+    /// `streamRunEvents` (also a stream's own rejoin) asked for events after one the host no longer
+    /// holds (the run's events outgrew its buffer): `first_event_id` is the oldest still held, and
+    /// is guaranteed by the contract for this code. Read the run (`get_run`) for its outcome, or
+    /// rejoin after `first_event_id - 1`, accepting the gap.
+    RunEventsExpired {
+        first_event_id: u64,
+    },
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -411,6 +403,7 @@ struct Fields {
     errors: Vec<ValidationIssue>,
     host_id: Option<String>,
     owner_host_id: Option<String>,
+    first_event_id: Option<u64>,
 }
 
 impl ProblemKind {
@@ -474,6 +467,7 @@ impl ProblemKind {
                 owner_host_id: fields.owner_host_id.clone()?,
             },
             ErrorCode::HostUnavailable => ProblemKind::HostUnavailable { owner_host_id: fields.owner_host_id.clone() },
+            ErrorCode::RunEventsExpired => ProblemKind::RunEventsExpired { first_event_id: fields.first_event_id? },
         })
     }
 
@@ -523,224 +517,11 @@ impl ProblemKind {
             ProblemKind::MalformedRequest => ErrorCode::MalformedRequest,
             ProblemKind::MisdirectedRequest { .. } => ErrorCode::MisdirectedRequest,
             ProblemKind::HostUnavailable { .. } => ErrorCode::HostUnavailable,
+            ProblemKind::RunEventsExpired { .. } => ErrorCode::RunEventsExpired,
             ProblemKind::Unknown(_) => return None,
         })
     }
 }
 
-fn header_request_id(headers: &HeaderMap) -> Option<&str> {
-    headers.get("x-request-id").and_then(|value| value.to_str().ok())
-}
-
-impl Problem {
-    /// The host's id for the request: the `X-Request-Id` header, else the document's `requestId`
-    /// (a problem inside a `run.failed` event has no headers of its own).
-    pub fn request_id(&self) -> Option<&str> {
-        header_request_id(&self.headers).or_else(|| self.body.get("requestId").and_then(|id| id.as_str()))
-    }
-
-    /// Reads a problem document; `None` when `body` is not one (no string `code` and `detail`, or
-    /// a catalogue code without the field the contract guarantees it).
-    pub fn parse(status: u16, headers: Option<&HeaderMap>, body: &[u8]) -> Option<Problem> {
-        let value: serde_json::Value = serde_json::from_slice(body).ok()?;
-        let fields: Fields = serde_json::from_value(value.clone()).unwrap_or_default();
-        let (code, detail) = (fields.code.clone()?, fields.detail.clone()?);
-        let kind = match ErrorCode::from_str(&code) {
-            Ok(known) => ProblemKind::from_code(known, &fields)?,
-            Err(_) => ProblemKind::Unknown(code.clone()),
-        };
-        let retry_after_header =
-            headers.and_then(crate::retry::retry_after).map(|delay| i64::try_from(delay.as_secs()).unwrap_or(i64::MAX));
-        Some(Problem {
-            status,
-            code,
-            detail,
-            title: fields.title,
-            problem_type: fields.problem_type,
-            instance: fields.instance,
-            retry_after_seconds: fields.retry_after_seconds.or(retry_after_header),
-            kind,
-            body: value,
-            headers: headers.cloned().unwrap_or_default(),
-        })
-    }
-
-    /// The problem carried inside a document (a `run.failed` event).
-    pub fn from_document(problem: &types::Problem) -> Problem {
-        let body = serde_json::to_vec(problem).unwrap_or_default();
-        let status = u16::try_from(problem.status).unwrap_or(0);
-        Problem::parse(status, None, &body).unwrap_or_else(|| Problem {
-            status,
-            code: problem.code.to_string(),
-            detail: problem.detail.clone(),
-            title: problem.title.clone(),
-            problem_type: problem.type_.clone(),
-            instance: problem.instance.clone(),
-            retry_after_seconds: problem.retry_after_seconds,
-            kind: ProblemKind::Unknown(problem.code.to_string()),
-            body: serde_json::Value::Null,
-            headers: HeaderMap::new(),
-        })
-    }
-}
-
-/// The error for an error answer: a problem, else an unexpected status.
-pub(crate) fn error_from_answer(status: u16, headers: &HeaderMap, body: &[u8]) -> Error {
-    match Problem::parse(status, Some(headers), body) {
-        Some(problem) => Error::Problem(Box::new(problem)),
-        None => Error::UnexpectedStatus(Box::new(UnexpectedStatus {
-            status,
-            headers: headers.clone(),
-            body: String::from_utf8_lossy(body).into_owned(),
-        })),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn problem(code: &str, fields: &str) -> Vec<u8> {
-        format!(
-            r#"{{"type":"urn:agentic-driver:problem:{code}","title":"T","status":409,"code":"{code}","detail":"about {code}"{fields}}}"#
-        )
-        .into_bytes()
-    }
-
-    /// The fields the contract guarantees for SESSION_REVISION_CONFLICT, SESSION_BUSY and
-    /// MISDIRECTED_REQUEST, and the owner HOST_UNAVAILABLE names for a request about a session or run.
-    const GUARANTEED: &str = r#","currentRevision":1,"activeRunId":"run_1","hostId":"a","ownerHostId":"b""#;
-
-    #[test]
-    fn the_guaranteed_fields_are_required() {
-        for code in ["SESSION_REVISION_CONFLICT", "SESSION_BUSY", "MISDIRECTED_REQUEST"] {
-            assert!(Problem::parse(409, None, &problem(code, "")).is_none(), "{code} without its field");
-            let error = error_from_answer(409, &HeaderMap::new(), &problem(code, ""));
-            assert!(matches!(&error, Error::UnexpectedStatus(answer) if answer.status == 409), "{error}");
-        }
-        let only_the_answering_host = problem("MISDIRECTED_REQUEST", r#","hostId":"a""#);
-        assert!(Problem::parse(421, None, &only_the_answering_host).is_none(), "MISDIRECTED_REQUEST needs both hosts");
-        let kind = Problem::parse(421, None, &problem("MISDIRECTED_REQUEST", GUARANTEED)).unwrap().kind;
-        assert_eq!(kind, ProblemKind::MisdirectedRequest { host_id: "a".into(), owner_host_id: "b".into() });
-        let kind = Problem::parse(503, None, &problem("HOST_UNAVAILABLE", GUARANTEED)).unwrap().kind;
-        assert_eq!(kind, ProblemKind::HostUnavailable { owner_host_id: Some("b".into()) });
-        // The proxy's pool has no host for new work: no owner to name.
-        let kind = Problem::parse(503, None, &problem("HOST_UNAVAILABLE", "")).unwrap().kind;
-        assert_eq!(kind, ProblemKind::HostUnavailable { owner_host_id: None });
-    }
-
-    #[test]
-    fn request_id_reads_the_header_then_the_body() {
-        let mut headers = HeaderMap::new();
-        headers.insert("x-request-id", "header-id".parse().unwrap());
-        let body = problem("SESSION_NOT_FOUND", r#","requestId":"body-id""#);
-        assert_eq!(error_from_answer(404, &headers, &body).request_id(), Some("header-id"));
-        assert_eq!(error_from_answer(404, &HeaderMap::new(), &body).request_id(), Some("body-id"));
-        let bare = error_from_answer(404, &HeaderMap::new(), &problem("SESSION_NOT_FOUND", ""));
-        assert_eq!(bare.request_id(), None);
-        let page = error_from_answer(502, &headers, b"<html>bad gateway</html>");
-        assert_eq!(page.request_id(), Some("header-id"));
-    }
-
-    #[test]
-    fn retry_after_reads_the_header_then_the_body() {
-        let mut headers = HeaderMap::new();
-        headers.insert(reqwest::header::RETRY_AFTER, "3".parse().unwrap());
-        let error = error_from_answer(503, &headers, &problem("HOST_BUSY", r#","retryAfterSeconds":9"#));
-        assert_eq!(error.retry_after(), Some(std::time::Duration::from_secs(3)));
-        let error = error_from_answer(503, &HeaderMap::new(), &problem("HOST_BUSY", r#","retryAfterSeconds":9"#));
-        assert_eq!(error.retry_after(), Some(std::time::Duration::from_secs(9)));
-    }
-
-    #[test]
-    fn every_catalogue_code_has_its_own_kind() {
-        // ErrorCode's serde names are the spec's codes; `from_code` is an exhaustive match.
-        let codes = [
-            "UNAUTHENTICATED",
-            "PERMISSION_DENIED",
-            "SESSION_NOT_FOUND",
-            "RUN_NOT_FOUND",
-            "PROVIDER_NOT_FOUND",
-            "MODEL_NOT_FOUND",
-            "ROUTE_NOT_FOUND",
-            "METHOD_NOT_ALLOWED",
-            "SESSION_REVISION_CONFLICT",
-            "SESSION_BUSY",
-            "SESSION_INTERRUPTED",
-            "SESSION_ACCOUNT_REQUIRED",
-            "RUN_CANCELLED",
-            "RUN_NOT_WAITING",
-            "IDEMPOTENCY_KEY_IN_USE",
-            "PAYLOAD_TOO_LARGE",
-            "UNSUPPORTED_MEDIA_TYPE",
-            "VALIDATION_ERROR",
-            "UNSUPPORTED_CONTINUATION",
-            "SESSION_CONTEXT_UNSUPPORTED",
-            "SESSION_OVERRIDE_REJECTED",
-            "SESSION_LIMIT_EXCEEDED",
-            "ACTION_MISMATCH",
-            "IDEMPOTENCY_KEY_REUSED",
-            "INTERNAL_ERROR",
-            "SESSIONS_DISABLED",
-            "PROVIDER_ERROR",
-            "SESSION_STORE_FULL",
-            "HOST_BUSY",
-            "PROVIDER_TIMEOUT",
-            "ATTACHMENT_UNSUPPORTED",
-            "MALFORMED_REQUEST",
-            "MISDIRECTED_REQUEST",
-            "HOST_UNAVAILABLE",
-        ];
-        let mut kinds = Vec::new();
-        for code in codes {
-            let parsed = Problem::parse(400, None, &problem(code, GUARANTEED)).expect(code);
-            let known = parsed.kind.code().unwrap_or_else(|| panic!("{code} is unknown to the client"));
-            assert_eq!(known.to_string(), code);
-            let variant = format!("{:?}", parsed.kind);
-            let name = variant.split([' ', '(', '{']).next().unwrap().to_string();
-            assert!(!kinds.contains(&name), "{code} shares the variant {name}");
-            kinds.push(name);
-        }
-    }
-
-    #[test]
-    fn carries_status_detail_and_the_code_fields() {
-        let mut headers = HeaderMap::new();
-        headers.insert(reqwest::header::RETRY_AFTER, "2".parse().unwrap());
-        let busy = Problem::parse(409, Some(&headers), &problem("SESSION_BUSY", r#","activeRunId":"run_1""#)).unwrap();
-        assert_eq!(busy.kind, ProblemKind::SessionBusy { active_run_id: "run_1".into() });
-        assert_eq!(busy.retry_after_seconds, Some(2));
-        assert_eq!(busy.to_string(), "SESSION_BUSY (409): about SESSION_BUSY");
-
-        let conflict = Problem::parse(409, None, &problem("SESSION_REVISION_CONFLICT", r#","currentRevision":3"#));
-        assert_eq!(conflict.unwrap().kind, ProblemKind::SessionRevisionConflict { current_revision: 3 });
-    }
-
-    #[test]
-    fn the_four_session_codes_are_different_variants() {
-        let kinds: Vec<ProblemKind> =
-            ["SESSION_REVISION_CONFLICT", "SESSION_BUSY", "SESSION_INTERRUPTED", "SESSION_ACCOUNT_REQUIRED"]
-                .iter()
-                .map(|code| Problem::parse(409, None, &problem(code, GUARANTEED)).unwrap().kind)
-                .collect();
-        assert!(matches!(kinds[0], ProblemKind::SessionRevisionConflict { .. }));
-        assert!(matches!(kinds[1], ProblemKind::SessionBusy { .. }));
-        assert!(matches!(kinds[2], ProblemKind::SessionInterrupted));
-        assert!(matches!(kinds[3], ProblemKind::SessionAccountRequired));
-    }
-
-    #[test]
-    fn keeps_an_unknown_code() {
-        let parsed = Problem::parse(418, None, &problem("TEAPOT_EMPTY", r#","extra":true"#)).unwrap();
-        assert_eq!(parsed.kind, ProblemKind::Unknown("TEAPOT_EMPTY".into()));
-        assert_eq!(parsed.body["extra"], serde_json::Value::Bool(true));
-    }
-
-    #[test]
-    fn other_bodies_are_unexpected_statuses() {
-        let error = error_from_answer(502, &HeaderMap::new(), b"<html>bad gateway</html>");
-        assert!(matches!(&error, Error::UnexpectedStatus(answer) if answer.status == 502));
-        assert_eq!(error.status(), Some(502));
-        assert!(error.kind().is_none());
-    }
-}
+mod tests;

@@ -4,7 +4,8 @@
 //! generate`; never edit `src/generated.rs`). The other modules are the hand-written layer:
 //! [`Client`] with one async method per operation, typed errors ([`Error`], [`ProblemKind`]
 //! with one variant per catalogue code), streamed runs as a [`futures_core::Stream`] of
-//! [`Event`]s, and the session helpers [`types::SessionInfo::handle`] and
+//! [`Event`]s (a run sent with `onDisconnect: continue` resumes by itself when its connection
+//! drops: [`EventStream`]), and the session helpers [`types::SessionInfo::handle`] and
 //! [`types::SessionInfo::identity`].
 //!
 //! ```no_run
@@ -37,6 +38,7 @@ pub mod generated;
 
 mod client;
 mod error;
+mod resume;
 pub mod retry;
 mod routing;
 mod session;

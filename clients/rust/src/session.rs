@@ -50,6 +50,7 @@ impl RunRequest {
             history: Vec::new(),
             idle_timeout_ms: None,
             action_timeout_ms: None,
+            on_disconnect: None,
             instructions: None,
             retrieval: None,
             session: None,

@@ -1,7 +1,8 @@
 //! Streamed runs as a [`Stream`] of typed events: each SSE `data` is parsed as JSON and typed by
 //! its `type` (the generated event structs); a type this client does not know becomes
 //! [`Event::Unknown`] instead of failing the stream. A silence longer than the stream idle
-//! timeout ends the stream with [`Error::Timeout`] of kind [`crate::TimeoutKind::StreamIdle`].
+//! timeout ends the stream with [`Error::Timeout`] of kind [`crate::TimeoutKind::StreamIdle`],
+//! unless the stream is resumable (`crate::resume`): then a drop is rejoined instead.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -16,6 +17,7 @@ use reqwest::header::HeaderMap;
 use crate::client::Timeouts;
 use crate::error::{Error, Problem, TimeoutError, TimeoutKind};
 use crate::generated::types;
+use crate::resume::Resumer;
 use crate::sse::{ServerSentEvent, SseParser};
 
 /// One event of a streamed run.
@@ -75,6 +77,18 @@ impl Event {
         }
     }
 
+    /// The id of the run this event belongs to (`None` for an unknown event type).
+    pub fn run_id(&self) -> Option<&str> {
+        match self {
+            Event::RunStarted(event) => Some(&event.run_id),
+            Event::OutputDelta(event) => Some(&event.run_id),
+            Event::RunRequiresAction(event) => Some(&event.run.id),
+            Event::RunCompleted(event) => Some(&event.run.id),
+            Event::RunFailed(event) => Some(&event.run_id),
+            Event::Unknown(_) => None,
+        }
+    }
+
     /// Types one SSE data payload by its `type` (`event_name`, the SSE event field, is used only
     /// in errors and when the data has no type).
     pub fn parse(event_name: &str, data: &str) -> Result<Event, Error> {
@@ -95,7 +109,11 @@ impl Event {
 
 /// The events of one streamed run. Poll it as a [`Stream`] or with [`EventStream::next`].
 /// Dropping it closes the connection, which the host treats as a disconnect: a session turn
-/// whose model work had started becomes `interrupted`.
+/// whose model work had started becomes `interrupted`, unless the run was sent with
+/// `onDisconnect: continue`. The stream of such a run (and every `stream_run_events` stream)
+/// resumes by itself when its connection ends before the run's last event: it rejoins the run's
+/// events after the last one delivered, and delivers each event once, in order; it ends after
+/// that last event (`run.completed`, `run.requires_action` or `run.failed`).
 pub struct EventStream {
     body: ByteStream,
     parser: SseParser,
@@ -108,7 +126,12 @@ pub struct EventStream {
     timeouts: Timeouts,
     /// Fires after `timeouts.stream_idle` without bytes; made at the first wait for bytes.
     idle: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// Set for a resumable stream.
+    resume: Option<Box<Resumer>>,
 }
+
+/// How a connection ended: with an error, or its body simply ended (`None`).
+type Ending = Option<Error>;
 
 impl EventStream {
     pub(crate) fn new(body: ByteStream, status: u16, headers: HeaderMap, timeouts: Timeouts) -> Self {
@@ -123,7 +146,20 @@ impl EventStream {
             headers,
             timeouts,
             idle: None,
+            resume: None,
         }
+    }
+
+    /// The same stream, resumed by `resumer` when its connection drops.
+    pub(crate) fn resumed_by(mut self, resumer: Box<Resumer>) -> Self {
+        self.resume = Some(resumer);
+        self
+    }
+
+    /// Whether this stream resumes by itself when its connection drops (a run sent with
+    /// `onDisconnect: continue`, or a `stream_run_events` stream).
+    pub fn is_resumable(&self) -> bool {
+        self.resume.is_some()
     }
 
     /// The stream idle timeout of this stream.
@@ -131,12 +167,12 @@ impl EventStream {
         self.timeouts.stream_idle
     }
 
-    /// The HTTP status of the answer (200).
+    /// The HTTP status of the answer that opened the stream (200; a resumed stream keeps it).
     pub fn status(&self) -> u16 {
         self.status
     }
 
-    /// The answer's headers.
+    /// The headers of the answer that opened the stream (a resumed stream keeps them).
     pub fn headers(&self) -> &HeaderMap {
         &self.headers
     }
@@ -151,7 +187,7 @@ impl EventStream {
         std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
     }
 
-    /// The SSE id of the last event read.
+    /// The SSE id of the last event read: what `stream_run_events` takes to rejoin after it.
     pub fn last_event_id(&self) -> Option<&str> {
         self.last_event_id.as_deref()
     }
@@ -180,18 +216,42 @@ impl Stream for EventStream {
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
         loop {
+            if let Some(resume) = this.resume.as_deref_mut().filter(|resume| resume.reconnecting()) {
+                match resume.poll_reconnect(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Ok(body)) => {
+                        (this.body, this.parser, this.idle) = (body, SseParser::new(), None);
+                        continue;
+                    }
+                    Poll::Ready(Err(error)) => {
+                        this.finished = true;
+                        return Poll::Ready(Some(Err(error)));
+                    }
+                }
+            }
             if let Some(message) = this.ready.pop_front() {
+                let id = message.id.as_deref().and_then(|id| id.parse::<u64>().ok());
+                if this.resume.as_ref().is_some_and(|resume| resume.seen(id)) {
+                    continue; // replayed by a rejoin: delivered already
+                }
                 if message.id.is_some() {
                     this.last_event_id.clone_from(&message.id);
                 }
                 let event = Event::parse(&message.event, &message.data);
                 this.last_event_data = message.data;
+                if let Some(resume) = this.resume.as_deref_mut() {
+                    if resume.delivered(id, event.as_ref().ok()) {
+                        // The run's last event: nothing follows it, and nothing is left to resume.
+                        this.finished = true;
+                        this.ready.clear();
+                    }
+                }
                 return Poll::Ready(Some(event));
             }
             if this.finished {
                 return Poll::Ready(None);
             }
-            match this.body.as_mut().poll_next(cx) {
+            let ending: Ending = match this.body.as_mut().poll_next(cx) {
                 Poll::Ready(Some(Ok(bytes))) => {
                     // Any bytes, keep-alive comments included, end a silence.
                     let limit = this.timeouts.stream_idle;
@@ -199,21 +259,30 @@ impl Stream for EventStream {
                         idle.as_mut().reset(tokio::time::Instant::now() + limit);
                     }
                     this.ready.extend(this.parser.feed(&bytes));
+                    continue;
                 }
-                Poll::Ready(Some(Err(error))) => {
-                    this.finished = true;
-                    return Poll::Ready(Some(Err(Error::transport(error, &this.timeouts))));
-                }
-                Poll::Ready(None) => this.finished = true,
+                Poll::Ready(Some(Err(error))) => Some(Error::transport(error, &this.timeouts)),
+                Poll::Ready(None) => None,
                 Poll::Pending => {
                     let limit = this.timeouts.stream_idle;
                     let idle = this.idle.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-                    if idle.as_mut().poll(cx).is_ready() {
-                        this.finished = true;
-                        let timeout = TimeoutError::new(TimeoutKind::StreamIdle, Some(limit), None);
-                        return Poll::Ready(Some(Err(Error::Timeout(timeout))));
+                    if idle.as_mut().poll(cx).is_pending() {
+                        return Poll::Pending;
                     }
-                    return Poll::Pending;
+                    Some(Error::Timeout(TimeoutError::new(TimeoutKind::StreamIdle, Some(limit), None)))
+                }
+            };
+            // The connection ended before the run's last event (after it, `finished` is set).
+            let outcome = match this.resume.as_deref_mut() {
+                Some(resume) => resume.dropped(ending),
+                None => ending.map_or(Ok(()), Err),
+            };
+            match outcome {
+                Ok(()) if this.resume.is_some() => {} // reconnecting
+                Ok(()) => this.finished = true,
+                Err(error) => {
+                    this.finished = true;
+                    return Poll::Ready(Some(Err(error)));
                 }
             }
         }

@@ -1,8 +1,9 @@
 //! The Rust player of contract-tests/scenarios/clients/*.json (format: that directory's
 //! README.md): the hand-written client, with its default retry policy, against a real host
 //! behind the fault-injecting proxy (contract-tests/harness/faultproxy.py). Each `call` step is
-//! one logical call of `Client`; `faults` and `proxyLog` steps talk to the proxy's control API;
-//! `metric` steps read the host directly.
+//! one logical call of `Client`; `faults` and `proxyLog` steps talk to the proxy's control API
+//! (a fault is sent as the scenario wrote it, `cut` with its `after`/`plus`/`end` and paths with a
+//! `*` segment included, after its references are replaced); `metric` steps read the host directly.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -10,7 +11,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use agentic_driver_client::{types, Client, Error, ProblemKind};
+use agentic_driver_client::{types, Client, Error, EventStream, ProblemKind};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -223,10 +224,14 @@ impl Rig {
                 return Err(format!("the shortest gap was {shortest:.0} ms, expected at least {gap} ms"));
             }
         }
-        if let Some(wanted) = expect.get("agenticHosts") {
-            let hosts = Value::Array(entries.iter().map(|entry| entry["agenticHost"].clone()).collect());
-            if &hosts != wanted {
-                return Err(format!("Agentic-Host {hosts}, expected {wanted}; {}", seen()));
+        for (expectation, field, header) in
+            [("agenticHosts", "agenticHost", "Agentic-Host"), ("lastEventIds", "lastEventId", "Last-Event-ID")]
+        {
+            if let Some(wanted) = expect.get(expectation) {
+                let sent = Value::Array(entries.iter().map(|entry| entry[field].clone()).collect());
+                if &sent != wanted {
+                    return Err(format!("{header} {sent}, expected {wanted}; {}", seen()));
+                }
             }
         }
         if let Some(prefix) = expect["userAgentPrefix"].as_str() {
@@ -311,18 +316,25 @@ impl Call {
             "submitRunActions" => wire(client.submit_run_actions(&self.param("runId"), &self.body()?, key).await?),
             "cancelRun" => wire(client.cancel_run(&self.param("runId")).await?),
             "waitUntilIdle" => wire(client.wait_until_idle(&self.param("sessionId"), None).await?),
-            "streamRun" => {
-                let mut stream = client.stream_run(&self.body()?, key).await?;
-                let mut events = Vec::new();
-                while let Some(event) = stream.next().await {
-                    event?;
-                    events.push(serde_json::from_str(stream.last_event_data()).unwrap_or(Value::Null));
-                }
-                Value::Array(events)
+            "getRun" => wire(client.get_run(&self.param("runId")).await?),
+            "streamRun" => events(client.stream_run(&self.body()?, key).await?).await?,
+            "streamRunEvents" => {
+                let last_event_id = self.headers["Last-Event-ID"].as_str();
+                events(client.stream_run_events(&self.param("runId"), last_event_id).await?).await?
             }
             other => return Err(Error::InvalidRequest(format!("the player has no call {other}"))),
         })
     }
+}
+
+/// A stream read to its end: the JSON array of its events' `data`, or the error that ended it.
+async fn events(mut stream: EventStream) -> Result<Value, Error> {
+    let mut events = Vec::new();
+    while let Some(event) = stream.next().await {
+        event?;
+        events.push(serde_json::from_str(stream.last_event_data()).unwrap_or(Value::Null));
+    }
+    Ok(Value::Array(events))
 }
 
 /// A typed field of a problem, read through the client's own accessors where it has them.
@@ -335,6 +347,7 @@ fn problem_field(error: &Error, name: &str) -> Option<Value> {
         (Some(ProblemKind::MisdirectedRequest { host_id, .. }), "hostId") => Some(json!(host_id)),
         (Some(ProblemKind::MisdirectedRequest { owner_host_id, .. }), "ownerHostId") => Some(json!(owner_host_id)),
         (Some(ProblemKind::HostUnavailable { owner_host_id }), "ownerHostId") => Some(json!(owner_host_id)),
+        (Some(ProblemKind::RunEventsExpired { .. }), "firstEventId") => error.first_event_id().map(|id| json!(id)),
         (Some(ProblemKind::HostBusy { limit, maximum }), "limit" | "maximum") => {
             Some(if name == "limit" { json!(limit) } else { json!(maximum) })
         }

@@ -3,13 +3,15 @@
 //! Every request goes through the client: plain operations through the generated client's
 //! method for the step's operationId (`Client::raw`, which keeps status and headers; its errors
 //! go through `Error::from_raw`, the hand-written typed errors), streamed ones through the
-//! hand-written `stream_run`/`stream_run_actions`. Bodies are deserialized from the step's wire
+//! hand-written `stream_run`/`stream_run_actions`/`stream_run_events`. Bodies are deserialized from the step's wire
 //! JSON into the generated request types. Problems and stream events are judged as sent; a
 //! success body is the generated type the client parsed, serialized again (progenitor keeps no
 //! raw body), which also proves that the client kept every field. Each answer is also checked as
 //! the client understood it: a problem's `ProblemKind` is the wire `code`, a stream has no unknown
 //! event types. Full schema validation of answers is the Python runner's job (schemathesis).
-//! `transport.contentType` is applied on the wire by a one-connection loopback proxy.
+//! `transport.contentType` is applied on the wire by a one-connection loopback proxy, and so is a
+//! `Last-Event-ID` that the client's typed header refuses (`x1`: the scenario asks the host to
+//! judge it): the client sends a valid placeholder, rewritten on the wire to the scenario's value.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -196,8 +198,9 @@ fn key<K: for<'a> TryFrom<&'a str>>(input: &CallInput) -> Result<Option<K>, Stri
         .transpose()
 }
 
-/// A loopback proxy for one connection that rewrites the request's Content-Type on the wire.
-async fn content_type_proxy(base_url: &str, content_type: String) -> String {
+/// A loopback proxy for one connection that sets the request's header `name` (lowercase) to
+/// `value` on the wire.
+async fn header_proxy(base_url: &str, name: &'static str, value: String) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let upstream = base_url.trim_start_matches("http://").to_string();
@@ -219,8 +222,8 @@ async fn content_type_proxy(base_url: &str, content_type: String) -> String {
         let rewritten: String = String::from_utf8_lossy(request_head)
             .split("\r\n")
             .map(|line| {
-                if line.to_ascii_lowercase().starts_with("content-type:") {
-                    format!("content-type: {content_type}")
+                if line.to_ascii_lowercase().starts_with(&format!("{name}:")) {
+                    format!("{name}: {value}")
                 } else {
                     line.to_string()
                 }
@@ -237,9 +240,16 @@ async fn content_type_proxy(base_url: &str, content_type: String) -> String {
 }
 
 async fn call(input: CallInput) -> Result<Exchange, String> {
-    let base_url = match input.transport["contentType"].as_str() {
-        Some(content_type) => content_type_proxy(&input.base_url, content_type.to_string()).await,
-        None => input.base_url.clone(),
+    // A Last-Event-ID the typed header refuses is sent as this placeholder, then rewritten.
+    const PLACEHOLDER_EVENT_ID: &str = "1";
+    let last_event_id = input.headers["Last-Event-ID"].as_str();
+    let refused_event_id =
+        last_event_id.filter(|id| types::StreamRunEventsLastEventId::try_from(*id).is_err()).map(str::to_string);
+    let last_event_id = if refused_event_id.is_some() { Some(PLACEHOLDER_EVENT_ID) } else { last_event_id };
+    let base_url = match (input.transport["contentType"].as_str(), refused_event_id) {
+        (Some(content_type), _) => header_proxy(&input.base_url, "content-type", content_type.to_string()).await,
+        (None, Some(id)) => header_proxy(&input.base_url, "last-event-id", id).await,
+        (None, None) => input.base_url.clone(),
     };
     let token = match input.auth.as_str() {
         "none" => "",
@@ -287,6 +297,11 @@ async fn call(input: CallInput) -> Result<Exchange, String> {
                 let body: types::SubmitRunActionsRequest = input.body()?;
                 let run_id = input.path_param("runId");
                 Ok(streamed(&input, client.stream_run_actions(&run_id, &body, input.idempotency_key()).await).await)
+            }
+            "getRun" => Ok(plain(&input, raw.get_run(&input.path_param("runId"), None).await).await),
+            "streamRunEvents" => {
+                let run_id = input.path_param("runId");
+                Ok(streamed(&input, client.stream_run_events(&run_id, last_event_id).await).await)
             }
             other => Err(format!("the client has no operation {other}")),
         }

@@ -202,6 +202,7 @@ async fn function_call_round_trip(host: Arc<Host>) {
     let results = types::SubmitRunActionsRequest {
         function_results: vec![types::FunctionResult { call_id: call.call_id.clone(), output: "sunny".into() }],
         approvals: vec![],
+        on_disconnect: None,
     };
     let done = client.submit_run_actions(&waiting.id, &results, None).await.unwrap();
     assert_eq!(done.status, types::RunStatus::Completed);
@@ -219,6 +220,7 @@ async fn streamed_function_call(host: Arc<Host>) {
     let results = types::SubmitRunActionsRequest {
         function_results: vec![types::FunctionResult { call_id, output: "rain".into() }],
         approvals: vec![],
+        on_disconnect: None,
     };
     let rest = client.stream_run_actions(&waiting.run.id, &results, None).await.unwrap();
     let Event::RunCompleted(completed) = rest.final_event().await.unwrap() else { panic!("not completed") };
@@ -235,9 +237,9 @@ async fn catalogue_matches_the_served_contract(host: Arc<Host>) {
     for code in codes {
         let code = code.as_str().unwrap();
         // With the fields the contract guarantees for SESSION_REVISION_CONFLICT, SESSION_BUSY,
-        // MISDIRECTED_REQUEST and HOST_UNAVAILABLE.
+        // MISDIRECTED_REQUEST, HOST_UNAVAILABLE and RUN_EVENTS_EXPIRED.
         let body = format!(
-            r#"{{"type":"t","title":"t","status":400,"code":"{code}","detail":"d","currentRevision":1,"activeRunId":"r","hostId":"a","ownerHostId":"b"}}"#
+            r#"{{"type":"t","title":"t","status":400,"code":"{code}","detail":"d","currentRevision":1,"activeRunId":"r","hostId":"a","ownerHostId":"b","firstEventId":1}}"#
         );
         let problem = agentic_driver_client::Problem::parse(400, None, body.as_bytes()).unwrap();
         assert!(!matches!(problem.kind, ProblemKind::Unknown(_)), "{code} has no ProblemKind variant");

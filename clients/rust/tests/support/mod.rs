@@ -313,6 +313,9 @@ pub enum Action {
     Hang,
     /// Sends a 200 event-stream head and these bytes, then stays silent.
     StreamThenHang(String),
+    /// Sends a 200 event-stream head (chunked) and these bytes inside a chunk announced longer,
+    /// then closes the connection: a body cut short.
+    StreamThenCut(String),
 }
 
 impl Action {
@@ -360,6 +363,12 @@ impl ScriptedServer {
                     }
                     Action::Drop => drop(socket),
                     Action::Hang => held.push(socket),
+                    Action::StreamThenCut(bytes) => {
+                        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+                        let _ = socket.write_all(head.as_bytes()).await;
+                        let _ = socket.write_all(format!("{:x}\r\n{bytes}", bytes.len() + 64).as_bytes()).await;
+                        let _ = socket.shutdown().await;
+                    }
                     Action::StreamThenHang(bytes) => {
                         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
                         let _ = socket.write_all(head.as_bytes()).await;
