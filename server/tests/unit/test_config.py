@@ -143,6 +143,30 @@ def test_session_bounds_may_tighten_the_defaults() -> None:
             id="max-native-messages-loosened",
         ),
         pytest.param(
+            {"providers": [ECHO], "limits": {"maxRunEventBytes": 1_048_577}},
+            "limits.maxRunEventBytes",
+            "less than or equal to 1048576",
+            id="max-run-event-bytes-loosened",
+        ),
+        pytest.param(
+            {"providers": [ECHO], "runs": {"retentionMs": 300_001}},
+            "runs.retentionMs",
+            "less than or equal to 300000",
+            id="run-retention-loosened",
+        ),
+        pytest.param(
+            {"providers": [ECHO], "runs": {"maxEntries": 0}},
+            "runs.maxEntries",
+            "greater than or equal to 1",
+            id="run-entries-zero",
+        ),
+        pytest.param(
+            {"providers": [ECHO], "runs": {"retention": 1}},
+            "runs.retention",
+            "Extra inputs are not permitted",
+            id="run-unknown-field",
+        ),
+        pytest.param(
             {"providers": [ECHO], "limits": {"maxBodyBytes": 10}},
             "limits.maxBodyBytes",
             "greater than or equal to 1024",
