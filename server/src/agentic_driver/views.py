@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .clock import format_ms
@@ -39,16 +40,19 @@ from .turns.runs import ActiveRun, PendingAction, RunRegistry
 
 __all__ = [
     "NumberedEvents",
+    "SessionView",
     "StreamEvent",
     "delta_event",
     "failed_event",
     "outcome_event",
     "provider_info",
     "read_session_view",
+    "render_session",
     "run_result",
     "run_state",
     "runs_policy",
     "session_info",
+    "session_view",
     "started_event",
 ]
 
@@ -66,31 +70,83 @@ class NumberedEvents(Protocol):
     async def __anext__(self) -> StreamEvent: ...
 
 
+@dataclass(frozen=True, slots=True)
+class SessionView:
+    """What a ``SessionInfo`` shows of a record at one moment: cheap to take, rendered only when read.
+
+    A run's ``run.started`` carries its session as it was then, but is read only by a stream or a rejoin;
+    a run answered as JSON would otherwise build that model for nobody (``render_session`` builds it).
+    """
+
+    record: SessionRecord
+    revision: int
+    status: str
+    updated_ms: int
+    expires_ms: int | None
+    message_count: int
+    record_bytes: int
+    native_filter: str
+    runs: int
+    usage: UsageFigures
+    cost: float | None
+    retries: int
+    retry_usage: UsageFigures
+    retry_cost: float | None
+    served_models: int
+    """How many of the record's served models (a list that only grows) there were."""
+
+
+def session_view(record: SessionRecord) -> SessionView:
+    accounting = record.accounting
+    return SessionView(
+        record,
+        record.revision,
+        record.status,
+        record.updated_ms,
+        record.expires_ms,
+        len(record.history),
+        record.record_bytes,
+        record.native_filter,
+        accounting.runs,
+        accounting.usage,
+        accounting.cost,
+        accounting.retries,
+        accounting.retry_usage,
+        accounting.retry_cost,
+        len(accounting.served_models),
+    )
+
+
 def session_info(record: SessionRecord, host_id: str) -> SessionInfo:
+    return render_session(session_view(record), host_id)
+
+
+def render_session(view: SessionView, host_id: str) -> SessionInfo:
+    record = view.record
     return SessionInfo(
         id=record.id,
-        revision=record.revision,
-        status=record.status,
+        revision=view.revision,
+        status=view.status,
         provider=record.owner.provider,
         model=record.owner.model,
         mode=record.mode,
         createdAt=format_ms(record.created_ms),
-        updatedAt=format_ms(record.updated_ms),
-        expiresAt=None if record.expires_ms is None else format_ms(record.expires_ms),
-        messageCount=len(record.history),
-        recordBytes=record.record_bytes,
+        updatedAt=format_ms(view.updated_ms),
+        expiresAt=None if view.expires_ms is None else format_ms(view.expires_ms),
+        messageCount=view.message_count,
+        recordBytes=view.record_bytes,
         hostId=host_id,
-        nativeHistory=record.native_filter,
-        runCount=record.accounting.runs,
-        usage=usage_view(record.accounting.usage),
-        cost=record.accounting.cost,
+        nativeHistory=view.native_filter,
+        runCount=view.runs,
+        usage=usage_view(view.usage),
+        cost=view.cost,
         retries=RetryAccounting(
-            count=record.accounting.retries,
-            inputTokens=record.accounting.retry_usage.input_tokens,
-            outputTokens=record.accounting.retry_usage.output_tokens,
-            cost=record.accounting.retry_cost,
+            count=view.retries,
+            inputTokens=view.retry_usage.input_tokens,
+            outputTokens=view.retry_usage.output_tokens,
+            cost=view.retry_cost,
         ),
-        servedModels=list(record.accounting.served_models),
+        servedModels=record.accounting.served_models[: view.served_models],
     )
 
 

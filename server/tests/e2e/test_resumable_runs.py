@@ -199,6 +199,14 @@ def test_a_retry_of_an_active_continue_stream_with_its_key_joins_the_run(resumab
         assert resumable_host.provider_calls("echo") == calls + 1
 
 
+def test_a_rejoin_after_an_ended_runs_final_event_is_an_empty_stream_that_ends(resumable_host: Host) -> None:
+    with resumable_host.raw(ALICE) as http:
+        run = http.post("/v1/runs", json={"provider": "echo", "model": "echo-1", "input": "done"}).json()
+        last = http.get(f"/v1/runs/{run['id']}").json()["lastEventId"]
+
+        assert rejoin(http, run["id"], last) == []  # answered at once, not held open with keep-alives
+
+
 def test_several_readers_follow_one_run_live_and_each_sees_every_event_once(resumable_host: Host) -> None:
     with resumable_host.raw(ALICE) as http:
         session = new_session(http)

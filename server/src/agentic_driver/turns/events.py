@@ -45,6 +45,9 @@ class RunEvents:
         if self._finished:
             raise StopAsyncIteration
         run, log = self._run, self._run.log
+        if log.last_id <= self._at and run.ended:  # after an ended run's final event: nothing more, ever
+            self._end()
+            raise StopAsyncIteration
         if log.last_id <= self._at:
             try:
                 await log.wait_beyond(self._at)
@@ -80,5 +83,6 @@ def _event(run_id: str, entry: Started | Delta | Outcome) -> StreamEvent:
     if isinstance(entry, Delta):
         return views.delta_event(run_id, entry.text)
     if isinstance(entry, Started):
-        return views.started_event(run_id, entry.session)
+        session = entry.session
+        return views.started_event(run_id, None if session is None else views.render_session(session, entry.host_id))
     return views.outcome_event(run_id, entry.result, entry.error)

@@ -146,7 +146,7 @@ class TurnLifecycle:
         """Start the admitted run in its own task, so cancel, delete and actions reach it by id; its first
         event, ``run.started``, carries the session as it is now (``running``)."""
         session = run.session
-        run.log.append(Started(views.session_info(session, self.host_id) if session is not None else None))
+        run.log.append(Started(views.session_view(session) if session is not None else None, self.host_id))
         self.runs.add(run)
         request_context.note_run(run.id, run.session.id if run.session is not None else None)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))

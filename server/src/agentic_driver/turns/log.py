@@ -32,9 +32,11 @@ EVENT_BYTES = 1024
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """The run was admitted: ``run.started`` (with the session as it was then, for a session run)."""
+    """The run was admitted: ``run.started`` (with the session as it was then, for a session run: a
+    ``views.SessionView``, rendered when a reader reads it)."""
 
     session: Any = None
+    host_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,7 @@ def entry_bytes(entry: Entry) -> int:
 class RunLog:
     """The entries of one run, ``first_id`` .. ``last_id``; ``wait_beyond`` wakes readers as entries arrive."""
 
-    __slots__ = ("_changed", "_entries", "bytes", "first_id", "held_from", "max_bytes")
+    __slots__ = ("_entries", "_waiters", "bytes", "first_id", "held_from", "max_bytes")
 
     def __init__(self, max_bytes: int) -> None:
         self._entries: deque[Entry] = deque()
@@ -76,7 +78,8 @@ class RunLog:
         self.max_bytes = max_bytes
         self.held_from: int | None = None
         """The next id the run's attached stream reads: entries from it on are never dropped."""
-        self._changed: asyncio.Future[None] | None = None
+        self._waiters: list[asyncio.Future[None]] = []
+        """One future per waiting reader, so that cancelling one reader never disturbs another."""
 
     @property
     def last_id(self) -> int:
@@ -88,10 +91,11 @@ class RunLog:
         self.bytes += entry_bytes(entry)
         if self.bytes > self.max_bytes:
             self.drop_oldest()
-        changed = self._changed
-        if changed is not None:
-            self._changed = None
-            changed.set_result(None)
+        if self._waiters:
+            waiters, self._waiters = self._waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
 
     def drop_oldest(self) -> None:
         """Drop the oldest entries while over the bound, keeping the newest and any the attached stream lacks."""
@@ -110,6 +114,6 @@ class RunLog:
     async def wait_beyond(self, event_id: int) -> None:
         """Return once an entry after ``event_id`` exists. Cancelling one waiter never disturbs the others."""
         while self.last_id <= event_id:
-            if self._changed is None:
-                self._changed = asyncio.get_running_loop().create_future()
-            await asyncio.wait((self._changed,))
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            await waiter

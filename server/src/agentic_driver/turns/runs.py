@@ -87,7 +87,9 @@ class ActiveRun:
     reader_at: int | None = None
     """The last event id the run's attached stream has read (None: no stream is attached to the run)."""
     _caught_up: asyncio.Future[None] | None = None
-    _next_outcome: asyncio.Future[None] | None = None
+    """What the run's task awaits while held back (only that task waits on it)."""
+    _outcome_waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    """One future per request waiting for the next outcome (a JSON answer, and any retry that joined it)."""
 
     @property
     def ended(self) -> bool:
@@ -109,31 +111,31 @@ class ActiveRun:
         log = self.log
         log.append(Delta(text))
         while self.reader_at is not None and log.last_id - self.reader_at > UNREAD_EVENTS:
-            if self._caught_up is None:
-                self._caught_up = asyncio.get_running_loop().create_future()
-            await asyncio.wait((self._caught_up,))
+            self._caught_up = asyncio.get_running_loop().create_future()
+            await self._caught_up
 
     def publish_outcome(self, outcome: Outcome) -> None:
         self.last_outcome = outcome
         self.log.append(outcome)
         self.last_outcome_id = self.log.last_id
-        waiter = self._next_outcome
-        if waiter is not None:
-            self._next_outcome = None
-            waiter.set_result(None)
+        if self._outcome_waiters:
+            waiters, self._outcome_waiters = self._outcome_waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
 
     async def outcome(self, after: int = 0) -> Outcome:
         """The first outcome published after event ``after`` (the run paused, finished or failed)."""
         while self.last_outcome is None or self.last_outcome_id <= after:
-            if self._next_outcome is None:
-                self._next_outcome = asyncio.get_running_loop().create_future()
-            await asyncio.wait((self._next_outcome,))
+            waiter = asyncio.get_running_loop().create_future()
+            self._outcome_waiters.append(waiter)
+            await waiter
         return self.last_outcome
 
     @property
     def held_back(self) -> bool:
         """Whether the run waits for its attached stream, ``UNREAD_EVENTS`` behind (backpressure)."""
-        return self._caught_up is not None
+        return self._caught_up is not None and not self._caught_up.done()
 
     @property
     def unread(self) -> int:
@@ -159,8 +161,8 @@ class ActiveRun:
         self._let_run_go_on()
 
     def _let_run_go_on(self) -> None:
-        if self._caught_up is not None:
-            waiter, self._caught_up = self._caught_up, None
+        waiter, self._caught_up = self._caught_up, None
+        if waiter is not None and not waiter.done():  # done: the run's task was cancelled while held back
             waiter.set_result(None)
 
 
