@@ -86,6 +86,23 @@ def main() -> None:
 
         read = client.sessions.read(session.id)
         check(len(read.history) == 8 and read.history[-1].content == "echo: slow", "read: 8 messages")
+
+        with client.runs.stream(
+            provider="echo",
+            model="echo-1",
+            input="!chunks 2\ngoes on",
+            session=read.session,
+            on_disconnect="continue",
+        ) as resumable:
+            for _ in resumable:
+                pass
+        done = resumable.final_run()
+        check(done.session.revision == 5 and resumable.last_event_id == 4, "a continue stream: events 1..4")
+        state = client.runs.retrieve(done.id)
+        check(str(state.status) == "completed" and state.last_event_id == 4, "runs.retrieve: the run completed")
+        with client.runs.events(done.id, last_event_id=2) as rest:
+            replayed = [type(event).__name__ for event in rest]
+        check(replayed == ["OutputDeltaEvent", "RunCompletedEvent"], "runs.events replays the events after 2")
         client.sessions.delete(session.id)
         try:
             client.sessions.read(session.id)

@@ -15,6 +15,7 @@ from agentic_driver_client.models import (
     Discovery,
     ReadSessionResponse,
     RunResult,
+    RunState,
     SessionHandle,
     SessionInfo,
 )
@@ -25,6 +26,7 @@ from agentic_driver_sdk import (
     AsyncRunStream,
     Event,
     RawResponse,
+    RunEventsExpiredError,
     RunStream,
     SessionBusyError,
     SessionRevisionConflictError,
@@ -61,6 +63,17 @@ def sync_calls(client: AgenticDriver, session: SessionInfo) -> None:
     assert_type(stream.final_run(), SessionRunResult)
     assert_type(stream.response, httpx.Response)
     assert_type(client.runs.stream(provider="echo", model="echo-1", input="Hi").final_run(), RunResult)
+    assert_type(stream.last_event_id, int | None)
+    assert_type(stream.run_id, str | None)
+    resumable = client.runs.stream(provider="echo", model="echo-1", input="Hi", on_disconnect="continue")
+    assert_type(resumable, RunStream[RunResult])
+    answered = client.runs.stream_actions("run_1", function_results={"call_1": "42"}, on_disconnect="continue")
+    assert_type(answered, RunStream[RunResult])
+    assert_type(client.runs.submit_actions("run_1", approvals={"call_1": True}, on_disconnect="cancel"), RunResult)
+    assert_type(client.runs.retrieve("run_1"), RunState)
+    assert_type(client.runs.events("run_1", last_event_id=3), RunStream[RunResult])
+    assert_type(client.runs.events("run_1").final_run(), RunResult)
+    assert_type(client.with_raw_response.runs.retrieve("run_1"), RawResponse[RunState])
     raw = client.with_raw_response.run(provider="echo", model="echo-1", input="Hi", session=session)
     assert_type(raw, RawResponse[SessionRunResult])
     assert_type(raw.status_code, int)
@@ -78,6 +91,8 @@ def errors(error: AgenticDriverError) -> None:
         assert_type(error.retry_after, float | None)
     if isinstance(error, SessionBusyError):
         assert_type(error.active_run_id, str)
+    if isinstance(error, RunEventsExpiredError):
+        assert_type(error.first_event_id, int)
 
 
 async def async_calls(client: AsyncAgenticDriver, session: SessionInfo) -> None:
@@ -91,5 +106,10 @@ async def async_calls(client: AsyncAgenticDriver, session: SessionInfo) -> None:
         async for event in stream:
             assert_type(event, Event)
     assert_type(await stream.final_run(), SessionRunResult)
+    assert_type(stream.last_event_id, int | None)
+    assert_type(await client.runs.retrieve("run_1"), RunState)
+    rest = client.runs.events("run_1", last_event_id=stream.last_event_id)
+    assert_type(rest, AsyncRunStream[RunResult])
+    assert_type(await rest.final_run(), RunResult)
     raw = await client.with_raw_response.sessions.read(session.id)
     assert_type(raw, RawResponse[ReadSessionResponse])

@@ -14,7 +14,10 @@
   (``client.with_raw_response``), debug logging, and the recovery helpers
   ``reconcile`` and ``fork``.
 - ``client.runs.stream(...)`` returns a ``RunStream`` (``AsyncRunStream``):
-  iterable, a context manager, and ``final_run()``.
+  iterable, a context manager, and ``final_run()``. Sent with
+  ``on_disconnect="continue"``, it resumes itself after a dropped connection;
+  ``client.runs.retrieve(run_id)`` reads a run's state and ``client.runs.events(run_id,
+  last_event_id=...)`` rejoins its events.
 - A run sent with a session returns a ``SessionRunResult``: its ``.session`` is a
   ``SessionInfo``, never ``Unset``. ``SessionInfo.handle`` is ``SessionHandle(id, revision)``.
 - The exception tree is drawn on ``AgenticDriverError``.

@@ -6,13 +6,13 @@ field as a keyword argument, and ``_plans`` turns the same fields into the reque
 """
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypeAlias, TypedDict
 
 if TYPE_CHECKING:
-    from agentic_driver_client.models import Message, SessionHandle, SessionInfo, ToolDefinition
+    from agentic_driver_client.models import Message, OnDisconnect, SessionHandle, SessionInfo, ToolDefinition
     from agentic_driver_client.types import Unset
 
-__all__ = ["Approvals", "Handle", "Results", "RunArguments", "SessionRunArguments", "check_arguments"]
+__all__ = ["Approvals", "Disconnect", "Handle", "Results", "RunArguments", "SessionRunArguments", "check_arguments"]
 
 if TYPE_CHECKING:
     Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any] | Unset
@@ -26,6 +26,8 @@ Results: TypeAlias = Sequence[Mapping[str, Any]] | Mapping[str, str]
 """Function results: ``{call_id: output}`` or ``[{"callId": ..., "output": ...}]``."""
 Approvals: TypeAlias = Sequence[Mapping[str, Any]] | Mapping[str, bool]
 """Host-tool approvals: ``{call_id: True}`` or ``[{"callId": ..., "approve": False, "reason": ...}]``."""
+Disconnect: TypeAlias = 'Literal["cancel", "continue"] | OnDisconnect'
+"""What a run does when its client's connection drops: ``"cancel"`` (the host's default) or ``"continue"``."""
 
 
 class SessionRunArguments(TypedDict):
@@ -43,6 +45,9 @@ class SessionRunArguments(TypedDict):
     """The longest the provider may make no progress (``PROVIDER_TIMEOUT`` beyond)."""
     action_timeout_ms: NotRequired[int | None]
     """How long a required action may stay unanswered before the run ends as cancelled (``action_timeout``)."""
+    on_disconnect: NotRequired["Disconnect | None"]
+    """``"continue"``: the run goes on when the connection drops, and a stream resumes itself (``Last-Event-ID``);
+    by default (``"cancel"``) a drop stops the run (a session turn whose model work had started is interrupted)."""
     idempotency_key: NotRequired[str | None]
     """Your key for this logical call; by default a fresh UUID4, sent on every attempt."""
 

@@ -5,6 +5,11 @@ the outcome (the answer, or the connection error) to ``Attempts.finish``, which
 logs it and decides: the call is over (an answer, or the error it raises), the
 same request goes at once to the owner a first ``421`` names, or it is sent again
 after ``wait`` seconds. Only the sending and the sleeping differ between the two.
+
+A resumed stream (``clients/BEHAVIOUR.md``, Resuming a stream) is one logical call
+of several requests (the stream, then its rejoins): they share one ``Attempts``,
+so one retry budget and one 421 hop; ``restart`` switches it to the next request,
+``dropped`` decides about a stream that ended before its last event.
 """
 
 from __future__ import annotations
@@ -13,8 +18,8 @@ from typing import Any
 
 import httpx
 
-from ._base import Options, log_attempt, misdirected_owner, retry_delay
-from ._exceptions import AgenticDriverError, NotFoundError, error_from_response
+from ._base import Options, backoff, log_attempt, misdirected_owner, retry_delay
+from ._exceptions import AgenticDriverError, APIConnectionError, NotFoundError, error_from_response
 from ._plans import Call
 
 __all__ = ["Attempts"]
@@ -65,3 +70,33 @@ class Attempts:
         self.wait = delay
         self.attempt += 1
         return None
+
+    def dropped(self, failure: APIConnectionError, fresh: bool) -> float:
+        """A stream that ended before its last event, to be resumed: seconds to wait before its rejoin.
+
+        The first rejoin after a drop is not a retry: it goes at once, and its own failures draw on the whole
+        budget. A ``fresh`` drop (the body of a rejoin that delivered no new event) is a rejoin that failed:
+        a retry, after its backoff; raises ``failure`` when the budget is spent.
+        """
+        call = self.call
+        if not fresh:
+            self.attempt = 0
+            log_attempt(call.method, call.path, 0, failure, 0.0)
+            return 0.0
+        delay = None if self.attempt >= self.options.max_retries else backoff(self.attempt)
+        log_attempt(call.method, call.path, self.attempt, failure, delay)
+        if delay is None:
+            raise failure
+        self.attempt += 1
+        return delay
+
+    def progressed(self) -> None:
+        """The stream delivered a new event: the retry budget is given back."""
+        self.attempt = 0
+
+    def restart(self, call: Call[Any]) -> None:
+        """Go on with another request of the same logical call (a stream's rejoin), keeping the budget and,
+        when a 421 was followed, the owner it named."""
+        self.call = call
+        if not self.followed:
+            self.host = call.host

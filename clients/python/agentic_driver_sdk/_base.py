@@ -31,6 +31,7 @@ __all__ = [
     "ROUTING_HEADER",
     "USER_AGENT",
     "Options",
+    "backoff",
     "host_of",
     "log_attempt",
     "misdirected_owner",
@@ -222,8 +223,12 @@ def retry_delay(error: AgenticDriverError, attempt: int, options: Options, metho
     asked = error.retry_after if isinstance(error, APIStatusError) else None
     if asked is not None:
         return asked if asked <= MAX_RETRY_AFTER else None
-    backoff = min(INITIAL_RETRY_DELAY * (1 << attempt), MAX_RETRY_DELAY)
-    return backoff * random.uniform(0.75, 1.0)
+    return backoff(attempt)
+
+
+def backoff(attempt: int) -> float:
+    """The wait before retry ``attempt`` (from 0) when the host does not say: ``min(0.5 s * 2^n, 8 s)``, jittered."""
+    return min(INITIAL_RETRY_DELAY * (1 << attempt), MAX_RETRY_DELAY) * random.uniform(0.75, 1.0)
 
 
 IDLE_FIRST_WAIT = 0.1

@@ -250,11 +250,14 @@ class AgenticDriver:
         return call.result(response)
 
     def _stream(self, call: Call[R]) -> RunStream[R]:
-        return RunStream(lambda: self._send(call, stream=True), call.parse, self._options.stream_idle_timeout)
+        return RunStream(call, lambda attempts: self._send_attempts(attempts, stream=True), self._pause, self._options)
 
     def _send(self, call: Call[Any], *, stream: bool = False) -> httpx.Response:
         """The answer that ends ``call`` (a stream's ``200``, not yet read), after its retries and 421 hop."""
-        attempts = Attempts(call, self._options)
+        return self._send_attempts(Attempts(call, self._options), stream=stream)
+
+    def _send_attempts(self, attempts: Attempts, *, stream: bool) -> httpx.Response:
+        """The answer that ends the request ``attempts`` stands at, drawing on its retry budget."""
         while (answer := attempts.finish(self._attempt(attempts.request(self._http), stream))) is None:
             if attempts.wait is not None:
                 self._pause(attempts.wait)
@@ -399,11 +402,15 @@ class AsyncAgenticDriver:
         return call.result(response)
 
     def _stream(self, call: Call[R]) -> AsyncRunStream[R]:
-        return AsyncRunStream(lambda: self._send(call, stream=True), call.parse, self._options.stream_idle_timeout)
+        send = lambda attempts: self._send_attempts(attempts, stream=True)  # noqa: E731
+        return AsyncRunStream(call, send, self._pause, self._options)
 
     async def _send(self, call: Call[Any], *, stream: bool = False) -> httpx.Response:
         """The answer that ends ``call`` (a stream's ``200``, not yet read), after its retries and 421 hop."""
-        attempts = Attempts(call, self._options)
+        return await self._send_attempts(Attempts(call, self._options), stream=stream)
+
+    async def _send_attempts(self, attempts: Attempts, *, stream: bool) -> httpx.Response:
+        """The answer that ends the request ``attempts`` stands at, drawing on its retry budget."""
         while (answer := attempts.finish(await self._attempt(attempts.request(self._http), stream))) is None:
             if attempts.wait is not None:
                 await self._pause(attempts.wait)

@@ -37,6 +37,7 @@
         │   ├── AttachmentUnsupportedError          ATTACHMENT_UNSUPPORTED (.media_type, .provider, .limit)
         │   └── SessionPrefixChangedError           SESSION_PREFIX_CHANGED
         ├── RequestTimeoutError                 408 REQUEST_TIMEOUT
+        ├── RunEventsExpiredError               410 RUN_EVENTS_EXPIRED (.first_event_id: int)
         ├── MisdirectedRequestError             421 MISDIRECTED_REQUEST (.host_id, .owner_host_id: str)
         ├── HeadersTooLargeError                431 HEADERS_TOO_LARGE
         ├── MalformedRequestError               400 MALFORMED_REQUEST
@@ -106,6 +107,7 @@ __all__ = [
     "RequestTimeoutError",
     "RouteNotFoundError",
     "RunCancelledError",
+    "RunEventsExpiredError",
     "RunNotFoundError",
     "RunNotWaitingError",
     "SessionAccountRequiredError",
@@ -409,6 +411,18 @@ class AttachmentUnsupportedError(UnprocessableEntityError):
 class RequestTimeoutError(APIStatusError): ...
 
 
+@_code("RUN_EVENTS_EXPIRED")
+class RunEventsExpiredError(APIStatusError):
+    """Raised by a rejoin (``runs.events``, or a stream resuming itself) whose events are gone; never retried."""
+
+    first_event_id: int
+    """The oldest event id of the run still buffered (the contract guarantees it on this code)."""
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any]) -> None:
+        super().__init__(response, problem)
+        self.first_event_id = problem["firstEventId"]
+
+
 @_code("HEADERS_TOO_LARGE")
 class HeadersTooLargeError(APIStatusError): ...
 
@@ -521,6 +535,7 @@ _REQUIRED_FIELDS: dict[type[APIStatusError], tuple[tuple[str, type], ...]] = {
     SessionRevisionConflictError: (("currentRevision", int),),
     SessionBusyError: (("activeRunId", str),),
     MisdirectedRequestError: (("hostId", str), ("ownerHostId", str)),
+    RunEventsExpiredError: (("firstEventId", int),),
 }
 """Fields a code's class exposes as non-optional; a problem without them gets its status class instead."""
 

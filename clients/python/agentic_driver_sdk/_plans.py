@@ -24,18 +24,28 @@ if TYPE_CHECKING:
         Message,
         ReadSessionResponse,
         RunResult,
+        RunState,
         SessionHandle,
         SessionInfo,
     )
 
-    from ._arguments import Approvals, Handle, Results, RunArguments
+    from ._arguments import Approvals, Disconnect, Handle, Results, RunArguments
     from ._models import SessionRunResult
 
-__all__ = ["Call", "new_key", "parse_run_result", "parse_session_run_result", "plans", "session_handle"]
+__all__ = [
+    "LAST_EVENT_ID_HEADER",
+    "Call",
+    "new_key",
+    "parse_run_result",
+    "parse_session_run_result",
+    "plans",
+    "session_handle",
+]
 
 T = TypeVar("T")
 
 EVENT_STREAM = "text/event-stream"
+LAST_EVENT_ID_HEADER = "Last-Event-ID"
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,13 @@ class Call(Generic[T]):
     """The host that owns the session or run the call names (``Agentic-Host``), from its id."""
     accept: str | None = None
     """``text/event-stream`` for a streamed call; otherwise the client's default (JSON)."""
+    resumes: bool = False
+    """A stream that resumes itself when its connection drops (``clients/BEHAVIOUR.md``, Resuming a stream):
+    ``streamRun`` / ``streamRunActions`` sent with ``onDisconnect: continue``, and every ``streamRunEvents``."""
+    run_id: str | None = None
+    """The run a stream belongs to when the call names it (``streamRunActions``, ``streamRunEvents``)."""
+    last_event_id: int | None = None
+    """``streamRunEvents``: the id of the last event the caller has (``Last-Event-ID``); None from the first."""
 
     def headers(self, host: str | None) -> dict[str, str]:
         """This attempt's own headers; ``host`` is ``self.host``, or the owner a 421 named."""
@@ -62,6 +79,8 @@ class Call(Generic[T]):
             headers["Idempotency-Key"] = self.idempotency_key
         if host is not None:
             headers[ROUTING_HEADER] = host
+        if self.last_event_id is not None:
+            headers[LAST_EVENT_ID_HEADER] = str(self.last_event_id)
         return headers
 
     def request(self, http: httpx.Client | httpx.AsyncClient, host: str | None) -> httpx.Request:
@@ -147,6 +166,7 @@ _RUN_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "tools": ("tools", _tools),
     "idle_timeout_ms": ("idleTimeoutMs", _as_is),
     "action_timeout_ms": ("actionTimeoutMs", _as_is),
+    "on_disconnect": ("onDisconnect", str),
 }
 """Each optional run argument: its wire name and how its value is sent (an argument left None is not sent)."""
 
@@ -169,7 +189,9 @@ def run_body(session: Handle | None, arguments: RunArguments) -> dict[str, Any]:
     return body
 
 
-def actions_body(function_results: Results | None, approvals: Approvals | None) -> dict[str, Any]:
+def actions_body(
+    function_results: Results | None, approvals: Approvals | None, on_disconnect: Disconnect | None = None
+) -> dict[str, Any]:
     """Answers as lists of dicts, or as ``{call_id: output}`` / ``{call_id: approve}`` shortcuts."""
     from ._models import SubmitRunActionsRequest
 
@@ -178,7 +200,13 @@ def actions_body(function_results: Results | None, approvals: Approvals | None) 
         body["functionResults"] = _answers(function_results, "output")
     if approvals is not None:
         body["approvals"] = _answers(approvals, "approve")
+    if on_disconnect is not None:
+        body["onDisconnect"] = str(on_disconnect)
     return SubmitRunActionsRequest.from_dict(body).to_dict()
+
+
+def _continues(body: Mapping[str, Any]) -> bool:
+    return body.get("onDisconnect") == "continue"
 
 
 def _answers(answers: Results | Approvals, field: str) -> list[dict[str, Any]]:
@@ -246,7 +274,10 @@ class plans:
         parse = parse_run_result if session is None else parse_session_run_result
         path = "/v1/runs/stream" if stream else "/v1/runs"
         key = arguments.get("idempotency_key") or new_key()
-        return Call("POST", path, parse, body=body, idempotency_key=key, host=host, accept=_accept(stream))
+        resumes = stream and _continues(body)
+        return Call(
+            "POST", path, parse, body=body, idempotency_key=key, host=host, accept=_accept(stream), resumes=resumes
+        )
 
     @staticmethod
     def submit_actions(
@@ -255,14 +286,48 @@ class plans:
         approvals: Approvals | None,
         idempotency_key: str | None,
         *,
+        on_disconnect: Disconnect | None = None,
         stream: bool = False,
     ) -> Call[RunResult]:
         """``submitRunActions`` (``streamRunActions`` with ``stream``)."""
         path = f"/v1/runs/{_segment(run_id, 'run_id')}/actions" + ("/stream" if stream else "")
-        body = actions_body(function_results, approvals)
+        body = actions_body(function_results, approvals, on_disconnect)
         key = idempotency_key or new_key()
-        host = host_of(run_id)
-        return Call("POST", path, parse_run_result, body=body, idempotency_key=key, host=host, accept=_accept(stream))
+        return Call(
+            "POST",
+            path,
+            parse_run_result,
+            body=body,
+            idempotency_key=key,
+            host=host_of(run_id),
+            accept=_accept(stream),
+            resumes=stream and _continues(body),
+            run_id=run_id,
+        )
+
+    @staticmethod
+    def get_run(run_id: str) -> Call[RunState]:
+        from ._models import RunState
+
+        path = f"/v1/runs/{_segment(run_id, 'run_id')}"
+        return Call("GET", path, RunState.from_dict, host=host_of(run_id))
+
+    @staticmethod
+    def run_events(run_id: str, last_event_id: int | None) -> Call[RunResult]:
+        """``streamRunEvents``: a reader of the run, so always resumable (reading never stops a run)."""
+        if last_event_id is not None and (isinstance(last_event_id, bool) or last_event_id < 1):
+            raise ValueError("last_event_id must be a positive event id (or None: from the run's first event)")
+        path = f"/v1/runs/{_segment(run_id, 'run_id')}/events"
+        return Call(
+            "GET",
+            path,
+            parse_run_result,
+            host=host_of(run_id),
+            accept=EVENT_STREAM,
+            resumes=True,
+            run_id=run_id,
+            last_event_id=last_event_id,
+        )
 
     @staticmethod
     def cancel(run_id: str) -> Call[CancelRunResponse]:

@@ -147,6 +147,7 @@ class RawRuns:
     def __init__(self, runs: Runs) -> None:
         self.create = raw(runs.create)
         self.submit_actions = raw(runs.submit_actions)
+        self.retrieve = raw(runs.retrieve)
         self.cancel = raw(runs.cancel)
 
 
@@ -179,4 +180,5 @@ class AsyncRawRuns:
     def __init__(self, runs: AsyncRuns) -> None:
         self.create = araw(runs.create)
         self.submit_actions = araw(runs.submit_actions)
+        self.retrieve = araw(runs.retrieve)
         self.cancel = araw(runs.cancel)

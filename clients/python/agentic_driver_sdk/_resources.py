@@ -15,9 +15,16 @@ from ._base import DEFAULT_IDLE_TIMEOUT, idle_schedule
 from ._plans import plans
 
 if TYPE_CHECKING:
-    from agentic_driver_client.models import CancelRunResponse, Message, ReadSessionResponse, RunResult, SessionInfo
+    from agentic_driver_client.models import (
+        CancelRunResponse,
+        Message,
+        ReadSessionResponse,
+        RunResult,
+        RunState,
+        SessionInfo,
+    )
 
-    from ._arguments import Approvals, Handle, Results, RunArguments, SessionRunArguments
+    from ._arguments import Approvals, Disconnect, Handle, Results, RunArguments, SessionRunArguments
     from ._client import AgenticDriver, AsyncAgenticDriver
     from ._exceptions import SessionBusyError
     from ._models import SessionRunResult
@@ -118,7 +125,7 @@ class Sessions:
 
 
 class Runs:
-    """``client.runs``: run turns (plain or streamed), answer required actions, cancel."""
+    """``client.runs``: run turns (plain or streamed), answer required actions, read or rejoin a run, cancel."""
 
     def __init__(self, client: AgenticDriver) -> None:
         self._client = client
@@ -140,7 +147,9 @@ class Runs:
         application runs itself (the result then has ``status == "requires_action"``);
         ``idle_timeout_ms`` bounds the provider's silence; ``action_timeout_ms`` ends
         such a run as cancelled (``action_timeout``) when a required action is not
-        answered that long; ``idempotency_key`` replaces the fresh key of the call.
+        answered that long; ``on_disconnect="continue"`` lets the run go on when the
+        connection drops (by default the host stops it), which makes a stream resume
+        itself; ``idempotency_key`` replaces the fresh key of the call.
         Stateless runs only may send ``instructions``, ``history``, ``attachments``
         and ``retrieval`` (a session owns its context).
 
@@ -161,7 +170,9 @@ class Runs:
         """``streamRun``: one turn as a ``RunStream`` of typed events; the same arguments as ``create``.
 
         The request is sent when the stream is entered or first iterated. A refusal
-        before the stream starts raises the same errors as ``create``.
+        before the stream starts raises the same errors as ``create``. Sent with
+        ``on_disconnect="continue"``, the stream resumes itself after a dropped
+        connection (``Last-Event-ID``), each event delivered once, in order.
 
             from agentic_driver_client.models import OutputDeltaEvent
 
@@ -179,6 +190,7 @@ class Runs:
         *,
         function_results: Results | None = None,
         approvals: Approvals | None = None,
+        on_disconnect: Disconnect | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Answer a run waiting in ``requires_action`` (``submitRunActions``).
@@ -186,11 +198,13 @@ class Runs:
         ``function_results`` answers function calls (``{call_id: output}`` or
         ``[{"callId": ..., "output": ...}]``); ``approvals`` answers host-tool
         approvals (``{call_id: True}`` or ``[{"callId": ..., "approve": False, "reason": ...}]``).
+        ``on_disconnect`` applies from this answer on (absent, the run keeps its own).
         The result is a ``SessionRunResult`` when the run had a session.
 
             result = client.runs.submit_actions(result.id, function_results={call_id: "42"})
         """
-        return self._client._call(plans.submit_actions(run_id, function_results, approvals, idempotency_key))
+        plan = plans.submit_actions(run_id, function_results, approvals, idempotency_key, on_disconnect=on_disconnect)
+        return self._client._call(plan)
 
     def stream_actions(
         self,
@@ -198,6 +212,7 @@ class Runs:
         *,
         function_results: Results | None = None,
         approvals: Approvals | None = None,
+        on_disconnect: Disconnect | None = None,
         idempotency_key: str | None = None,
     ) -> RunStream[RunResult]:
         """``streamRunActions``: answer a waiting run and stream the rest of its turn (a ``RunStream``).
@@ -205,9 +220,44 @@ class Runs:
         with client.runs.stream_actions(run_id, function_results={call_id: "42"}) as stream:
             for event in stream:
                 ...
+
+        With ``on_disconnect="continue"`` it resumes itself after a dropped connection, as ``stream`` does.
         """
-        plan = plans.submit_actions(run_id, function_results, approvals, idempotency_key, stream=True)
+        plan = plans.submit_actions(
+            run_id, function_results, approvals, idempotency_key, on_disconnect=on_disconnect, stream=True
+        )
         return self._client._stream(plan)
+
+    def retrieve(self, run_id: str) -> RunState:
+        """A run's state and outcome (``getRun``): while it is active, and for the host's ``runs.retentionMs``
+        after its end.
+
+        ``status`` (``queued``, ``running``, ``requires_action``, ``completed``, ``failed``,
+        ``cancelled``), its ``session`` at the current revision, its ``result`` once it
+        completed or paused, its ``problem`` once it failed or was cancelled, and the ids
+        of its first still-buffered and last events. For an answer that was lost, or a
+        stream that could not be resumed (``RunEventsExpiredError``).
+
+            state = client.runs.retrieve(run_id)
+            if str(state.status) == "completed":
+                print(state.result.output.text)
+        """
+        return self._client._call(plans.get_run(run_id))
+
+    def events(self, run_id: str, *, last_event_id: int | None = None) -> RunStream[RunResult]:
+        """``streamRunEvents``: the run's events after ``last_event_id`` (None: from its first), replayed with
+        their original ids, then followed live to its next pause or its end; a ``RunStream``.
+
+        Reading never stops the run, so this stream always resumes itself after a dropped
+        connection. Events after ``last_event_id`` that the host no longer buffers raise
+        ``RunEventsExpiredError`` (``.first_event_id``): read the run with ``retrieve``.
+
+            with client.runs.events(run_id, last_event_id=stream.last_event_id) as rest:
+                for event in rest:
+                    ...
+            result = rest.final_run()
+        """
+        return self._client._stream(plans.run_events(run_id, last_event_id))
 
     def cancel(self, run_id: str) -> CancelRunResponse:
         """Cancel an active run of yours (``cancelRun``; sends no Idempotency-Key).
@@ -344,13 +394,15 @@ class AsyncRuns:
         *,
         function_results: Results | None = None,
         approvals: Approvals | None = None,
+        on_disconnect: Disconnect | None = None,
         idempotency_key: str | None = None,
     ) -> RunResult:
         """Answer a run waiting in ``requires_action`` (``submitRunActions``), as ``Runs.submit_actions``.
 
         result = await client.runs.submit_actions(result.id, function_results={call_id: "42"})
         """
-        return await self._client._call(plans.submit_actions(run_id, function_results, approvals, idempotency_key))
+        plan = plans.submit_actions(run_id, function_results, approvals, idempotency_key, on_disconnect=on_disconnect)
+        return await self._client._call(plan)
 
     def stream_actions(
         self,
@@ -358,6 +410,7 @@ class AsyncRuns:
         *,
         function_results: Results | None = None,
         approvals: Approvals | None = None,
+        on_disconnect: Disconnect | None = None,
         idempotency_key: str | None = None,
     ) -> AsyncRunStream[RunResult]:
         """``streamRunActions`` as an ``AsyncRunStream``, as ``Runs.stream_actions``.
@@ -366,8 +419,26 @@ class AsyncRuns:
             async for event in stream:
                 ...
         """
-        plan = plans.submit_actions(run_id, function_results, approvals, idempotency_key, stream=True)
+        plan = plans.submit_actions(
+            run_id, function_results, approvals, idempotency_key, on_disconnect=on_disconnect, stream=True
+        )
         return self._client._stream(plan)
+
+    async def retrieve(self, run_id: str) -> RunState:
+        """A run's state and outcome (``getRun``), as ``Runs.retrieve``.
+
+        state = await client.runs.retrieve(run_id)
+        """
+        return await self._client._call(plans.get_run(run_id))
+
+    def events(self, run_id: str, *, last_event_id: int | None = None) -> AsyncRunStream[RunResult]:
+        """``streamRunEvents`` as an ``AsyncRunStream``, as ``Runs.events``.
+
+        async with client.runs.events(run_id, last_event_id=stream.last_event_id) as rest:
+            async for event in rest:
+                ...
+        """
+        return self._client._stream(plans.run_events(run_id, last_event_id))
 
     async def cancel(self, run_id: str) -> CancelRunResponse:
         """Cancel an active run of yours (``cancelRun``), as ``Runs.cancel``.

@@ -60,6 +60,7 @@ async def test_every_run_call_sends_the_same_body_for_the_same_arguments(kind: s
         "tools": [{"name": "f", "parameters": {"type": "object"}}],
         "idle_timeout_ms": 5000,
         "action_timeout_ms": 6000,
+        "on_disconnect": "continue",
         "idempotency_key": "key-1",
         "retrieval": None,  # None is not sent
     }
@@ -75,4 +76,5 @@ async def test_every_run_call_sends_the_same_body_for_the_same_arguments(kind: s
         "tools": [{"name": "f", "parameters": {"type": "object"}}],
         "idleTimeoutMs": 5000,
         "actionTimeoutMs": 6000,
+        "onDisconnect": "continue",
     }

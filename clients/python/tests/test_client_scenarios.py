@@ -230,6 +230,8 @@ RUN_ARGUMENTS = {
     "retrieval",
     "tools",
     "idleTimeoutMs",
+    "actionTimeoutMs",
+    "onDisconnect",
 }
 
 
@@ -277,9 +279,16 @@ def perform(client: AgenticDriver, step: dict[str, Any], variables: dict[str, An
                 path["runId"],
                 function_results=body.get("functionResults"),
                 approvals=body.get("approvals"),
+                on_disconnect=body.get("onDisconnect"),
                 idempotency_key=key,
             )
             return Outcome(result.to_dict())
+        if name == "getRun":
+            return Outcome(client.runs.retrieve(path["runId"]).to_dict())
+        if name == "streamRunEvents":
+            last = headers.get("Last-Event-ID")
+            with client.runs.events(path["runId"], last_event_id=None if last is None else int(last)) as events:
+                return Outcome([event_data(event) for event in events])
         if name == "cancelRun":
             return Outcome(client.runs.cancel(path["runId"]).to_dict())
         if name == "waitUntilIdle":
@@ -413,6 +422,9 @@ class Player:
         if "agenticHosts" in expect:
             hosts = [e["agenticHost"] for e in chosen]
             assert hosts == expect["agenticHosts"], f"{where}: Agentic-Host {hosts}, expected {expect['agenticHosts']}"
+        if "lastEventIds" in expect:
+            ids = [e["lastEventId"] for e in chosen]
+            assert ids == expect["lastEventIds"], f"{where}: Last-Event-ID {ids}, expected {expect['lastEventIds']}"
         if "userAgentPrefix" in expect:
             agents = [e["userAgent"] for e in chosen]
             assert all(isinstance(a, str) and a.startswith(expect["userAgentPrefix"]) for a in agents), agents

@@ -65,3 +65,17 @@ def test_the_make_demo_script_starts_its_own_host(name: str) -> None:
     out = run_example(name, None)
     assert "3. sent '!recall' -> 'recall: 2 messages; last user: My name is Ada.'" in out
     assert "stopped the host" in out
+
+
+def test_a_stream_resumed_after_a_cut(host: Host) -> None:
+    out = run_example("resume.py", host)
+    assert out.splitlines() == [
+        "delta: 'echo: A'",
+        "delta: ' reply '",
+        "delta: 'in four'",
+        "delta: ' pieces'",
+        "reply: 'echo: A reply in four pieces' (revision 1, events 1..6)",
+        "the connection was cut after event 2; the client rejoined after ['2']",
+        "run completed: last event 6, onDisconnect continue",
+        "events after 4: ['OutputDeltaEvent', 'RunCompletedEvent']",
+    ]

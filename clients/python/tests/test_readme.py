@@ -1,4 +1,4 @@
-"""The root README's Python example runs, as printed there, against a live host and prints what it says."""
+"""The READMEs' Python examples run, as printed there, against a live host and print what they say."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from .conftest import Host
 
@@ -48,3 +50,15 @@ def test_the_sdk_readme_retry_row_lists_what_the_retry_policy_retries() -> None:
     assert set(re.findall(r"`([A-Z]+_[A-Z_]+)`", retried)) == _base.RETRIED_CODES
     assert {int(status) for status in re.findall(r"\b(5\d\d)\b", retried)} == _base.PROXY_STATUSES
     assert not set(re.findall(r"`([A-Z]+_[A-Z_]+)`", never)) & _base.RETRIED_CODES
+
+
+def test_the_sdk_readme_resume_example_runs_against_a_live_host(host: Host, capsys: pytest.CaptureFixture[str]) -> None:
+    from agentic_driver_sdk import AgenticDriver
+
+    sdk_readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    code = sdk_readme.split("## Resuming a stream", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert 'on_disconnect="continue"' in code and "runs.retrieve" in code and "runs.events" in code
+    with AgenticDriver(base_url=host.base_url, token=host.token) as client:
+        session = client.sessions.create(provider="echo", model="echo-1")
+        exec(compile(code, "README.md", "exec"), {"client": client, "session": session})
+    assert capsys.readouterr().out == "echo: Hi there4\n"

@@ -246,7 +246,7 @@ async def test_stream_refusals_are_retried_like_plain_calls(kind: str, no_sleep:
     client = mock_client(kind, answer)
     events: list[Any] = []
     driver = Driver(kind, client, None)  # type: ignore[arg-type]
-    events = await driver.collect(client.runs.stream(**ECHO, input="x"))
+    events = await driver.collect(client.runs.stream(**ECHO, input="x"), stop_after=1)  # the canned body stops there
     await d(client.close())
     assert [type(e).__name__ for e in events] == ["RunStartedEvent"]
     assert no_sleep == [1.0] and len(keys(seen.requests)) == 1
