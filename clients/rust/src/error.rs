@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! Error
-//! ├── Connection(ConnectionError)  no answer: refused, reset, closed, TLS, DNS   (is_connection)
+//! ├── Connection(ConnectionError)  no answer: refused, reset, closed, TLS, DNS   (is_connection);
+//! │                                also an event stream cut before its run's last event
 //! ├── Timeout(TimeoutError)        connect, read, stream-idle or wait-until-idle (is_connection, is_timeout)
 //! ├── Problem(Problem)             an error answer with a problem document: status, code, detail,
 //! │     kind: ProblemKind::SessionRevisionConflict { current_revision }       headers, retry_after
@@ -20,7 +21,7 @@
 //! ```
 //!
 //! A `reqwest::Error` never reaches the caller except as the [`std::error::Error::source`] of a
-//! `Connection` or `Timeout`. `ProblemKind::from_code` matches the generated `types::ErrorCode`
+//! `Connection` or `Timeout` (a `Connection` for a stream whose body ended early has none). `ProblemKind::from_code` matches the generated `types::ErrorCode`
 //! exhaustively, so a code added to the spec fails the build until it has a variant here.
 
 use std::fmt;
@@ -46,7 +47,9 @@ pub enum Error {
     /// The host (or a proxy before it) answered with an error status and a body that is not a
     /// problem document of the contract.
     UnexpectedStatus(Box<UnexpectedStatus>),
-    /// No answer: the connection was refused, reset or closed, or TLS or DNS failed.
+    /// No answer: the connection was refused, reset or closed, or TLS or DNS failed; or the
+    /// answer broke off: an event stream that was not resumed ended before its run's last event
+    /// (a reset, or a body that simply ended: a truncated answer is never a quiet end).
     Connection(ConnectionError),
     /// A timeout: connect, read, stream idle, or the bound of [`crate::Client::wait_until_idle`].
     /// A kind of connection error ([`Error::is_connection`] is true).
@@ -70,13 +73,37 @@ pub struct UnexpectedStatus {
 /// A connection failure: no answer arrived, or the answer broke off.
 #[derive(Debug)]
 pub struct ConnectionError {
-    source: reqwest::Error,
+    /// The transport's error; `None` when the body simply ended before the run's last event.
+    source: Option<reqwest::Error>,
+    /// What failed, when no transport error says it.
+    message: Option<String>,
 }
 
 impl ConnectionError {
-    /// The underlying transport error.
-    pub fn source_error(&self) -> &reqwest::Error {
-        &self.source
+    pub(crate) fn transport(source: reqwest::Error) -> Self {
+        ConnectionError { source: Some(source), message: None }
+    }
+
+    /// An event stream whose body ended cleanly before the run's last event (`run.completed`,
+    /// `run.requires_action` or `run.failed`): a proxy's reset can look like a clean end.
+    pub(crate) fn stream_ended_early() -> Self {
+        ConnectionError { source: None, message: Some("the event stream ended before the run's last event".into()) }
+    }
+
+    /// The underlying transport error; `None` for an event stream whose body ended before its
+    /// run's last event without one.
+    pub fn source_error(&self) -> Option<&reqwest::Error> {
+        self.source.as_ref()
+    }
+}
+
+impl fmt::Display for ConnectionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.source, &self.message) {
+            (Some(source), _) => write!(f, "{source}"),
+            (None, Some(message)) => write!(f, "{message}"),
+            (None, None) => write!(f, "the connection broke off"),
+        }
     }
 }
 
@@ -217,7 +244,7 @@ impl Error {
             };
             return Error::Timeout(TimeoutError::new(kind, Some(limit), Some(error)));
         }
-        Error::Connection(ConnectionError { source: error })
+        Error::Connection(ConnectionError::transport(error))
     }
 }
 
@@ -228,7 +255,7 @@ impl fmt::Display for Error {
             Error::UnexpectedStatus(answer) => {
                 write!(f, "unexpected {} answer: {}", answer.status, answer.body.chars().take(200).collect::<String>())
             }
-            Error::Connection(error) => write!(f, "connection failed: {}", error.source),
+            Error::Connection(error) => write!(f, "connection failed: {error}"),
             Error::Timeout(timeout) => write!(f, "{timeout}"),
             Error::InvalidRequest(message) => write!(f, "invalid request: {message}"),
             Error::Protocol(message) => write!(f, "protocol: {message}"),
@@ -254,7 +281,7 @@ impl fmt::Display for TimeoutError {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Connection(error) => Some(&error.source),
+            Error::Connection(ConnectionError { source: Some(error), .. }) => Some(error),
             Error::Timeout(TimeoutError { source: Some(error), .. }) => Some(error),
             _ => None,
         }

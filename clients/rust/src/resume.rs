@@ -13,11 +13,13 @@
 //!   same request again, with the same `Idempotency-Key` (the host joins or replays the run the
 //!   first attempt started, so no second turn starts).
 //!
-//! Bounded by the call's retry budget ([`Budget`], shared with the request that opened the
-//! stream): the opening connection, and one that delivered a new event (which gives the budget
-//! back), are reconnected at once; a reconnect that fails before its head (retried as the retry
+//! Bounded by the call's retry budget ([`Budget`], one call with the request that opened the
+//! stream, so its `421` is followed once for all): the opening connection, and one that delivered
+//! a new event, are reconnected at once, not as a retry, with the whole budget (given back); a reconnect that fails before its head (retried as the retry
 //! table says, a `421` followed once per call) or whose stream ends again without a new event
-//! uses one retry and waits its backoff. With the budget spent, the last failure is the stream's error.
+//! uses one retry and waits its backoff. With the budget spent, the last failure is the stream's
+//! error (a body that ended early: [`Error::Connection`]). So `max_retries(0)` still rejoins once
+//! after each drop, and ends the stream with the first rejoin that fails.
 //! `RUN_EVENTS_EXPIRED`, `RUN_NOT_FOUND` and every other problem end the stream at once.
 
 use std::future::Future;
@@ -29,7 +31,7 @@ use std::time::Duration;
 use progenitor_client::ByteStream;
 
 use crate::client::{Budget, Client, Response};
-use crate::error::Error;
+use crate::error::{ConnectionError, Error};
 use crate::generated::types;
 use crate::retry;
 use crate::routing;
@@ -191,10 +193,13 @@ impl Resumer {
             self.budget.retries = 0;
             Duration::ZERO
         } else if self.opening {
-            Duration::ZERO // the first reconnect is no retry: only a failed reconnect is one
+            // The first reconnect is no retry, and it has the whole budget (whatever the request
+            // that opened the stream spent): only a failed reconnect is one.
+            self.budget.retries = 0;
+            Duration::ZERO
         } else if self.budget.retries >= self.client.max_retries() {
             self.client.log_line(&format!("{cut}; not resumed: its retries are spent"));
-            return Err(cause.unwrap_or_else(|| Error::Protocol("the stream ended before the run's last event".into())));
+            return Err(cause.unwrap_or_else(|| Error::Connection(ConnectionError::stream_ended_early())));
         } else {
             let wait = retry::backoff(self.budget.retries, retry::jitter());
             self.budget.retries += 1;

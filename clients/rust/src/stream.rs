@@ -15,7 +15,7 @@ use progenitor_client::ByteStream;
 use reqwest::header::HeaderMap;
 
 use crate::client::Timeouts;
-use crate::error::{Error, Problem, TimeoutError, TimeoutKind};
+use crate::error::{ConnectionError, Error, Problem, TimeoutError, TimeoutKind};
 use crate::generated::types;
 use crate::resume::Resumer;
 use crate::sse::{ServerSentEvent, SseParser};
@@ -113,7 +113,10 @@ impl Event {
 /// `onDisconnect: continue`. The stream of such a run (and every `stream_run_events` stream)
 /// resumes by itself when its connection ends before the run's last event: it rejoins the run's
 /// events after the last one delivered, and delivers each event once, in order; it ends after
-/// that last event (`run.completed`, `run.requires_action` or `run.failed`).
+/// that last event (`run.completed`, `run.requires_action` or `run.failed`). Any other stream
+/// that ends before that last event, with an error or a body that simply ends, ends with
+/// [`Error::Connection`] (a truncated answer is never a quiet end), unless its last event was of
+/// a type this client does not know ([`Event::Unknown`]: a newer type may end a run).
 pub struct EventStream {
     body: ByteStream,
     parser: SseParser,
@@ -128,6 +131,9 @@ pub struct EventStream {
     idle: Option<Pin<Box<tokio::time::Sleep>>>,
     /// Set for a resumable stream.
     resume: Option<Box<Resumer>>,
+    /// The last event delivered ended the run or was of a type newer than this client: a body
+    /// that ends cleanly after it is a whole answer (read for a stream that is not resumed).
+    may_end: bool,
 }
 
 /// How a connection ended: with an error, or its body simply ended (`None`).
@@ -147,6 +153,7 @@ impl EventStream {
             timeouts,
             idle: None,
             resume: None,
+            may_end: false,
         }
     }
 
@@ -239,6 +246,10 @@ impl Stream for EventStream {
                 }
                 let event = Event::parse(&message.event, &message.data);
                 this.last_event_data = message.data;
+                this.may_end = matches!(
+                    event,
+                    Ok(Event::RunCompleted(_) | Event::RunRequiresAction(_) | Event::RunFailed(_) | Event::Unknown(_))
+                );
                 if let Some(resume) = this.resume.as_deref_mut() {
                     if resume.delivered(id, event.as_ref().ok()) {
                         // The run's last event: nothing follows it, and nothing is left to resume.
@@ -272,10 +283,16 @@ impl Stream for EventStream {
                     Some(Error::Timeout(TimeoutError::new(TimeoutKind::StreamIdle, Some(limit), None)))
                 }
             };
-            // The connection ended before the run's last event (after it, `finished` is set).
+            // A resumed stream's connection ended before the run's last event (after it, `finished`
+            // is set). One that is not resumed fails with its error, and a clean end is whole only
+            // after the run's last event (or an event type newer than this client).
             let outcome = match this.resume.as_deref_mut() {
                 Some(resume) => resume.dropped(ending),
-                None => ending.map_or(Ok(()), Err),
+                None => match ending {
+                    Some(error) => Err(error),
+                    None if this.may_end => Ok(()),
+                    None => Err(Error::Connection(ConnectionError::stream_ended_early())),
+                },
             };
             match outcome {
                 Ok(()) if this.resume.is_some() => {} // reconnecting
@@ -366,6 +383,61 @@ mod tests {
         let error = block_on(stream.final_event()).unwrap_err();
         assert_eq!(error.kind(), Some(&crate::ProblemKind::Unknown("PROVIDER_ON_FIRE".into())));
         assert_eq!(error.status(), Some(503));
+    }
+
+    /// Reads a stream that is not resumed to its end: its event types, and the error that ended it.
+    fn drain(mut stream: EventStream) -> (Vec<String>, Option<Error>) {
+        block_on(async {
+            let mut types = Vec::new();
+            while let Some(event) = stream.next().await {
+                match event {
+                    Ok(event) => types.push(event.event_type().to_string()),
+                    Err(error) => return (types, Some(error)),
+                }
+            }
+            (types, None)
+        })
+    }
+
+    #[test]
+    fn a_body_that_ends_before_the_runs_last_event_is_a_connection_error() {
+        let started = "id: 1\nevent: run.started\ndata: {\"type\":\"run.started\",\"runId\":\"run_1\"}\n\n";
+        let delta =
+            "id: 2\nevent: output.delta\ndata: {\"type\":\"output.delta\",\"runId\":\"run_1\",\"text\":\"a\"}\n\n";
+        for chunks in [&[][..], &[started][..], &[started, delta][..]] {
+            let (types, error) = drain(stream_of(chunks));
+            assert_eq!(types.len(), chunks.len());
+            let error = error.expect("a truncated answer is never a quiet end");
+            assert!(error.is_connection() && !error.is_timeout(), "{error:?}");
+            let Error::Connection(cut) = &error else { panic!("{error:?}") };
+            assert!(cut.source_error().is_none());
+            assert!(std::error::Error::source(&error).is_none());
+            assert_eq!(error.to_string(), "connection failed: the event stream ended before the run's last event");
+        }
+        // A malformed event is not one that ends the run either.
+        let mut stream = stream_of(&[started, "event: run.completed\ndata: {\"type\":\"run.completed\"}\n\n"]);
+        let items: Vec<_> = block_on(async {
+            let mut items = Vec::new();
+            while let Some(item) = stream.next().await {
+                items.push(item);
+            }
+            items
+        });
+        assert!(matches!(items.as_slice(), [Ok(_), Err(Error::Protocol(_)), Err(Error::Connection(_))]), "{items:?}");
+    }
+
+    #[test]
+    fn a_body_that_ends_after_the_runs_last_event_or_a_newer_type_ends_quietly() {
+        let started = "id: 1\nevent: run.started\ndata: {\"type\":\"run.started\",\"runId\":\"run_1\"}\n\n";
+        let failed = "id: 2\nevent: run.failed\ndata: {\"type\":\"run.failed\",\"runId\":\"run_1\",\"problem\":{\"type\":\"t\",\"title\":\"t\",\"status\":502,\"code\":\"PROVIDER_ERROR\",\"detail\":\"d\"}}\n\n";
+        let newer = "id: 2\nevent: run.handed_off\ndata: {\"type\":\"run.handed_off\"}\n\n";
+        assert_eq!(drain(stream_of(&[started, failed])).1.map(|error| error.to_string()), None);
+        let (types, error) = drain(stream_of(&[started, newer]));
+        assert!(error.is_none(), "{error:?}");
+        assert_eq!(types, ["run.started", "run.handed_off"]);
+        // An event after the newer type that does not end the run: truncated again.
+        let (_, error) = drain(stream_of(&[newer, started]));
+        assert!(matches!(error, Some(Error::Connection(_))), "{error:?}");
     }
 
     #[test]

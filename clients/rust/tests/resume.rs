@@ -162,10 +162,34 @@ async fn a_stream_without_continue_is_never_resumed() {
         assert!(error.is_some_and(|error| error.is_connection()));
         assert_eq!(server.requests().len(), 1, "{on_disconnect:?}: not rejoined");
 
-        // A body that ends early just ends, as before.
+        // A body that simply ends early is no quiet end either: the same connection error.
         let server = ScriptedServer::start(vec![events(&[started(1)]), events(&[completed(2)])]).await;
         let (seen, error) = read(client(&server).stream_run(&request, None).await.unwrap()).await;
-        assert_eq!((seen, error.is_none()), (vec!["run.started".to_string()], true));
+        assert_eq!(seen, ["run.started"]);
+        let error = error.expect("a truncated answer is an error");
+        assert!(error.is_connection() && !error.is_timeout(), "{error:?}");
+        assert!(matches!(&error, Error::Connection(cut) if cut.source_error().is_none()), "{error:?}");
+        assert!(error.to_string().contains("ended before the run's last event"), "{error}");
+        assert_eq!(server.requests().len(), 1);
+
+        // So is a body that ends before any event.
+        let server = ScriptedServer::start(vec![events(&[])]).await;
+        let (seen, error) = read(client(&server).stream_run(&request, None).await.unwrap()).await;
+        assert!(seen.is_empty());
+        assert!(matches!(error, Some(Error::Connection(_))), "{error:?}");
+        assert_eq!(server.requests().len(), 1);
+
+        // A whole stream ends quietly, and so does one whose last event is of a type newer than
+        // this client (a later contract may end a run with it).
+        let server = ScriptedServer::start(vec![events(&[started(1), completed(2)])]).await;
+        let (seen, error) = read(client(&server).stream_run(&request, None).await.unwrap()).await;
+        assert!(error.is_none(), "{error:?}");
+        assert_eq!(seen, ["run.started", "run.completed"]);
+        let newer = "id: 2\nevent: run.handed_off\ndata: {\"type\":\"run.handed_off\"}\n\n".to_string();
+        let server = ScriptedServer::start(vec![events(&[started(1), newer])]).await;
+        let (seen, error) = read(client(&server).stream_run(&request, None).await.unwrap()).await;
+        assert!(error.is_none(), "{error:?}");
+        assert_eq!(seen, ["run.started", "run.handed_off"]);
         assert_eq!(server.requests().len(), 1);
     }
 }
@@ -189,7 +213,7 @@ async fn a_run_whose_streams_keep_ending_before_run_started_is_sent_again_within
     let started = std::time::Instant::now();
     let (seen, error) = read(client(&server).stream_run(&continuing(), None).await.unwrap()).await;
     assert!(seen.is_empty());
-    assert!(matches!(error, Some(Error::Protocol(_))), "{error:?}");
+    assert!(matches!(&error, Some(Error::Connection(cut)) if cut.source_error().is_none()), "{error:?}");
     // The opening answer's drop is sent again at once; the two that follow are the retries.
     assert_eq!(requests(&server), [post(), post(), post(), post()]);
     assert!(started.elapsed() >= std::time::Duration::from_millis(1100), "backoff waits {:?}", started.elapsed());
@@ -236,8 +260,61 @@ async fn a_rejoin_that_ends_again_without_a_new_event_uses_a_retry() {
     let server = ScriptedServer::start(vec![events(&[started(1), delta(2, "a")]), events(&[delta(2, "a")])]).await;
     let (seen, error) = read(client(&server).stream_run(&continuing(), None).await.unwrap()).await;
     assert_eq!(seen, ["run.started", "output.delta a"], "event 2 is delivered once");
-    assert!(matches!(error, Some(Error::Protocol(_))), "{error:?}");
+    let error = error.expect("the budget is spent");
+    assert!(error.is_connection() && matches!(&error, Error::Connection(_)), "{error:?}");
     assert_eq!(requests(&server), [post(), rejoin(Some("2")), rejoin(Some("2")), rejoin(Some("2"))]);
+}
+
+#[tokio::test]
+async fn with_retries_off_each_drop_is_still_rejoined_once() {
+    let off = |server: &ScriptedServer| {
+        Client::builder().base_url(&server.base_url).token(TOKEN).max_retries(0).build().unwrap()
+    };
+    // Every drop after a new event is rejoined at once: the first rejoin is not a retry.
+    let server = ScriptedServer::start(vec![
+        events(&[started(1)]),
+        events(&[delta(2, "a")]),
+        Action::StreamThenCut(delta(3, "b")),
+        events(&[completed(4)]),
+    ])
+    .await;
+    let (seen, error) = read(off(&server).stream_run(&continuing(), None).await.unwrap()).await;
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(seen, ALL);
+    assert_eq!(requests(&server), [post(), rejoin(Some("1")), rejoin(Some("2")), rejoin(Some("3"))]);
+
+    // A rejoined stream that ends again without a new event is the first rejoin that failed.
+    let server =
+        ScriptedServer::start(vec![events(&[started(1), delta(2, "a")]), events(&[delta(2, "a")]), events(&[])]).await;
+    let (seen, error) = read(off(&server).stream_run(&continuing(), None).await.unwrap()).await;
+    assert_eq!(seen, ["run.started", "output.delta a"]);
+    assert!(matches!(&error, Some(Error::Connection(cut)) if cut.source_error().is_none()), "{error:?}");
+    assert_eq!(requests(&server), [post(), rejoin(Some("2"))]);
+
+    // Before the first event too: the run is sent again once.
+    let server = ScriptedServer::start(vec![events(&[])]).await;
+    let (seen, error) = read(off(&server).stream_run(&continuing(), None).await.unwrap()).await;
+    assert!(seen.is_empty());
+    assert!(matches!(error, Some(Error::Connection(_))), "{error:?}");
+    assert_eq!(requests(&server), [post(), post()]);
+}
+
+#[tokio::test]
+async fn the_first_rejoin_has_the_whole_budget_whatever_the_opening_request_spent() {
+    let server = ScriptedServer::start(vec![
+        gateway_page(),
+        gateway_page(),
+        events(&[]), // opened after both retries, then dropped before its first event
+        gateway_page(),
+        gateway_page(),
+        events(&[started(1), delta(2, "a"), delta(3, "b"), completed(4)]),
+    ])
+    .await;
+    let (seen, error) = read(client(&server).stream_run(&continuing(), None).await.unwrap()).await;
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(seen, ALL);
+    // The opening request and its 2 retries; the run sent again at once, and its own 2 retries.
+    assert_eq!(requests(&server), [post(), post(), post(), post(), post(), post()]);
 }
 
 #[tokio::test]

@@ -415,18 +415,23 @@ export class AgenticDriverClient {
   }
 
   /**
-   * How a resumed stream reconnects (../BEHAVIOUR.md, "Resuming a stream"): each reconnection is
-   * a retry of the call (waiting as backoff says, within its budget, which a new event gives back).
+   * How a resumed stream reconnects (../BEHAVIOUR.md, "Resuming a stream"): after a drop it rejoins
+   * at once, and that first rejoin is not a retry (so `maxRetries: 0` still rejoins once after each
+   * drop). A rejoin that fails, before its head (retried by `execute` as the retry table says) or
+   * with a stream that ends again without a new event (waiting its backoff here), is a retry of the
+   * call, within its budget; a rejoin that delivers a new event gives the budget back.
    * Once an event with an id was delivered it rejoins the run's events after it; before that (a
    * stream that dropped before `run.started`), it sends the same request again with the same
    * `Idempotency-Key`, which the host answers from the run it already has.
    */
   #resumption(method: 'GET' | 'POST', path: string, call: IdempotentCallOptions, body: unknown, state: CallState, resume: ResumeFrom): Resumption {
     const settings = this.#settingsFor(call);
+    let fresh = false; // the body being read is a rejoin's that has delivered no new event yet
     return {
       after: resume.after,
       progressed: () => {
         state.retries = 0;
+        fresh = false;
       },
       reconnect: async (failure: AgenticDriverError, startedRunId: string | undefined, lastEventId: number) => {
         const runId = resume.runId ?? startedRunId;
@@ -434,20 +439,29 @@ export class AgenticDriverClient {
         // (before that, where the run's events stood for it is unknown: the request goes again).
         const rejoin = runId !== undefined && (lastEventId > 0 || method === 'GET');
         const [nextMethod, nextPath] = rejoin ? (['GET', fill(PATHS.streamRunEvents, { runId })] as const) : [method, path];
-        if (state.retries >= settings.maxRetries) throw failure;
-        const waitMs = backoffMs(state.retries, settings.random);
+        let waitMs = 0;
+        if (fresh) {
+          // A rejoin that brought nothing new failed like any other: one retry, after its backoff.
+          if (state.retries >= settings.maxRetries) throw failure;
+          waitMs = backoffMs(state.retries, settings.random);
+          state.retries++;
+        } else {
+          // The first rejoin after a drop is not a retry: its own failures draw on the whole budget.
+          state.retries = 0;
+        }
         settings.logger?.debug(
           `agentic-driver: ${method} ${path}: the event stream ended after event ${lastEventId} (${failure.name}: ${failure.message}); ` +
             `${rejoin ? 'rejoining' : 'sending it again'} in ${(waitMs / 1000).toFixed(3)} s`,
         );
-        await sleep(waitMs, call.signal);
-        state.retries++;
+        if (waitMs > 0) await sleep(waitMs, call.signal);
         // The caller's own Last-Event-ID was for the first request only: a rejoin starts after the last event delivered.
         const headers = Object.fromEntries(Object.entries(call.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'last-event-id'));
         if (rejoin && lastEventId > 0) headers[LAST_EVENT_ID] = String(lastEventId);
         const { idempotencyKey: _key, ...reading } = call; // a rejoin (GET) takes no key
         const next = rejoin ? { ...reading, headers } : { ...call, headers };
-        return (await this.#openStream(nextMethod, nextPath, next, rejoin ? undefined : body, state)).body;
+        const opened = await this.#openStream(nextMethod, nextPath, next, rejoin ? undefined : body, state);
+        fresh = true;
+        return opened.body;
       },
     };
   }

@@ -337,7 +337,7 @@ async function attemptOnce(settings: TransportSettings, call: Call): Promise<Out
  * (client.ts) is several requests (the first, then its rejoins), drawing on one budget.
  */
 export interface CallState {
-  /** Retries used; a resumed stream sets it back to 0 when a request delivered a new event. */
+  /** Retries used; a resumed stream sets it back to 0 when a request delivered a new event, and for the first rejoin after a drop. */
   retries: number;
   /** Set once a `421` was followed (at most once per call); every later request is sent there. */
   owner?: string;

@@ -183,20 +183,70 @@ describe('resuming a continue stream', () => {
 });
 
 describe('the resume budget', () => {
+  /** A proxy's page that asks for no wait: a rejoin that failed before its head, retried at once. */
+  const gateway = () => new Response('<h1>Bad Gateway</h1>', { status: 502, headers: { 'Content-Type': 'text/html', 'Retry-After': '0' } });
+
   it('rejoins that deliver nothing new use the retry budget; when it is spent, the last failure is raised', async () => {
+    // The first rejoin is free; each one after it that brings nothing new is one of the 2 retries.
     const { fetch, requests } = scripted(sse([1, 2], 'reset'), sse([1, 2], 'reset'));
     const error = await rejection(drain(await clientWith(fetch).streamRun(CONTINUE)));
     assert.ok(error instanceof ConnectionError, String(error));
-    assert.deepEqual(requests(), ['POST /v1/runs/stream', EVENTS_PATH, EVENTS_PATH]);
-    const off = scripted(sse([1, 2], 'reset'), sse([3, 4, 5, 6]));
-    await rejection(drain(await clientWith(off.fetch, { maxRetries: 0 }).streamRun(CONTINUE)));
-    assert.equal(off.seen.length, 1, 'maxRetries: 0 turns resuming off too');
+    assert.deepEqual(requests(), ['POST /v1/runs/stream', EVENTS_PATH, EVENTS_PATH, EVENTS_PATH]);
+  });
+
+  it('the first rejoin after a drop is not a retry: maxRetries 0 still rejoins once', async () => {
+    const { fetch, requests, header } = scripted(sse([1, 2], 'reset'), sse([3, 4, 5, 6]));
+    assert.deepEqual(await drain(await clientWith(fetch, { maxRetries: 0 }).streamRun(CONTINUE)), ALL);
+    assert.deepEqual(requests(), ['POST /v1/runs/stream', EVENTS_PATH]);
+    assert.deepEqual(header('Last-Event-ID'), [null, '2']);
+    // Per call too, and after each drop: every rejoin that delivers makes the next drop's rejoin free again.
+    const again = scripted(sse([1, 2], 'reset'), sse([3, 4], 'finish'), sse([5, 6]));
+    assert.deepEqual(await drain(await clientWith(again.fetch).streamRun(CONTINUE, { maxRetries: 0 })), ALL);
+    assert.deepEqual(again.header('Last-Event-ID'), [null, '2', '4']);
+  });
+
+  it('with maxRetries 0 the first rejoin that fails is raised', async () => {
+    const failed = scripted(sse([1, 2], 'reset'), gateway);
+    const error = await rejection(drain(await clientWith(failed.fetch, { maxRetries: 0 }).streamRun(CONTINUE)));
+    assert.ok(error instanceof UnexpectedResponseError && error.status === 502, String(error));
+    assert.deepEqual(failed.requests(), ['POST /v1/runs/stream', EVENTS_PATH]);
+    // A rejoined stream that ends again without a new event failed too: its drop is raised.
+    for (const end of ['reset', 'finish'] as const) {
+      const empty = scripted(sse([1, 2], 'reset'), sse([2], end));
+      const dropped = await rejection(drain(await clientWith(empty.fetch, { maxRetries: 0 }).streamRun(CONTINUE)));
+      assert.ok(dropped instanceof ConnectionError && !(dropped instanceof TimeoutError), `${end}: ${String(dropped)}`);
+      assert.deepEqual(empty.requests(), ['POST /v1/runs/stream', EVENTS_PATH], end);
+    }
+  });
+
+  it('the first rejoin has the whole budget even when the request that opened the stream used retries', async () => {
+    // Opened after both retries, then dropped before its first event: sent again at once, with 2 retries of its own.
+    const { fetch, requests } = scripted(gateway, gateway, sse([], 'reset'), gateway, gateway, sse([1, 2, 3, 4, 5, 6]));
+    assert.deepEqual(await drain(await clientWith(fetch).streamRun(CONTINUE)), ALL);
+    assert.deepEqual(requests(), Array(6).fill('POST /v1/runs/stream'));
   });
 
   it('a rejoin that delivers a new event gives the budget back', async () => {
     const { fetch, header } = scripted(sse([1], 'reset'), sse([2], 'reset'), sse([3], 'finish'), sse([4], 'reset'), sse([5, 6]));
     assert.deepEqual(await drain(await clientWith(fetch, { maxRetries: 1 }).streamRun(CONTINUE)), ALL);
     assert.deepEqual(header('Last-Event-ID'), [null, '1', '2', '3', '4']);
+    // One retry in all; two rejoins fail, but each failure follows a drop after news.
+    const failing = scripted(sse([1, 2], 'reset'), gateway, sse([3, 4], 'reset'), gateway, sse([5, 6]));
+    assert.deepEqual(await drain(await clientWith(failing.fetch, { maxRetries: 1 }).streamRun(CONTINUE)), ALL);
+    assert.deepEqual(failing.header('Last-Event-ID'), [null, '2', '2', '4', '4']);
+  });
+
+  it('a rejoin that ends with nothing new is retried after a backoff; the first rejoin is at once', async () => {
+    const at: number[] = [];
+    const { fetch: inner, requests } = scripted(sse([1, 2], 'reset'), sse([2], 'finish'), sse([3, 4, 5, 6]));
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      at.push(Date.now());
+      return inner(input, init);
+    }) as typeof globalThis.fetch;
+    assert.deepEqual(await drain(await clientWith(fetch, { maxRetries: 1 }).streamRun(CONTINUE)), ALL);
+    assert.deepEqual(requests(), ['POST /v1/runs/stream', EVENTS_PATH, EVENTS_PATH]);
+    assert.ok(at[1]! - at[0]! < 300, `the first rejoin waited ${at[1]! - at[0]!} ms`);
+    assert.ok(at[2]! - at[1]! >= 370, `the retried rejoin waited only ${at[2]! - at[1]!} ms`); // 0.5 s * [0.75, 1.0]
   });
 
   it('a proxy 502 on the rejoin is retried; a 421 is followed once to its owner, which later rejoins keep', async () => {
@@ -210,11 +260,11 @@ describe('the resume budget', () => {
   });
 
   it('a proxy page that persists is raised when the budget is spent', async () => {
-    const page = () => new Response('<h1>Gateway Timeout</h1>', { status: 504, headers: { 'Content-Type': 'text/html' } });
+    const page = () => new Response('<h1>Gateway Timeout</h1>', { status: 504, headers: { 'Content-Type': 'text/html', 'Retry-After': '0' } });
     const { fetch, seen } = scripted(sse([1, 2], 'reset'), page);
     const error = await rejection(drain(await clientWith(fetch).streamRun(CONTINUE)));
     assert.ok(error instanceof UnexpectedResponseError && error.status === 504, String(error));
-    assert.equal(seen.length, 3);
+    assert.equal(seen.length, 4, 'the stream, the free rejoin, and its 2 retries');
   });
 });
 
@@ -244,7 +294,8 @@ describe('refusals of a rejoin', () => {
   });
 
   it("the caller's abort during the wait before a rejoin rejects with AbortError and sends nothing more", async () => {
-    const { fetch, seen } = scripted(sse([1], 'reset'), sse([2, 3, 4, 5, 6]));
+    // The first rejoin is at once and brings nothing new; the wait is before its retry.
+    const { fetch, seen } = scripted(sse([1], 'reset'), sse([1], 'reset'), sse([2, 3, 4, 5, 6]));
     const controller = new AbortController();
     const stream = await clientWith(fetch).streamRun(CONTINUE, { signal: controller.signal });
     const error = await rejection(
@@ -253,7 +304,7 @@ describe('refusals of a rejoin', () => {
       })(),
     );
     assert.ok(error instanceof AbortError, String(error));
-    assert.equal(seen.length, 1);
+    assert.equal(seen.length, 2);
   });
 });
 
