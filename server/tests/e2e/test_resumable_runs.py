@@ -69,7 +69,7 @@ def resumable_host(launch: Callable[..., Host]) -> Host:
             "hostId": "resumable",
             "providers": [echo_provider("echo")],
             "sessions": {"retentionMs": 60_000},
-            "limits": {"maxConcurrentRuns": 8, "maxRunEventBytes": 8192, "heartbeatMs": 100},
+            "limits": {"maxConcurrentRuns": 8, "maxRunEventBytes": 16384, "heartbeatMs": 100},
             "runs": {"retentionMs": 2_000, "maxEntries": 50},
             "tokens": [
                 token_entry("alice", ALICE, ["*"], ALL_GRANTS),
@@ -291,7 +291,7 @@ def test_a_last_event_id_older_than_the_buffer_is_run_events_expired_with_the_fi
         assert tail[0].id == state["firstEventId"] and tail[-1].id == 202 and tail[-1].event == "run.completed"
         metrics = resumable_host.metrics()
         held = [v for name, _, v in metrics if name == "agentic_driver_run_event_bytes"]
-        assert held and 0 < held[0] <= 50 * 8192
+        assert held and 0 < held[0] <= 50 * 16384
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "abc", "1.5", "0x2", "99999999999999999999"])
@@ -352,7 +352,7 @@ def test_discovery_advertises_the_capability_and_the_hosts_bounds(resumable_host
 
     assert runs == {
         "onDisconnect": ["cancel", "continue"],
-        "maxRunEventBytes": 8192,
+        "maxRunEventBytes": 16384,
         "retentionMs": 2000,
         "maxEntries": 50,
     }

@@ -24,10 +24,15 @@ from ..errors import DriverError
 
 __all__ = ["Delta", "Entry", "Outcome", "RunLog", "Started", "entry_bytes"]
 
+# What an entry counts is what it holds in memory, measured with tracemalloc over 500 kept session runs
+# (bench/README.md, "What keeping runs costs"), so that the gauge agentic_driver_run_event_bytes tracks the heap.
 DELTA_OVERHEAD_BYTES = 128
-"""What a delta counts beyond its text: its SSE framing, type and run id as sent."""
-EVENT_BYTES = 1024
-"""What a start or an outcome counts beyond its output text (its session and figures as sent)."""
+"""What a delta counts beyond its text (its entry, its slot in the log)."""
+STARTED_BYTES = 512
+"""A start: its session snapshot, rendered only when read."""
+OUTCOME_BYTES = 6144
+"""An outcome beyond its output text: its RunResult (figures, and the session as it was then) and the kept run
+that holds it, which an ended run keeps for getRun."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +65,11 @@ def entry_bytes(entry: Entry) -> int:
     if isinstance(entry, Delta):
         text = entry.text
         return DELTA_OVERHEAD_BYTES + (len(text) if text.isascii() else len(text.encode("utf-8")))
-    if isinstance(entry, Outcome) and entry.result is not None:
-        return EVENT_BYTES + len(entry.result.output.text)
-    return EVENT_BYTES
+    if isinstance(entry, Started):
+        return STARTED_BYTES
+    if entry.result is not None:
+        return OUTCOME_BYTES + len(entry.result.output.text)
+    return OUTCOME_BYTES
 
 
 class RunLog:
