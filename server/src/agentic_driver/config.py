@@ -280,8 +280,9 @@ class LimitsConfig(_Closed):
     """All of a stateless run's attachments together, decoded (20 MiB: Gemini's inline request limit); beyond
     it ``ATTACHMENT_UNSUPPORTED``."""
     maxRunEventBytes: Annotated[int, Field(ge=1, le=DEFAULT_MAX_RUN_EVENT_BYTES)] = DEFAULT_MAX_RUN_EVENT_BYTES
-    """The most bytes of one run's events kept for rejoining (``streamRunEvents``); beyond it the oldest are
-    dropped and a ``Last-Event-ID`` before them is RUN_EVENTS_EXPIRED. May only tighten the default (1 MiB)."""
+    """The most bytes of one run's events kept for rejoining (``streamRunEvents``), counted as what they hold in
+    memory; beyond it the oldest are dropped and a ``Last-Event-ID`` before them is RUN_EVENTS_EXPIRED. May only
+    tighten the default (1 MiB)."""
     heartbeatMs: Annotated[int, Field(ge=10)] = 15_000
     """How long a stream may stay silent before the host sends an SSE comment."""
     streamStallMs: Annotated[int, Field(ge=100)] = 60_000
