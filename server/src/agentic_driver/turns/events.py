@@ -80,8 +80,8 @@ class RunEvents:
 
 
 def _event(run_id: str, entry: Started | Delta | Outcome) -> StreamEvent:
-    if isinstance(entry, Delta):
-        return views.delta_event(run_id, entry.text)
+    if isinstance(entry, str):
+        return views.delta_event(run_id, entry)
     if isinstance(entry, Started):
         session = entry.session
         return views.started_event(run_id, None if session is None else views.render_session(session, entry.host_id))

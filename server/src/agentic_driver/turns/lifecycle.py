@@ -150,10 +150,7 @@ class TurnLifecycle:
         self.runs.add(run)
         request_context.note_run(run.id, run.session.id if run.session is not None else None)
         run.task = asyncio.create_task(self._drive(run, provider, request, store, idle_timeout_ms))
-        run.task.add_done_callback(lambda task: self._settle_if_never_started(task, run, store))
-        # A finished task keeps its context (the request that started it) alive: a run kept for rejoining
-        # must not keep that request, so the run lets go of its task once it is done.
-        run.task.add_done_callback(lambda _: setattr(run, "task", None))
+        run.task.add_done_callback(lambda task: self._task_done(task, run, store))
 
     def answer(self, run: ActiveRun, answer: dict[str, Any]) -> None:
         """Resume a paused run with validated answers keyed by call id."""
@@ -362,10 +359,15 @@ class TurnLifecycle:
 
     # -- endings -------------------------------------------------------------------
 
-    def _settle_if_never_started(self, task: asyncio.Task[None], run: ActiveRun, store: SessionStore | None) -> None:
-        """A task cancelled before its first step never entered ``_drive``: settle the run here."""
-        if not task.cancelled():
-            return
+    def _task_done(self, task: asyncio.Task[None], run: ActiveRun, store: SessionStore | None) -> None:
+        """The run's task is done. A finished task keeps its context (the request that started it) alive, and a
+        run kept for rejoining must not keep that request: the run lets go of its task. A task cancelled before
+        its first step never entered ``_drive``: the run is settled here."""
+        run.task = None
+        if task.cancelled():
+            self._settle_never_started(run, store)
+
+    def _settle_never_started(self, run: ActiveRun, store: SessionStore | None) -> None:
         self.slots.unreserve()
         reason = run.cancel_reason or "cancelled"
         self._stop(run, store, None, _interrupt_reason(reason))

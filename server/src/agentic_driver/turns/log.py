@@ -44,9 +44,9 @@ class Started:
     host_id: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
-    text: str
+Delta = str
+"""A delta is kept as its text alone: a string is not an object the garbage collector has to walk, and an ended
+run kept for rejoining may hold thousands of them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +62,8 @@ Entry = Started | Delta | Outcome
 
 def entry_bytes(entry: Entry) -> int:
     """What an entry counts toward ``maxRunEventBytes``: about its size as an SSE message."""
-    if isinstance(entry, Delta):
-        text = entry.text
+    if isinstance(entry, str):
+        text = entry
         return DELTA_OVERHEAD_BYTES + (len(text) if text.isascii() else len(text.encode("utf-8")))
     if isinstance(entry, Started):
         return STARTED_BYTES

@@ -88,7 +88,7 @@ class ActiveRun:
     """The last event id the run's attached stream has read (None: no stream is attached to the run)."""
     _caught_up: asyncio.Future[None] | None = None
     """What the run's task awaits while held back (only that task waits on it)."""
-    _outcome_waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    _outcome_waiters: list[asyncio.Future[None]] | None = None
     """One future per request waiting for the next outcome (a JSON answer, and any retry that joined it)."""
 
     @property
@@ -109,7 +109,7 @@ class ActiveRun:
     async def publish_delta(self, text: str) -> None:
         """Log a delta; while an attached stream is ``UNREAD_EVENTS`` behind, wait for it first."""
         log = self.log
-        log.append(Delta(text))
+        log.append(text)
         while self.reader_at is not None and log.last_id - self.reader_at > UNREAD_EVENTS:
             self._caught_up = asyncio.get_running_loop().create_future()
             await self._caught_up
@@ -119,7 +119,7 @@ class ActiveRun:
         self.log.append(outcome)
         self.last_outcome_id = self.log.last_id
         if self._outcome_waiters:
-            waiters, self._outcome_waiters = self._outcome_waiters, []
+            waiters, self._outcome_waiters = self._outcome_waiters, None
             for waiter in waiters:
                 if not waiter.done():
                     waiter.set_result(None)
@@ -128,7 +128,10 @@ class ActiveRun:
         """The first outcome published after event ``after`` (the run paused, finished or failed)."""
         while self.last_outcome is None or self.last_outcome_id <= after:
             waiter = asyncio.get_running_loop().create_future()
-            self._outcome_waiters.append(waiter)
+            if self._outcome_waiters is None:
+                self._outcome_waiters = [waiter]
+            else:
+                self._outcome_waiters.append(waiter)
             await waiter
         return self.last_outcome
 
