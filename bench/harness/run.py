@@ -15,6 +15,10 @@ phases use ``PEER_COUNTS``, see bench/README.md):
 8. ``full.turn.c1/c8/c32``, ``full.stream.c1``, ``full.read``: the same measurements on the full store;
 9. host and floor only: the client probe, the same 1,024 turns at concurrency 32 through the raw
    client and through httpx, to see which side saturates first.
+
+After host and floor, the buffering section (``buffering.py``) starts two more hosts, with and without
+kept runs, for what the run log costs (RSS per kept run and per event, time to first replayed event);
+then the peer. Host/floor CPU per turn is also set against the committed results and their spread.
 """
 
 from __future__ import annotations
@@ -83,9 +87,18 @@ def _lanes(items: Sequence[Work], concurrency: int) -> list[list[Work]]:
 
 
 def turn_lanes(
-    api: Api, pool: Sequence[Session], concurrency: int, count: int, *, stream: bool = False, start: int = 0
+    api: Api,
+    pool: Sequence[Session],
+    concurrency: int,
+    count: int,
+    *,
+    stream: bool = False,
+    start: int = 0,
+    text: Callable[[int], str] = turn_text,
 ) -> list[list[Work]]:
-    """``count`` turns over ``concurrency`` lanes; lane j owns sessions pool[j::concurrency] and cycles over them."""
+    """``count`` turns over ``concurrency`` lanes; lane j owns sessions pool[j::concurrency] and cycles over them.
+
+    Turn ``n`` (counted from ``start``) sends ``text(n)``."""
     lanes: list[list[Work]] = []
     per_lane, extra = divmod(count, concurrency)
     serial = start
@@ -96,12 +109,12 @@ def turn_lanes(
         work: list[Work] = []
         for k in range(per_lane + (1 if lane < extra else 0)):
             session = owned[k % len(owned)]
-            text = turn_text(serial)
+            sent = text(serial)
             serial += 1
             build = api.stream_turn if stream else api.turn
             work.append(
                 Work(
-                    make=lambda s=session, t=text, b=build: b(s, t),
+                    make=lambda s=session, t=sent, b=build: b(s, t),
                     expect=200,
                     done=lambda _r, s=session: api.turned(s),
                 )
@@ -485,6 +498,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=str(RESULTS / "latest.json"))
     parser.add_argument("--no-probe", action="store_true", help="skip the raw-vs-httpx client probe")
     parser.add_argument(
+        "--no-buffering", action="store_true", help="skip the buffering section (kept runs: RSS, rejoin)"
+    )
+    parser.add_argument("--host-src", help="run the host(s) from this server/src directory (PYTHONPATH) instead")
+    parser.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="results to set CPU per turn against (default: the committed results/latest.json, git HEAD)",
+    )
+    parser.add_argument(
         "--report", metavar="FILE", help="run nothing: recompute ratios and targets of a results file, print them"
     )
     options = parser.parse_args(argv)
@@ -506,6 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(
     options: Any, names: list[str], server_cpus: set[int] | None, client_cpus: set[int] | None, priority: bool
 ) -> int:
+    from . import buffering  # it builds on this module
+
     started = time.time()
     results: dict[str, Any] = {
         "meta": {
@@ -524,6 +548,10 @@ def _run(
         "targets": {},
     }
     results["meta"]["provider_first_output_ms"] = provider_first_output_ms()
+    if options.host_src:
+        results["meta"]["host_src"] = str(Path(options.host_src).resolve())
+    # Read before this run may write over it.
+    baseline = buffering.recorded_baseline(Path(options.baseline) if options.baseline else None)
     log = lambda line: print(line, flush=True)  # noqa: E731
     for name in ("host", "floor", "peer"):
         if name not in names:
@@ -537,6 +565,8 @@ def _run(
                 if name == "peer":
                     targets.ensure_peer_venv(log)
                 spec = {"host": targets.host_spec, "floor": targets.floor_spec, "peer": targets.peer_spec}[name]()
+                if name == "host" and options.host_src:
+                    spec.env["PYTHONPATH"] = str(Path(options.host_src).resolve())
             except TargetUnavailable as error:
                 log(f"  {name} unavailable: {error}")
                 results["targets"][name] = {"available": False, "reason": str(error)}
@@ -547,10 +577,25 @@ def _run(
         if plans:
             log(" + ".join(p.spec.name for p in plans) + ":")
             results["targets"].update(measure(plans, server_cpus=server_cpus, priority=priority, log=log))
+        if group[0] == "host" and "host" in names and not options.no_buffering:
+            log("buffering (kept + keep1):")
+            try:
+                results["buffering"] = buffering.measure(
+                    server_cpus=server_cpus,
+                    priority=priority,
+                    log=log,
+                    host_src=Path(options.host_src) if options.host_src else None,
+                )
+            except (TargetUnavailable, AssertionError, OSError, TimeoutError) as error:
+                # The section's own failure (a host that will not start, an answer it did not expect) is
+                # recorded; the figures already measured are still written.
+                log(f"  buffering unavailable: {error!r}")
+                results["buffering"] = {"available": False, "reason": repr(error)}
     results["meta"]["duration_s"] = time.time() - started
     results["ratios"] = report.ratios(results)
     results["goals"] = report.goals(results)
     results["bottleneck"] = report.bottleneck(results)
+    results["cpu_vs_recorded"] = buffering.compare_recorded(results, baseline)
     out = Path(options.out)
     _write(out, results)
     _print(results)
@@ -561,10 +606,16 @@ def _run(
 
 def rereport(path: Path) -> int:
     """Recompute the derived sections of a results file from its measurements, rewrite it, print the tables."""
+    from . import buffering
+
     results = json.loads(path.read_text())
     results["ratios"] = report.ratios(results)
     results["goals"] = report.goals(results)
     results["bottleneck"] = report.bottleneck(results)
+    if "buffering" in results and results["buffering"].get("phases"):
+        results["buffering"]["derived"] = buffering.derive(results["buffering"])
+    if "cpu_vs_recorded" in results:
+        results["cpu_vs_recorded"] = buffering.compare_recorded(results, results["cpu_vs_recorded"].get("recorded"))
     _write(path, results)
     _print(results)
     return 0
@@ -578,12 +629,23 @@ def _write(out: Path, results: dict[str, Any]) -> None:
 
 
 def _print(results: dict[str, Any]) -> None:
+    from . import buffering
+
     print()
     print(report.table(results))
     print()
     print(report.bottleneck_table(results))
     print()
     print(report.goals_table(results))
+    section = results.get("buffering")
+    if section and section.get("phases"):
+        print()
+        print(buffering.table(section, results.get("cpu_vs_recorded")))
+    elif section:
+        print(f"\nbuffering section unavailable: {section.get('reason')}")
+    elif results.get("cpu_vs_recorded"):
+        print()
+        print(buffering.cpu_line(results["cpu_vs_recorded"]))
 
 
 def _has_uvloop() -> bool:

@@ -20,6 +20,8 @@ from harness.run import merge, turn_lanes
 from harness.stats import percentile, ratio, summarize
 from harness.targets import AgenticApi, LangGraphApi, Session
 
+from agentic_driver.turns import log
+
 # -- statistics ---------------------------------------------------------------------
 
 
@@ -216,3 +218,116 @@ def test_the_tracing_probe_runs_off_and_on_and_prints_their_ratio(capsys: pytest
 
     printed = capsys.readouterr().out
     assert "on/off c1" in printed and "on/off c8" in printed and "off/baseline" not in printed
+
+
+# -- the buffering section -----------------------------------------------------------------------------
+
+
+def test_sse_answers_are_parsed_event_by_event_across_chunks() -> None:
+    from harness.buffering import Answer
+
+    async def feed() -> Answer:
+        answer = Answer(0, asyncio.get_running_loop().create_future())
+        for chunk in (
+            b"id: 1\nevent: run.started\nda",
+            b'ta: {"runId":"r"}\n\n: keep-alive\n\nid: 2\n',
+            b"data: x\n\n",
+        ):
+            answer.feed(chunk)
+        answer.finish()
+        await answer.until(2)
+        return answer
+
+    answer = asyncio.run(feed())
+    assert [(e.id, e.type, e.data) for e in answer.events] == [
+        (1, "run.started", b'{"runId":"r"}'),
+        (2, "message", b"x"),
+    ]
+    assert answer.last_id == 2 and answer.ended_ns > 0
+
+
+def test_buffering_figures_from_made_up_phases() -> None:
+    from harness import buffering
+
+    def phase(rss: tuple[int, int], counted: tuple[int, int], kept: tuple[int, int], cpu: float) -> dict:
+        return {
+            "server_cpu_us_per_turn": cpu,
+            "before": {"rss": rss[0], "run_event_bytes": counted[0], "runs_retained": kept[0]},
+            "after": {"rss": rss[1], "run_event_bytes": counted[1], "runs_retained": kept[1]},
+        }
+
+    # 999 more kept runs (of 3 events) than keep1's grow RSS by 3,996,000 B (4,000 B each); replacing them by
+    # runs of 35 events adds 3,196,800 B: 100 B per event. The gauge counts 3,000 and 7,000 B per run.
+    section = {
+        "counts": {"runs": 1000, "small": 1, "large": 33, "concurrency": 8, "rejoin_deltas": 16},
+        "events_per_turn": {"small": 3, "large": 35},
+        "phases": {
+            "kept": {
+                "small": phase((10_000_000, 14_996_000), (0, 3_000_000), (0, 1000), 300),
+                "large": phase((15_000_000, 19_196_800), (3_000_000, 7_000_000), (1000, 1000), 600),
+            },
+            "keep1": {
+                "small": phase((10_000_000, 11_000_000), (0, 3_000), (0, 1), 200),
+                "large": phase((11_000_000, 12_000_000), (3_000, 7_000), (1, 1), 500),
+            },
+        },
+        "rejoin": {
+            "rounds": 2,
+            "first_event": {name: summarize([1_000_000, 3_000_000]) for name in ("stream", "rejoin.live")}
+            | {"rejoin.finished": summarize([500_000, 1_000_000])},
+            "last_event": {name: summarize([2_000_000]) for name in ("stream", "rejoin.finished")},
+            "events_replayed": {"rejoin.finished": 18, "rejoin.live": 10},
+        },
+    }
+    derived = buffering.derive(section)
+    assert derived["runs_kept"] == {"small": 999, "large": 999, "evicted": 999}
+    assert derived["rss"]["per_run_small"] == pytest.approx(4_000)
+    assert derived["rss"]["per_event"] == pytest.approx(100)
+    assert derived["rss"]["per_run_beyond_events"] == pytest.approx(3_700)
+    assert derived["counted"]["per_run_small"] == pytest.approx(3_000)
+    assert derived["counted"]["per_run_large"] == pytest.approx(7_000)
+    assert derived["rss_over_counted"]["per_event"] == pytest.approx(100 / 125)
+    assert derived["cpu_kept_over_keep1"] == {"small": 1.5, "large": 1.2}
+    assert derived["rejoin"]["rejoin.finished.p50"]["minus_stream_ms"] == pytest.approx(0.75 - 2.0)
+    assert derived["rejoin"]["rejoin.live.p99"]["over_stream"] == pytest.approx(1.0)
+    section["derived"] = derived
+
+    results = {
+        "targets": {
+            "host": _target(cpu=250, p50=0.4, p99=3.0, full_cpu=250, startup=0.6, per_message=400),
+            "floor": _target(cpu=100, p50=0.1, p99=2.0, full_cpu=100, startup=0.2, per_message=300),
+        }
+    }
+    recorded = {"host_over_floor": 2.4, "spread": [2.06, 2.40], "started": "then"}
+    cpu = buffering.compare_recorded(results, recorded)
+    assert (cpu["status"], cpu["host_over_floor"]) == ("missed", pytest.approx(2.5))
+    assert cpu["over_recorded"] == pytest.approx(2.5 / 2.4)
+    printed = buffering.table(section, cpu)
+    assert "per buffered event" in printed and "GET events, live run" in printed and "missed" in printed
+    assert buffering.gauges(b"# HELP x\nagentic_driver_runs_retained 3.0\nagentic_driver_run_event_bytes 10\n") == {
+        "runs_retained": 3.0,
+        "run_event_bytes": 10.0,
+    }
+
+
+def test_the_buffering_section_runs_both_hosts_and_rejoins(tmp_path: pytest.TempPathFactory) -> None:
+    from harness import buffering
+
+    counts = buffering.Counts(
+        sessions=8, runs=24, concurrency=4, warmup_turns=8, rounds=3, warmup_rounds=1, rejoin_deltas=6, live_deltas=4
+    )
+    section = buffering.measure(counts, server_cpus=None, log=lambda _: None)
+
+    assert section["events_per_turn"] == {"small": 3, "large": 35}
+    derived = section["derived"]
+    # Warm-up's sessions were deleted (their runs with them): the kept host then keeps every measured run.
+    assert derived["runs_kept"] == {"small": 23, "large": 23, "evicted": -1}  # beyond keep1's one
+    assert section["phases"]["keep1"]["large"]["after"]["runs_retained"] == 1
+    # What the host counts per run (turns/log.py): a start, an outcome and its output, a delta and its text.
+    start, outcome, delta = log.STARTED_BYTES, log.OUTCOME_BYTES, log.DELTA_OVERHEAD_BYTES
+    assert start + outcome + delta + 2 * 500 < derived["counted"]["per_run_small"] < start + outcome + delta + 2 * 600
+    assert derived["counted"]["per_event"] == pytest.approx(128, abs=2)  # the same text in more deltas
+    first = section["rejoin"]["first_event"]
+    assert all(first[name]["count"] == 3 for name in ("stream", "rejoin.finished", "rejoin.live"))
+    assert section["rejoin"]["events_replayed"] == {"rejoin.finished": 3 * 4, "rejoin.live": 3 * 3}
+    assert "GET events, finished run" in buffering.table(section)
