@@ -66,6 +66,8 @@ PRISM_CANNOT_PLAY = {
         "spec's example): Prism treats 501 as 'not implemented yet'"
     ),
     "stream-disconnect": "Prism reads the whole stream before answering, so a client cannot hang up mid-stream",
+    "stream-rejoin": "Prism reads the whole stream before answering, so a client cannot hang up mid-stream",
+    "run-events-expired": "Prism reads the whole stream before answering, so a client cannot hang up mid-stream",
 }
 """Scenarios that cannot pass through Prism for what Prism does, not for anything the host or the spec says."""
 
