@@ -306,15 +306,7 @@ func (c *HostClient) StreamRun(ctx context.Context, request *RunRequest, opts ..
 		_, err := c.raw.StreamRun(ctx, request, params, capture(&captured))
 		return opened(captured, err)
 	}
-	response, err := send(ctx)
-	if err != nil {
-		return nil, err
-	}
-	stream := newEventStream(response)
-	if request.OnDisconnect.Or(OnDisconnectCancel) == OnDisconnectContinue {
-		stream.resume = c.resumer(ctx, o, "", send)
-	}
-	return stream, nil
+	return c.openStream(ctx, o, "", request.OnDisconnect, send)
 }
 
 // StreamRunActions answers a waiting run like SubmitRunActions and streams the rest of its
@@ -328,12 +320,19 @@ func (c *HostClient) StreamRunActions(ctx context.Context, runID string, request
 		_, err := c.raw.StreamRunActions(ctx, request, params, capture(&captured))
 		return opened(captured, err)
 	}
+	return c.openStream(ctx, o, runID, request.OnDisconnect, send)
+}
+
+// openStream sends a streamed call's request and returns its stream, which resumes by itself when
+// the request asked for OnDisconnect continue (runID: the run its path names, "" for StreamRun).
+func (c *HostClient) openStream(ctx context.Context, o *callOptions, runID string, onDisconnect OptOnDisconnect,
+	send func(context.Context) (*http.Response, error)) (*EventStream, error) {
 	response, err := send(ctx)
 	if err != nil {
 		return nil, err
 	}
 	stream := newEventStream(response)
-	if request.OnDisconnect.Or(OnDisconnectCancel) == OnDisconnectContinue {
+	if onDisconnect.Or(OnDisconnectCancel) == OnDisconnectContinue {
 		stream.resume = c.resumer(ctx, o, runID, send)
 	}
 	return stream, nil

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import MISSING
 
 from ..attachments import AttachmentLimits, check_attachments
-from ..auth import SessionPrincipal
+from ..auth import SessionGrant, SessionPrincipal
 from ..errors import (
     ActionMismatch,
     IdempotencyKeyInUse,
@@ -126,20 +126,14 @@ class RunAdmission:
         run = self._runs.find(run_id, principal.subject)
         if run is None:
             raise RunNotFound(f"No active run {run_id!r} for this caller.")
-        principal.require_provider(run.provider)
-        if run.session is not None:
-            principal.require_grant("continue")
-        return run
+        return _granted(run, principal, "continue")
 
     def lookup(self, run_id: str, principal: SessionPrincipal) -> ActiveRun:
         """The caller's run, active or retained after its end, with the grants reading it needs."""
         run = self._runs.lookup(run_id, principal.subject)
         if run is None:
             raise RunNotFound(f"No run {run_id!r} for this caller.")
-        principal.require_provider(run.provider)
-        if run.session is not None:
-            principal.require_grant("read")
-        return run
+        return _granted(run, principal, "read")
 
     def rejoin(self, run_id: str, principal: SessionPrincipal, after: int) -> RunEvents:
         """The caller's run's events after event ``after``, replayed, then followed to its next outcome."""
@@ -271,6 +265,14 @@ class RunAdmission:
             run.idempotency_key = key
             self._keys.store.note_run(principal.subject, key, run.id, run.answering_from)
         return run
+
+
+def _granted(run: ActiveRun, principal: SessionPrincipal, session_grant: SessionGrant) -> ActiveRun:
+    """``run``, once the caller holds its provider grant and, for a session run, ``session_grant``."""
+    principal.require_provider(run.provider)
+    if run.session is not None:
+        principal.require_grant(session_grant)
+    return run
 
 
 def refuse_stale_or_busy(record: SessionRecord, revision: int) -> None:
