@@ -217,12 +217,14 @@ def _read_stream(response: httpx.Response, disconnect_after: int | None) -> tupl
     """The stream's bytes; with ``disconnect_after``, only its first complete messages, then the connection closes."""
     content = b""
     for chunk in response.iter_bytes():
+        searched = max(len(content) - 1, 0)
         content += chunk
         if disconnect_after is not None and response.status_code == 200:
-            boundary = content.rfind(b"\n\n")
-            complete = content[: boundary + 2] if boundary != -1 else b""
-            if len(checks.parse_event_stream(complete)) >= disconnect_after:
-                return complete, True
+            # One read may bring many events: keep exactly the first ``disconnect_after`` (comments aside).
+            while (boundary := content.find(b"\n\n", searched)) != -1:
+                searched = boundary + 2
+                if len(checks.parse_event_stream(content[:searched])) >= disconnect_after:
+                    return content[:searched], True
     return content, False
 
 

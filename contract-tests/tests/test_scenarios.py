@@ -31,3 +31,28 @@ def test_scenario_names_what_the_spec_defines(scenario: scenarios.Scenario) -> N
             for code in [codes] if isinstance(codes, str) else codes:
                 assert code in catalogue, f"{code} is not in the catalogue"
     assert set(scenario.data.get("codes", [])) <= catalogue
+
+
+class _Streamed:
+    """Just what ``_read_stream`` reads of an answer: its status and its body in the given reads."""
+
+    status_code = 200
+
+    def __init__(self, reads: list[bytes]) -> None:
+        self.reads = reads
+
+    def iter_bytes(self) -> list[bytes]:
+        return self.reads
+
+
+def _events(count: int) -> bytes:
+    return b"".join(f'id: {i}\nevent: output.delta\ndata: {{"text":"{i}"}}\n\n'.encode() for i in range(1, count + 1))
+
+
+@pytest.mark.parametrize("split", [0, 5, 40, 41])
+def test_disconnect_after_events_keeps_exactly_that_many_even_when_one_read_brings_more(split: int) -> None:
+    body = b": keep-alive\n\n" + _events(30)
+    content, cut_short = scenarios._read_stream(_Streamed([body[:split], body[split:]]), 2)  # type: ignore[arg-type]
+
+    assert cut_short
+    assert [m["id"] for m in scenarios.checks.parse_event_stream(content)] == ["1", "2"]
