@@ -86,7 +86,26 @@ def _scenario_needs(scenario: scenarios.Scenario, profile: dict[str, Any]) -> tu
             needs.append(f"declared:hostTool:{tool}")
     if scenario.isolated:
         needs.append("store:small")
+    if "RUN_EVENTS_EXPIRED" in data.get("codes", ()):
+        needs.append("runs:small-buffer")
     return tuple(needs)
+
+
+SMALL_EVENT_BUFFER = 65_536
+"""The largest limits.maxRunEventBytes at which run-events-expired's run (600 deltas) outgrows its buffer."""
+
+
+def _small_event_buffer(discovery: dict[str, Any] | None) -> str | None:
+    """Why a scenario that makes a run outgrow its event buffer cannot run here, or None when it can."""
+    if discovery is None:
+        return "discovery did not answer"
+    held = discovery.get("runs", {}).get("maxRunEventBytes")
+    if isinstance(held, int) and held <= SMALL_EVENT_BUFFER:
+        return None
+    return (
+        f"discovery's runs.maxRunEventBytes is {held}: a run of 600 deltas outgrows only a buffer of at most "
+        f"{SMALL_EVENT_BUFFER} bytes (set limits.maxRunEventBytes so)"
+    )
 
 
 def schemathesis_providers() -> tuple[str, ...]:
@@ -313,6 +332,7 @@ def make_plan(
             else f"sessions.maxEntries is {entries}: filling the store would take more than the profile's "
             f"safety.maxStoreEntries ({cap}) sessions"
         )
+        met["runs:small-buffer"] = _small_event_buffer(full_discovery)
         met["host:no-sessions"] = _no_sessions_host(http, plan, profile)
         declared = profile.get("declared", {})
         met["declared:metrics"] = _metrics_requirement(http, base_url, declared)
