@@ -45,10 +45,10 @@ class RunEvents:
         if self._finished:
             raise StopAsyncIteration
         run, log = self._run, self._run.log
-        if log.last_id <= self._at and run.ended:  # after an ended run's final event: nothing more, ever
-            self._end()
-            raise StopAsyncIteration
         if log.last_id <= self._at:
+            if run.ended:  # after an ended run's final event: nothing more, ever
+                self._end()
+                raise StopAsyncIteration
             try:
                 await log.wait_beyond(self._at)
             except asyncio.CancelledError:

@@ -84,8 +84,6 @@ class ActiveRun:
     answering_from: int = 0
     """The event after which the events of the request answering the run now begin (0 for the request that
     started it; the ``run.requires_action`` answered, for an action submission)."""
-    reader_at: int | None = None
-    """The last event id the run's attached stream has read (None: no stream is attached to the run)."""
     _caught_up: asyncio.Future[None] | None = None
     """What the run's task awaits while held back (only that task waits on it)."""
     _outcome_waiters: list[asyncio.Future[None]] | None = None
@@ -110,7 +108,7 @@ class ActiveRun:
         """Log a delta; while an attached stream is ``UNREAD_EVENTS`` behind, wait for it first."""
         log = self.log
         log.append(text)
-        while self.reader_at is not None and log.last_id - self.reader_at > UNREAD_EVENTS:
+        while log.held_from is not None and log.last_id - (log.held_from - 1) > UNREAD_EVENTS:
             self._caught_up = asyncio.get_running_loop().create_future()
             await self._caught_up
 
@@ -141,24 +139,27 @@ class ActiveRun:
         return self._caught_up is not None and not self._caught_up.done()
 
     @property
+    def reader_at(self) -> int | None:
+        """The last event id the run's attached stream has read (None: no stream is attached to the run)."""
+        held = self.log.held_from
+        return None if held is None else held - 1
+
+    @property
     def unread(self) -> int:
         """Events the attached stream has not read yet (0 without one)."""
         return 0 if self.reader_at is None else self.log.last_id - self.reader_at
 
     def attach_reader(self, at: int) -> None:
         """The stream answering the run's request reads it from event ``at`` on (it holds the run back)."""
-        self.reader_at = at
         self.log.held_from = at + 1
 
     def reader_read(self, event_id: int) -> None:
-        self.reader_at = event_id
         self.log.held_from = event_id + 1
         if self.log.last_id - event_id <= UNREAD_EVENTS // 2:
             self._let_run_go_on()
 
     def detach_reader(self) -> None:
         """The attached stream went away: the run no longer waits for it, nor keeps events for it."""
-        self.reader_at = None
         self.log.held_from = None
         self.log.drop_oldest()
         self._let_run_go_on()
