@@ -277,6 +277,25 @@ type Invoker interface {
 	//
 	// DELETE /v1/sessions/{sessionId}
 	DeleteSession(ctx context.Context, params DeleteSessionParams, options ...RequestOption) (DeleteSessionRes, error)
+	// ForkSession invokes forkSession operation.
+	//
+	// Creates a new session owned by the caller on the same host, with the source's provider instance,
+	// account, model, mode, instructions and `nativeHistory`, holding its history, recorded turns and
+	// native state up to the boundary `revision` (default: the current one). Native state is copied inside
+	// the host and never leaves it. The source is not changed, and both sessions then continue
+	// independently.
+	//
+	// The boundary is 0 (the imported history only), the current revision, or the revision of a turn still
+	// recorded. The fork starts at that revision, with the source's turns up to it (a revision numbers a
+	// state of the history, and the fork holds that state), and with its own accounting at zero (what the
+	// source consumed stays counted once, on the source). An interrupted source forks from its last good
+	// state and the fork is ready. A source with an active turn is `SESSION_BUSY`; a boundary the session
+	// no longer holds (truncated, or not yet reached) is `SESSION_REVISION_CONFLICT` with
+	// `currentRevision`. Needs the `read` and `create` grants and a grant for the provider instance; store
+	// capacity applies as for `createSession`, and so do idempotency keys.
+	//
+	// POST /v1/sessions/{sessionId}/fork
+	ForkSession(ctx context.Context, request *ForkSessionRequest, params ForkSessionParams, options ...RequestOption) (ForkSessionRes, error)
 	// GetDiscovery invokes getDiscovery operation.
 	//
 	// Lists only the provider instances the caller's token is granted. An instance's account binding is
@@ -295,7 +314,8 @@ type Invoker interface {
 	// 200 while the host takes new sessions and stateless runs; `SHUTTING_DOWN` (503) from the moment it
 	// starts draining until it exits. A proxy in front of several hosts sends new work only to ready
 	// hosts, and keeps sending a draining host the requests for its own sessions and runs (`/healthz`
-	// stays the liveness check). `HEAD` answers the same status.
+	// stays the liveness check). `HEAD` answers the same status. A host that started from a restart
+	// snapshot says what it restored (`restored`).
 	//
 	// GET /readyz
 	GetReadiness(ctx context.Context, options ...RequestOption) (GetReadinessRes, error)
@@ -807,6 +827,165 @@ func (c *Client) sendDeleteSession(ctx context.Context, params DeleteSessionPara
 	return result, nil
 }
 
+// ForkSession invokes forkSession operation.
+//
+// Creates a new session owned by the caller on the same host, with the source's provider instance,
+// account, model, mode, instructions and `nativeHistory`, holding its history, recorded turns and
+// native state up to the boundary `revision` (default: the current one). Native state is copied inside
+// the host and never leaves it. The source is not changed, and both sessions then continue
+// independently.
+//
+// The boundary is 0 (the imported history only), the current revision, or the revision of a turn still
+// recorded. The fork starts at that revision, with the source's turns up to it (a revision numbers a
+// state of the history, and the fork holds that state), and with its own accounting at zero (what the
+// source consumed stays counted once, on the source). An interrupted source forks from its last good
+// state and the fork is ready. A source with an active turn is `SESSION_BUSY`; a boundary the session
+// no longer holds (truncated, or not yet reached) is `SESSION_REVISION_CONFLICT` with
+// `currentRevision`. Needs the `read` and `create` grants and a grant for the provider instance; store
+// capacity applies as for `createSession`, and so do idempotency keys.
+//
+// POST /v1/sessions/{sessionId}/fork
+func (c *Client) ForkSession(ctx context.Context, request *ForkSessionRequest, params ForkSessionParams, options ...RequestOption) (ForkSessionRes, error) {
+	res, err := c.sendForkSession(ctx, request, params, options...)
+	return res, err
+}
+
+func (c *Client) sendForkSession(ctx context.Context, request *ForkSessionRequest, params ForkSessionParams, requestOptions ...RequestOption) (res ForkSessionRes, err error) {
+
+	var reqCfg requestConfig
+	reqCfg.setDefaults(c.baseClient)
+	for _, o := range requestOptions {
+		o(&reqCfg)
+	}
+
+	u := c.serverURL
+	if override := reqCfg.ServerURL; override != nil {
+		u = override
+	}
+	u = uri.Clone(u)
+	var pathParts [3]string
+	pathParts[0] = "/v1/sessions/"
+	{
+		// Encode "sessionId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "sessionId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.SessionID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/fork"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeForkSessionRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Agentic-Host",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AgenticHost.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ForkSessionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	if err := reqCfg.onRequest(r); err != nil {
+		return res, errors.Wrap(err, "edit request")
+	}
+
+	resp, err := reqCfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer func() {
+		// Drain the body to EOF before closing, so the underlying
+		// connection can be reused by the Transport regardless of the
+		// response status code. See https://github.com/ogen-go/ogen/issues/1670.
+		_, _ = io.Copy(io.Discard, body)
+		_ = body.Close()
+	}()
+
+	if err := reqCfg.onResponse(resp); err != nil {
+		return res, errors.Wrap(err, "edit response")
+	}
+
+	result, err := decodeForkSessionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetDiscovery invokes getDiscovery operation.
 //
 // Lists only the provider instances the caller's token is granted. An instance's account binding is
@@ -968,7 +1147,8 @@ func (c *Client) sendGetHealth(ctx context.Context, requestOptions ...RequestOpt
 // 200 while the host takes new sessions and stateless runs; `SHUTTING_DOWN` (503) from the moment it
 // starts draining until it exits. A proxy in front of several hosts sends new work only to ready
 // hosts, and keeps sending a draining host the requests for its own sessions and runs (`/healthz`
-// stays the liveness check). `HEAD` answers the same status.
+// stays the liveness check). `HEAD` answers the same status. A host that started from a restart
+// snapshot says what it restored (`restored`).
 //
 // GET /readyz
 func (c *Client) GetReadiness(ctx context.Context, options ...RequestOption) (GetReadinessRes, error) {

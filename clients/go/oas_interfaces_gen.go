@@ -13,6 +13,10 @@ type DeleteSessionRes interface {
 	deleteSessionRes()
 }
 
+type ForkSessionRes interface {
+	forkSessionRes()
+}
+
 type GetDiscoveryRes interface {
 	getDiscoveryRes()
 }

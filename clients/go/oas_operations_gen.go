@@ -9,6 +9,7 @@ const (
 	CancelRunOperation        OperationName = "CancelRun"
 	CreateSessionOperation    OperationName = "CreateSession"
 	DeleteSessionOperation    OperationName = "DeleteSession"
+	ForkSessionOperation      OperationName = "ForkSession"
 	GetDiscoveryOperation     OperationName = "GetDiscovery"
 	GetHealthOperation        OperationName = "GetHealth"
 	GetReadinessOperation     OperationName = "GetReadiness"

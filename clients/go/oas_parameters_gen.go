@@ -48,6 +48,32 @@ type DeleteSessionParams struct {
 	AgenticHost OptString `json:",omitempty,omitzero"`
 }
 
+// ForkSessionParams is parameters of forkSession operation.
+type ForkSessionParams struct {
+	// Makes a retry safe. The first accepted request with this key (per caller) records its outcome; a
+	// repeat with the same body replays it, never advancing a revision or calling the model again, after
+	// checking current access again (a deleted session is `SESSION_NOT_FOUND`). The same key with a
+	// different body is `IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running is
+	// `IDEMPOTENCY_KEY_IN_USE`, except that a repeat of a `run` or `streamRun` sent with
+	// `onDisconnect: continue` joins the run it started (a stream from the run's first event). A replayed
+	// stream sends the run's events with their original ids while the host still keeps the run (`getRun`),
+	// else the recorded outcome alone, with its original id. Keys are kept for a bounded time and number
+	// (host `idempotency` settings).
+	IdempotencyKey OptString `json:",omitempty,omitzero"`
+	// The session id returned by `createSession`: `ses_{hostId}.{random}`, naming the host process that
+	// holds the session (see `SessionInfo.id`).
+	SessionID string
+	// The host process the request is meant for: the `hostId` in the id of the session or run it names
+	// (`ses_{hostId}.…`, `run_{hostId}.…`). Clients send it on every request that names an existing
+	// session or run, and a proxy in front of several hosts routes on it. A host that is not the one named
+	// answers `MISDIRECTED_REQUEST` (421) before reading the body, with nothing done. Where the id in the
+	// path names a host, the id wins over the header. `run` and `streamRun` name their session in the
+	// body: the host checks the header before reading the body, then the body's `session.id` before
+	// admitting the run. Ids without a host part (older hosts) name no host; then the header alone
+	// decides.
+	AgenticHost OptString `json:",omitempty,omitzero"`
+}
+
 // GetRunParams is parameters of getRun operation.
 type GetRunParams struct {
 	// The run id, known from the run's result, its stream's `run.started` or `SESSION_BUSY`'s

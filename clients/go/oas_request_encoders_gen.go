@@ -24,6 +24,20 @@ func encodeCreateSessionRequest(
 	return nil
 }
 
+func encodeForkSessionRequest(
+	req *ForkSessionRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeRunRequest(
 	req *RunRequest,
 	r *http.Request,

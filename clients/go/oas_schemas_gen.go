@@ -333,6 +333,7 @@ func (s *CreateSessionResponse) SetSession(val SessionInfo) {
 }
 
 func (*CreateSessionResponse) createSessionRes()   {}
+func (*CreateSessionResponse) forkSessionRes()     {}
 func (*CreateSessionResponse) truncateSessionRes() {}
 
 // CreateSessionUnavailableHeaders wraps Problem with response headers.
@@ -362,6 +363,7 @@ func (s *CreateSessionUnavailableHeaders) SetResponse(val Problem) {
 }
 
 func (*CreateSessionUnavailableHeaders) createSessionRes() {}
+func (*CreateSessionUnavailableHeaders) forkSessionRes()   {}
 
 type CreateSessionUnprocessableEntity Problem
 
@@ -840,6 +842,94 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 		return errors.Errorf("invalid value: %q", data)
 	}
 }
+
+// ForkConflictHeaders wraps Problem with response headers.
+type ForkConflictHeaders struct {
+	RetryAfter   OptInt
+	XShouldRetry OptShouldRetry
+	Response     Problem
+}
+
+// GetRetryAfter returns the value of RetryAfter.
+func (s *ForkConflictHeaders) GetRetryAfter() OptInt {
+	return s.RetryAfter
+}
+
+// GetXShouldRetry returns the value of XShouldRetry.
+func (s *ForkConflictHeaders) GetXShouldRetry() OptShouldRetry {
+	return s.XShouldRetry
+}
+
+// GetResponse returns the value of Response.
+func (s *ForkConflictHeaders) GetResponse() Problem {
+	return s.Response
+}
+
+// SetRetryAfter sets the value of RetryAfter.
+func (s *ForkConflictHeaders) SetRetryAfter(val OptInt) {
+	s.RetryAfter = val
+}
+
+// SetXShouldRetry sets the value of XShouldRetry.
+func (s *ForkConflictHeaders) SetXShouldRetry(val OptShouldRetry) {
+	s.XShouldRetry = val
+}
+
+// SetResponse sets the value of Response.
+func (s *ForkConflictHeaders) SetResponse(val Problem) {
+	s.Response = val
+}
+
+func (*ForkConflictHeaders) forkSessionRes() {}
+
+type ForkSessionForbidden Problem
+
+func (*ForkSessionForbidden) forkSessionRes() {}
+
+type ForkSessionMisdirectedRequest Problem
+
+func (*ForkSessionMisdirectedRequest) forkSessionRes() {}
+
+type ForkSessionNotFound Problem
+
+func (*ForkSessionNotFound) forkSessionRes() {}
+
+type ForkSessionNotImplemented Problem
+
+func (*ForkSessionNotImplemented) forkSessionRes() {}
+
+// Ref: #/components/schemas/ForkSessionRequest
+type ForkSessionRequest struct {
+	// The boundary: 0 (the imported history only), the session's current revision, or the revision of one
+	// of its recorded turns. Default: the current revision.
+	Revision OptInt `json:"revision"`
+}
+
+// GetRevision returns the value of Revision.
+func (s *ForkSessionRequest) GetRevision() OptInt {
+	return s.Revision
+}
+
+// SetRevision sets the value of Revision.
+func (s *ForkSessionRequest) SetRevision(val OptInt) {
+	s.Revision = val
+}
+
+type ForkSessionRequestEntityTooLarge Problem
+
+func (*ForkSessionRequestEntityTooLarge) forkSessionRes() {}
+
+type ForkSessionRequestTimeout Problem
+
+func (*ForkSessionRequestTimeout) forkSessionRes() {}
+
+type ForkSessionUnprocessableEntity Problem
+
+func (*ForkSessionUnprocessableEntity) forkSessionRes() {}
+
+type ForkSessionUnsupportedMediaType Problem
+
+func (*ForkSessionUnsupportedMediaType) forkSessionRes() {}
 
 // Ref: #/components/schemas/FunctionCall
 type FunctionCall struct {
@@ -2050,6 +2140,52 @@ func (o OptShouldRetry) Or(d ShouldRetry) ShouldRetry {
 	return d
 }
 
+// NewOptSnapshotRestore returns new OptSnapshotRestore with value set to v.
+func NewOptSnapshotRestore(v SnapshotRestore) OptSnapshotRestore {
+	return OptSnapshotRestore{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptSnapshotRestore is optional SnapshotRestore.
+type OptSnapshotRestore struct {
+	Value SnapshotRestore
+	Set   bool
+}
+
+// IsSet returns true if OptSnapshotRestore was set.
+func (o OptSnapshotRestore) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptSnapshotRestore) Reset() {
+	var v SnapshotRestore
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptSnapshotRestore) SetTo(v SnapshotRestore) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptSnapshotRestore) Get() (v SnapshotRestore, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptSnapshotRestore) Or(d SnapshotRestore) SnapshotRestore {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptString returns new OptString with value set to v.
 func NewOptString(v string) OptString {
 	return OptString{
@@ -2668,7 +2804,8 @@ func (*ReadSessionResponse) readSessionRes() {}
 // Ref: #/components/schemas/Readiness
 type Readiness struct {
 	// Always `ready` while the host takes new work.
-	Status string `json:"status"`
+	Status   string             `json:"status"`
+	Restored OptSnapshotRestore `json:"restored"`
 }
 
 // GetStatus returns the value of Status.
@@ -2676,9 +2813,19 @@ func (s *Readiness) GetStatus() string {
 	return s.Status
 }
 
+// GetRestored returns the value of Restored.
+func (s *Readiness) GetRestored() OptSnapshotRestore {
+	return s.Restored
+}
+
 // SetStatus sets the value of Status.
 func (s *Readiness) SetStatus(val string) {
 	s.Status = val
+}
+
+// SetRestored sets the value of Restored.
+func (s *Readiness) SetRestored(val OptSnapshotRestore) {
+	s.Restored = val
 }
 
 func (*Readiness) getReadinessRes() {}
@@ -4308,6 +4455,112 @@ func (s *ShouldRetry) UnmarshalText(data []byte) error {
 	}
 }
 
+// Present when this process started from the snapshot its previous run wrote on a clean drain (host
+// JSON `sessions.snapshot`): what it took back before it reported ready.
+// Ref: #/components/schemas/SnapshotRestore
+type SnapshotRestore struct {
+	// Sessions restored, with their ids and revisions.
+	Sessions int `json:"sessions"`
+	// Idempotency records restored (a retry after the restart replays its outcome).
+	IdempotencyKeys int `json:"idempotencyKeys"`
+	// Sessions not restored, by reason (each logged with its id).
+	Dropped SnapshotRestoreDropped `json:"dropped"`
+}
+
+// GetSessions returns the value of Sessions.
+func (s *SnapshotRestore) GetSessions() int {
+	return s.Sessions
+}
+
+// GetIdempotencyKeys returns the value of IdempotencyKeys.
+func (s *SnapshotRestore) GetIdempotencyKeys() int {
+	return s.IdempotencyKeys
+}
+
+// GetDropped returns the value of Dropped.
+func (s *SnapshotRestore) GetDropped() SnapshotRestoreDropped {
+	return s.Dropped
+}
+
+// SetSessions sets the value of Sessions.
+func (s *SnapshotRestore) SetSessions(val int) {
+	s.Sessions = val
+}
+
+// SetIdempotencyKeys sets the value of IdempotencyKeys.
+func (s *SnapshotRestore) SetIdempotencyKeys(val int) {
+	s.IdempotencyKeys = val
+}
+
+// SetDropped sets the value of Dropped.
+func (s *SnapshotRestore) SetDropped(val SnapshotRestoreDropped) {
+	s.Dropped = val
+}
+
+// Sessions not restored, by reason (each logged with its id).
+type SnapshotRestoreDropped struct {
+	// Their retention ran out while the host was down.
+	Expired int `json:"expired"`
+	// Their provider instance is no longer configured.
+	ProviderRemoved int `json:"providerRemoved"`
+	// Their instance is now bound to another account, or to none.
+	AccountChanged int `json:"accountChanged"`
+	// Their instance no longer serves their model.
+	ModelRemoved int `json:"modelRemoved"`
+	// They no longer fit the store's bounds (tightened `sessions` settings, or a full store).
+	OverLimits int `json:"overLimits"`
+}
+
+// GetExpired returns the value of Expired.
+func (s *SnapshotRestoreDropped) GetExpired() int {
+	return s.Expired
+}
+
+// GetProviderRemoved returns the value of ProviderRemoved.
+func (s *SnapshotRestoreDropped) GetProviderRemoved() int {
+	return s.ProviderRemoved
+}
+
+// GetAccountChanged returns the value of AccountChanged.
+func (s *SnapshotRestoreDropped) GetAccountChanged() int {
+	return s.AccountChanged
+}
+
+// GetModelRemoved returns the value of ModelRemoved.
+func (s *SnapshotRestoreDropped) GetModelRemoved() int {
+	return s.ModelRemoved
+}
+
+// GetOverLimits returns the value of OverLimits.
+func (s *SnapshotRestoreDropped) GetOverLimits() int {
+	return s.OverLimits
+}
+
+// SetExpired sets the value of Expired.
+func (s *SnapshotRestoreDropped) SetExpired(val int) {
+	s.Expired = val
+}
+
+// SetProviderRemoved sets the value of ProviderRemoved.
+func (s *SnapshotRestoreDropped) SetProviderRemoved(val int) {
+	s.ProviderRemoved = val
+}
+
+// SetAccountChanged sets the value of AccountChanged.
+func (s *SnapshotRestoreDropped) SetAccountChanged(val int) {
+	s.AccountChanged = val
+}
+
+// SetModelRemoved sets the value of ModelRemoved.
+func (s *SnapshotRestoreDropped) SetModelRemoved(val int) {
+	s.ModelRemoved = val
+}
+
+// SetOverLimits sets the value of OverLimits.
+func (s *SnapshotRestoreDropped) SetOverLimits(val int) {
+	s.OverLimits = val
+}
+
 type StreamRunActionsConflict Problem
 
 func (*StreamRunActionsConflict) initSSEStream(sseConnectFunc, sseClientConfig) {}
@@ -5616,6 +5869,7 @@ func (s *UnauthenticatedHeaders) SetResponse(val Problem) {
 func (*UnauthenticatedHeaders) cancelRunRes()                                 {}
 func (*UnauthenticatedHeaders) createSessionRes()                             {}
 func (*UnauthenticatedHeaders) deleteSessionRes()                             {}
+func (*UnauthenticatedHeaders) forkSessionRes()                               {}
 func (*UnauthenticatedHeaders) getDiscoveryRes()                              {}
 func (*UnauthenticatedHeaders) getRunRes()                                    {}
 func (*UnauthenticatedHeaders) initSSEStream(sseConnectFunc, sseClientConfig) {}

@@ -22,6 +22,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CancelRunOperation:        []string{},
 	CreateSessionOperation:    []string{},
 	DeleteSessionOperation:    []string{},
+	ForkSessionOperation:      []string{},
 	GetDiscoveryOperation:     []string{},
 	GetRunOperation:           []string{},
 	ReadSessionOperation:      []string{},

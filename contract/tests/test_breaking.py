@@ -172,8 +172,8 @@ DECLARED = """# Changelog
 ## [0.2.0] - 2026-12-01
 
 ### Breaking
-- `SessionInfo.runCount` is gone: `cancelRun`, `createSession`, `getRun`, `readSession`, `run`, `streamRun`,
-  `streamRunActions`, `streamRunEvents`, `submitRunActions` and `truncateSession` no longer answer it.
+- `SessionInfo.runCount` is gone: `cancelRun`, `createSession`, `forkSession`, `getRun`, `readSession`, `run`,
+  `streamRun`, `streamRunActions`, `streamRunEvents`, `submitRunActions` and `truncateSession` no longer answer it.
 """
 
 

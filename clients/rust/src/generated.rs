@@ -661,6 +661,114 @@ sessions (`SESSION_NOT_FOUND`).
             Self(value)
         }
     }
+    ///`ForkConflictProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct ForkConflictProblem(pub Problem);
+    impl ::std::ops::Deref for ForkConflictProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ForkConflictProblem> for Problem {
+        fn from(value: ForkConflictProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for ForkConflictProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
+        }
+    }
+    ///`ForkInvalidProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct ForkInvalidProblem(pub Problem);
+    impl ::std::ops::Deref for ForkInvalidProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ForkInvalidProblem> for Problem {
+        fn from(value: ForkInvalidProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for ForkInvalidProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
+        }
+    }
+    ///`ForkSessionIdempotencyKey`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ForkSessionIdempotencyKey(::std::string::String);
+    impl ::std::ops::Deref for ForkSessionIdempotencyKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ForkSessionIdempotencyKey> for ::std::string::String {
+        fn from(value: ForkSessionIdempotencyKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ForkSessionIdempotencyKey {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 255usize {
+                return Err("longer than 255 characters".into());
+            }
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ForkSessionIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ForkSessionIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ForkSessionIdempotencyKey {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`ForkSessionRequest`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ForkSessionRequest {
+        /**The boundary: 0 (the imported history only), the session's current
+revision, or the revision of one of its recorded turns. Default:
+the current revision.
+*/
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub revision: ::std::option::Option<u64>,
+    }
     ///`FunctionCall`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -1467,6 +1575,8 @@ carries in `x-error-codes`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct Readiness {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub restored: ::std::option::Option<SnapshotRestore>,
         ///Always `ready` while the host takes new work.
         pub status: ReadinessStatus,
     }
@@ -2653,6 +2763,39 @@ until the application reconciles and starts a new session.
         )]
         pub retention_ms: ::std::option::Option<::std::num::NonZeroU64>,
     }
+    /**Present when this process started from the snapshot its previous run
+wrote on a clean drain (host JSON `sessions.snapshot`): what it took
+back before it reported ready.
+*/
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct SnapshotRestore {
+        pub dropped: SnapshotRestoreDropped,
+        ///Idempotency records restored (a retry after the restart replays its outcome).
+        #[serde(rename = "idempotencyKeys")]
+        pub idempotency_keys: u64,
+        ///Sessions restored, with their ids and revisions.
+        pub sessions: u64,
+    }
+    ///Sessions not restored, by reason (each logged with its id).
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct SnapshotRestoreDropped {
+        ///Their instance is now bound to another account, or to none.
+        #[serde(rename = "accountChanged")]
+        pub account_changed: u64,
+        ///Their retention ran out while the host was down.
+        pub expired: u64,
+        ///Their instance no longer serves their model.
+        #[serde(rename = "modelRemoved")]
+        pub model_removed: u64,
+        ///They no longer fit the store's bounds (tightened `sessions` settings, or a full store).
+        #[serde(rename = "overLimits")]
+        pub over_limits: u64,
+        ///Their provider instance is no longer configured.
+        #[serde(rename = "providerRemoved")]
+        pub provider_removed: u64,
+    }
     ///`StreamActionsConflictProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
@@ -3220,14 +3363,18 @@ Evolution): a later host may send a code this document does not name.
 Timestamps are UTC with millisecond precision (RFC 3339).
 
 A host that is stopping drains first: `/readyz` and the operations that
-would start new work (`createSession`, `run`, `streamRun`) answer
+would start new work (`createSession`, `forkSession`, `run`, `streamRun`) answer
 `SHUTTING_DOWN` (503, `Retry-After`), while reads, deletes, cancels and
 the turns already admitted go on (their function results and approvals
 are still accepted) until the host's drain timeout; turns still active
 then end with `RUN_CANCELLED` (reason `shutdown`) and their sessions are
 interrupted (reason `shutdown`), like any turn stopped after model work
-started. A session ends with its host: to carry on, read its history and
-create a new session on another host.
+started. By default a session ends with its host: to carry on, read its
+history and create a new session on another host. A host configured with
+a restart snapshot (host JSON `sessions.snapshot`) instead hands every
+session, at its revision, to its own next start after a clean drain
+(`/readyz` then reports what it restored); a crash still loses them, and
+no session ever comes back at an older revision.
 
 Many host processes. Sessions live in the memory of one host process and
 never move. Session and run ids name that process,
@@ -3388,6 +3535,8 @@ Sends a `GET` request to `/healthz`
 front of several hosts sends new work only to ready hosts, and keeps
 sending a draining host the requests for its own sessions and runs
 (`/healthz` stays the liveness check). `HEAD` answers the same status.
+A host that started from a restart snapshot says what it restored
+(`restored`).
 
 
 Sends a `GET` request to `/readyz`
@@ -3760,6 +3909,119 @@ decides.
             421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Copy a session up to a turn boundary into a new session on the same host
+
+Creates a new session owned by the caller on the same host, with the
+source's provider instance, account, model, mode, instructions and
+`nativeHistory`, holding its history, recorded turns and native state
+up to the boundary `revision` (default: the current one). Native state
+is copied inside the host and never leaves it. The source is not
+changed, and both sessions then continue independently.
+
+The boundary is 0 (the imported history only), the current revision,
+or the revision of a turn still recorded. The fork starts at that
+revision, with the source's turns up to it (a revision numbers a state
+of the history, and the fork holds that state), and with its own
+accounting at zero (what the source consumed stays counted once, on
+the source). An interrupted source forks from its last good state and
+the fork is ready. A source with an active turn is `SESSION_BUSY`; a
+boundary the session no longer holds (truncated, or not yet reached)
+is `SESSION_REVISION_CONFLICT` with `currentRevision`. Needs the
+`read` and `create` grants and a grant for the provider instance;
+store capacity applies as for `createSession`, and so do idempotency
+keys.
+
+
+Sends a `POST` request to `/v1/sessions/{sessionId}/fork`
+
+Arguments:
+- `session_id`: The session id returned by `createSession`: `ses_{hostId}.{random}`,
+naming the host process that holds the session (see `SessionInfo.id`).
+
+- `agentic_host`: The host process the request is meant for: the `hostId` in the id of
+the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+Clients send it on every request that names an existing session or
+run, and a proxy in front of several hosts routes on it. A host that
+is not the one named answers `MISDIRECTED_REQUEST` (421) before
+reading the body, with nothing done. Where the id in the path names a
+host, the id wins over the header. `run` and `streamRun` name their
+session in the body: the host checks the header before reading the
+body, then the body's `session.id` before admitting the run. Ids
+without a host part (older hosts) name no host; then the header alone
+decides.
+
+- `idempotency_key`: Makes a retry safe. The first accepted request with this key (per
+caller) records its outcome; a repeat with the same body replays it,
+never advancing a revision or calling the model again, after checking
+current access again (a deleted session is `SESSION_NOT_FOUND`). The
+same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+that a repeat of a `run` or `streamRun` sent with
+`onDisconnect: continue` joins the run it started (a stream from the
+run's first event). A replayed stream sends the run's events with
+their original ids while the host still keeps the run (`getRun`),
+else the recorded outcome alone, with its original id. Keys are
+kept for a bounded time and number (host `idempotency` settings).
+
+- `body`
+*/
+    pub async fn fork_session<'a>(
+        &'a self,
+        session_id: &'a str,
+        agentic_host: Option<&'a str>,
+        idempotency_key: Option<&'a types::ForkSessionIdempotencyKey>,
+        body: &'a types::ForkSessionRequest,
+    ) -> Result<ResponseValue<types::CreateSessionResponse>, Error<ByteStream>> {
+        let url = format!(
+            "{}/v1/sessions/{}/fork", self.baseurl, encode_path(& session_id
+            .to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = agentic_host {
+            header_map.append("Agentic-Host", value.to_string().try_into()?);
+        }
+        if let Some(value) = idempotency_key {
+            header_map.append("Idempotency-Key", value.to_string().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "fork_session",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            201u16 => ResponseValue::from_response(response).await,
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            408u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

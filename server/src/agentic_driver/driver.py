@@ -22,6 +22,8 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pydantic import MISSING
+
 from . import envelope, views
 from ._version import __version__
 from .attachments import AttachmentLimits
@@ -35,6 +37,7 @@ from .config import (
     RunsConfig,
     SessionsConfig,
 )
+from .errors import SessionBusy, SessionRevisionConflict
 from .ids import HostIds
 from .metrics import Metrics
 from .models import (
@@ -42,6 +45,7 @@ from .models import (
     CreateSessionRequest,
     CreateSessionResponse,
     Discovery,
+    ForkSessionRequest,
     ProviderInfo,
     ReadSessionResponse,
     RunRequest,
@@ -55,7 +59,7 @@ from .providers import Provider, build_provider
 from .providers.base import ToolSpec
 from .qualification import NativeQualification
 from .reach import Reach
-from .sessions import SessionStore
+from .sessions import SessionRecord, SessionStore
 from .sessions.creation import create_session
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
@@ -269,6 +273,56 @@ class Driver:
         refuse_stale_or_busy(record, request.revision)
         self._reach.require_store().truncate(record, request.keepTurns)
         return CreateSessionResponse(session=views.session_info(record, self.host_id))
+
+    async def fork_session(
+        self,
+        session_id: str,
+        request: ForkSessionRequest,
+        principal: SessionPrincipal = LOCAL_PRINCIPAL,
+        *,
+        idempotency_key: str | None = None,
+    ) -> CreateSessionResponse:
+        """A new session holding this one up to the turn boundary ``request.revision`` (default: now)."""
+        replay = self._keys.claim(principal, idempotency_key, "forkSession", session_id, request)
+        if replay is not None:
+            result: CreateSessionResponse = self._keys.replay(replay, principal)
+            return result
+        try:
+            record = self._fork(session_id, request, principal)
+        except BaseException:
+            self._keys.release(principal, idempotency_key)
+            raise
+        response = CreateSessionResponse(session=views.session_info(record, self.host_id))
+        if idempotency_key is not None:
+            self._keys.store.record(
+                principal.subject,
+                idempotency_key,
+                result=response,
+                session_id=record.id,
+                provider=record.owner.provider,
+                grant="create",
+            )
+        return response
+
+    def _fork(self, session_id: str, request: ForkSessionRequest, principal: SessionPrincipal) -> SessionRecord:
+        principal.require_grant("read")
+        principal.require_grant("create")
+        source = self._reach.owned_session(principal, session_id)
+        store = self._reach.require_store()
+        if source.active_run is not None:
+            raise SessionBusy(
+                f"Run {source.active_run.id!r} is active in this session; fork it when the turn has ended.",
+                active_run_id=source.active_run.id,
+            )
+        boundary = source.revision if request.revision is MISSING else request.revision
+        if store.forkable_turns(source, boundary) is None:
+            raise SessionRevisionConflict(
+                f"The session holds no state at revision {boundary}: it is at revision {source.revision}, and "
+                "a fork starts at 0 (the imported history), the current revision or a recorded turn's revision "
+                "(readSession lists them).",
+                current_revision=source.revision,
+            )
+        return store.fork(source, boundary)
 
     def export_session(
         self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, include_instructions: bool = False

@@ -6,13 +6,58 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, MISSING, RootModel
 
 
-class Readiness(BaseModel):
+class Dropped(BaseModel):
+    """
+    Sessions not restored, by reason (each logged with its id).
+    """
+
     model_config = ConfigDict(
         extra="forbid",
     )
-    status: Literal["ready"]
+    expired: Annotated[int, Field(ge=0)]
     """
-    Always `ready` while the host takes new work.
+    Their retention ran out while the host was down.
+    """
+    providerRemoved: Annotated[int, Field(ge=0)]
+    """
+    Their provider instance is no longer configured.
+    """
+    accountChanged: Annotated[int, Field(ge=0)]
+    """
+    Their instance is now bound to another account, or to none.
+    """
+    modelRemoved: Annotated[int, Field(ge=0)]
+    """
+    Their instance no longer serves their model.
+    """
+    overLimits: Annotated[int, Field(ge=0)]
+    """
+    They no longer fit the store's bounds (tightened `sessions` settings, or a full store).
+    """
+
+
+class SnapshotRestore(BaseModel):
+    """
+    Present when this process started from the snapshot its previous run
+    wrote on a clean drain (host JSON `sessions.snapshot`): what it took
+    back before it reported ready.
+
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    sessions: Annotated[int, Field(ge=0)]
+    """
+    Sessions restored, with their ids and revisions.
+    """
+    idempotencyKeys: Annotated[int, Field(ge=0)]
+    """
+    Idempotency records restored (a retry after the restart replays its outcome).
+    """
+    dropped: Dropped
+    """
+    Sessions not restored, by reason (each logged with its id).
     """
 
 
@@ -483,6 +528,19 @@ class RunsPolicy(BaseModel):
     """
 
 
+class ForkSessionRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    revision: Annotated[int | MISSING, Field(ge=0)] = MISSING
+    """
+    The boundary: 0 (the imported history only), the session's current
+    revision, or the revision of one of its recorded turns. Default:
+    the current revision.
+
+    """
+
+
 class TruncateSessionRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -777,6 +835,14 @@ class ProviderTimeoutProblem(Problem):
     pass
 
 
+class ForkConflictProblem(Problem):
+    pass
+
+
+class ForkInvalidProblem(Problem):
+    pass
+
+
 class TruncateConflictProblem(Problem):
     pass
 
@@ -793,6 +859,17 @@ class RunEventsExpiredProblem(Problem):
 
 class EventsInvalidProblem(Problem):
     pass
+
+
+class Readiness(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    status: Literal["ready"]
+    """
+    Always `ready` while the host takes new work.
+    """
+    restored: SnapshotRestore | MISSING = MISSING
 
 
 class ProviderCapabilities(BaseModel):

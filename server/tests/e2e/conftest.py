@@ -27,11 +27,18 @@ import httpx
 import pytest
 from agentic_driver_client import AuthenticatedClient, Client
 from agentic_driver_client.api.runs import run, submit_run_actions
-from agentic_driver_client.api.sessions import create_session, delete_session, read_session, truncate_session
+from agentic_driver_client.api.sessions import (
+    create_session,
+    delete_session,
+    fork_session,
+    read_session,
+    truncate_session,
+)
 from agentic_driver_client.models import (
     ApprovalDecision,
     CreateSessionRequest,
     CreateSessionResponse,
+    ForkSessionRequest,
     FunctionResult,
     Message,
     MessageRole,
@@ -582,6 +589,24 @@ async def atruncate_ok(client: AuthenticatedClient, session_id: str, revision: i
     assert response.status_code == 200, response.content
     assert isinstance(response.parsed, CreateSessionResponse)
     return response.parsed.session
+
+
+def fork(client: AuthenticatedClient, session_id: str, revision: int | None = None, key: str | None = None) -> Any:
+    """forkSession through the generated client (the detailed response, whatever its status)."""
+    body = ForkSessionRequest() if revision is None else ForkSessionRequest(revision=revision)
+    return fork_session.sync_detailed(session_id, client=client, body=body, idempotency_key=key or UNSET)
+
+
+def fork_ok(client: AuthenticatedClient, session_id: str, revision: int | None = None) -> SessionInfo:
+    response = fork(client, session_id, revision)
+    assert response.status_code == 201, response.content
+    assert isinstance(response.parsed, CreateSessionResponse)
+    return response.parsed.session
+
+
+async def afork(client: AuthenticatedClient, session_id: str, revision: int | None = None) -> Any:
+    body = ForkSessionRequest() if revision is None else ForkSessionRequest(revision=revision)
+    return await fork_session.asyncio_detailed(session_id, client=client, body=body)
 
 
 async def wait_for_status(

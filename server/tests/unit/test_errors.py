@@ -143,6 +143,7 @@ def test_the_spec_documents_error_responses_for_every_operation() -> None:
         "getRun",
         "streamRunEvents",
         "truncateSession",
+        "forkSession",
     }
 
 

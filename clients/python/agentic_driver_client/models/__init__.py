@@ -9,6 +9,7 @@ from .create_session_request import CreateSessionRequest
 from .create_session_response import CreateSessionResponse
 from .discovery import Discovery
 from .error_code import ErrorCode
+from .fork_session_request import ForkSessionRequest
 from .function_call import FunctionCall
 from .function_call_arguments import FunctionCallArguments
 from .function_calls_action import FunctionCallsAction
@@ -48,6 +49,8 @@ from .session_info import SessionInfo
 from .session_mode import SessionMode
 from .session_status import SessionStatus
 from .sessions_policy import SessionsPolicy
+from .snapshot_restore import SnapshotRestore
+from .snapshot_restore_dropped import SnapshotRestoreDropped
 from .submit_run_actions_request import SubmitRunActionsRequest
 from .tool_definition import ToolDefinition
 from .tool_definition_parameters import ToolDefinitionParameters
@@ -65,6 +68,7 @@ __all__ = (
     "CreateSessionResponse",
     "Discovery",
     "ErrorCode",
+    "ForkSessionRequest",
     "FunctionCall",
     "FunctionCallArguments",
     "FunctionCallsAction",
@@ -104,6 +108,8 @@ __all__ = (
     "SessionMode",
     "SessionStatus",
     "SessionsPolicy",
+    "SnapshotRestore",
+    "SnapshotRestoreDropped",
     "SubmitRunActionsRequest",
     "ToolDefinition",
     "ToolDefinitionParameters",

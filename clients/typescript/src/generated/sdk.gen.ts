@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelRunData, CancelRunErrors, CancelRunResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, GetDiscoveryData, GetDiscoveryErrors, GetDiscoveryResponses, GetHealthData, GetHealthResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetRunData, GetRunErrors, GetRunResponses, ReadSessionData, ReadSessionErrors, ReadSessionResponses, RunData, RunErrors, RunResponses, StreamRunActionsData, StreamRunActionsErrors, StreamRunActionsResponse, StreamRunActionsResponses, StreamRunData, StreamRunErrors, StreamRunEventsData, StreamRunEventsErrors, StreamRunEventsResponse, StreamRunEventsResponses, StreamRunResponse, StreamRunResponses, SubmitRunActionsData, SubmitRunActionsErrors, SubmitRunActionsResponses, TruncateSessionData, TruncateSessionErrors, TruncateSessionResponses } from './types.gen.js';
+import type { CancelRunData, CancelRunErrors, CancelRunResponses, CreateSessionData, CreateSessionErrors, CreateSessionResponses, DeleteSessionData, DeleteSessionErrors, DeleteSessionResponses, ForkSessionData, ForkSessionErrors, ForkSessionResponses, GetDiscoveryData, GetDiscoveryErrors, GetDiscoveryResponses, GetHealthData, GetHealthResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetRunData, GetRunErrors, GetRunResponses, ReadSessionData, ReadSessionErrors, ReadSessionResponses, RunData, RunErrors, RunResponses, StreamRunActionsData, StreamRunActionsErrors, StreamRunActionsResponse, StreamRunActionsResponses, StreamRunData, StreamRunErrors, StreamRunEventsData, StreamRunEventsErrors, StreamRunEventsResponse, StreamRunEventsResponses, StreamRunResponse, StreamRunResponses, SubmitRunActionsData, SubmitRunActionsErrors, SubmitRunActionsResponses, TruncateSessionData, TruncateSessionErrors, TruncateSessionResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -31,6 +31,8 @@ export const getHealth = <ThrowOnError extends boolean = false>(options?: Option
  * front of several hosts sends new work only to ready hosts, and keeps
  * sending a draining host the requests for its own sessions and runs
  * (`/healthz` stays the liveness check). `HEAD` answers the same status.
+ * A host that started from a restart snapshot says what it restored
+ * (`restored`).
  *
  */
 export const getReadiness = <ThrowOnError extends boolean = false>(options?: Options<GetReadinessData, ThrowOnError>) => (options?.client ?? client).get<GetReadinessResponses, GetReadinessErrors, ThrowOnError>({ url: '/readyz', ...options });
@@ -116,6 +118,40 @@ export const readSession = <ThrowOnError extends boolean = false>(options: Optio
 export const truncateSession = <ThrowOnError extends boolean = false>(options: Options<TruncateSessionData, ThrowOnError>) => (options.client ?? client).post<TruncateSessionResponses, TruncateSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/sessions/{sessionId}/truncate',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Copy a session up to a turn boundary into a new session on the same host.
+ *
+ * Creates a new session owned by the caller on the same host, with the
+ * source's provider instance, account, model, mode, instructions and
+ * `nativeHistory`, holding its history, recorded turns and native state
+ * up to the boundary `revision` (default: the current one). Native state
+ * is copied inside the host and never leaves it. The source is not
+ * changed, and both sessions then continue independently.
+ *
+ * The boundary is 0 (the imported history only), the current revision,
+ * or the revision of a turn still recorded. The fork starts at that
+ * revision, with the source's turns up to it (a revision numbers a state
+ * of the history, and the fork holds that state), and with its own
+ * accounting at zero (what the source consumed stays counted once, on
+ * the source). An interrupted source forks from its last good state and
+ * the fork is ready. A source with an active turn is `SESSION_BUSY`; a
+ * boundary the session no longer holds (truncated, or not yet reached)
+ * is `SESSION_REVISION_CONFLICT` with `currentRevision`. Needs the
+ * `read` and `create` grants and a grant for the provider instance;
+ * store capacity applies as for `createSession`, and so do idempotency
+ * keys.
+ *
+ */
+export const forkSession = <ThrowOnError extends boolean = false>(options: Options<ForkSessionData, ThrowOnError>) => (options.client ?? client).post<ForkSessionResponses, ForkSessionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/sessions/{sessionId}/fork',
     ...options,
     headers: {
         'Content-Type': 'application/json',

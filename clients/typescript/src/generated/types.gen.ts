@@ -9,6 +9,49 @@ export type Readiness = {
      * Always `ready` while the host takes new work.
      */
     status: 'ready';
+    restored?: SnapshotRestore;
+};
+
+/**
+ * Present when this process started from the snapshot its previous run
+ * wrote on a clean drain (host JSON `sessions.snapshot`): what it took
+ * back before it reported ready.
+ *
+ */
+export type SnapshotRestore = {
+    /**
+     * Sessions restored, with their ids and revisions.
+     */
+    sessions: number;
+    /**
+     * Idempotency records restored (a retry after the restart replays its outcome).
+     */
+    idempotencyKeys: number;
+    /**
+     * Sessions not restored, by reason (each logged with its id).
+     */
+    dropped: {
+        /**
+         * Their retention ran out while the host was down.
+         */
+        expired: number;
+        /**
+         * Their provider instance is no longer configured.
+         */
+        providerRemoved: number;
+        /**
+         * Their instance is now bound to another account, or to none.
+         */
+        accountChanged: number;
+        /**
+         * Their instance no longer serves their model.
+         */
+        modelRemoved: number;
+        /**
+         * They no longer fit the store's bounds (tightened `sessions` settings, or a full store).
+         */
+        overLimits: number;
+    };
 };
 
 export type Health = {
@@ -876,6 +919,16 @@ export type RunsPolicy = {
     maxEntries: number;
 };
 
+export type ForkSessionRequest = {
+    /**
+     * The boundary: 0 (the imported history only), the session's current
+     * revision, or the revision of one of its recorded turns. Default:
+     * the current revision.
+     *
+     */
+    revision?: number;
+};
+
 export type TruncateSessionRequest = {
     /**
      * The revision the caller believes is current.
@@ -1189,6 +1242,10 @@ export type StreamActionsInvalidProblem = Problem;
 export type StreamRunConflictProblem = Problem;
 
 export type ProviderTimeoutProblem = Problem;
+
+export type ForkConflictProblem = Problem;
+
+export type ForkInvalidProblem = Problem;
 
 export type TruncateConflictProblem = Problem;
 
@@ -1639,6 +1696,122 @@ export type TruncateSessionResponses = {
 };
 
 export type TruncateSessionResponse = TruncateSessionResponses[keyof TruncateSessionResponses];
+
+export type ForkSessionData = {
+    body: ForkSessionRequest;
+    headers?: {
+        /**
+         * The host process the request is meant for: the `hostId` in the id of
+         * the session or run it names (`ses_{hostId}.…`, `run_{hostId}.…`).
+         * Clients send it on every request that names an existing session or
+         * run, and a proxy in front of several hosts routes on it. A host that
+         * is not the one named answers `MISDIRECTED_REQUEST` (421) before
+         * reading the body, with nothing done. Where the id in the path names a
+         * host, the id wins over the header. `run` and `streamRun` name their
+         * session in the body: the host checks the header before reading the
+         * body, then the body's `session.id` before admitting the run. Ids
+         * without a host part (older hosts) name no host; then the header alone
+         * decides.
+         *
+         */
+        'Agentic-Host'?: string;
+        /**
+         * Makes a retry safe. The first accepted request with this key (per
+         * caller) records its outcome; a repeat with the same body replays it,
+         * never advancing a revision or calling the model again, after checking
+         * current access again (a deleted session is `SESSION_NOT_FOUND`). The
+         * same key with a different body is `IDEMPOTENCY_KEY_REUSED`; a repeat
+         * while the first is still running is `IDEMPOTENCY_KEY_IN_USE`, except
+         * that a repeat of a `run` or `streamRun` sent with
+         * `onDisconnect: continue` joins the run it started (a stream from the
+         * run's first event). A replayed stream sends the run's events with
+         * their original ids while the host still keeps the run (`getRun`),
+         * else the recorded outcome alone, with its original id. Keys are
+         * kept for a bounded time and number (host `idempotency` settings).
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The session id returned by `createSession`: `ses_{hostId}.{random}`,
+         * naming the host process that holds the session (see `SessionInfo.id`).
+         *
+         */
+        sessionId: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{sessionId}/fork';
+};
+
+export type ForkSessionErrors = {
+    /**
+     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     */
+    401: UnauthenticatedProblem;
+    /**
+     * `PERMISSION_DENIED`: the token lacks the operation's session grant or the provider grant.
+     */
+    403: PermissionDeniedProblem;
+    /**
+     * `SESSION_NOT_FOUND`: no such session for this caller (another principal's session is reported the same way).
+     */
+    404: SessionNotFoundProblem;
+    /**
+     * `REQUEST_TIMEOUT`: the request body did not arrive within the host's `bodyTimeoutMs`.
+     */
+    408: RequestTimeoutProblem;
+    /**
+     * `SESSION_BUSY` (the source has an active turn), `SESSION_REVISION_CONFLICT`
+     * (the boundary is not a state the session holds now; `currentRevision`) or
+     * `IDEMPOTENCY_KEY_IN_USE` (the first request with this key is still running).
+     *
+     */
+    409: ForkConflictProblem;
+    /**
+     * `PAYLOAD_TOO_LARGE`: the request body exceeds the host's `maxBodyBytes`.
+     */
+    413: PayloadTooLargeProblem;
+    /**
+     * `UNSUPPORTED_MEDIA_TYPE`: the request body is not `application/json`.
+     */
+    415: UnsupportedMediaTypeProblem;
+    /**
+     * `MISDIRECTED_REQUEST`: the request names a session or run of another
+     * host process (by its id, or by `Agentic-Host`); nothing was done.
+     * `ownerHostId` names that host, `hostId` the one that answered. Send
+     * the request again once, with `Agentic-Host: <ownerHostId>`.
+     *
+     */
+    421: MisdirectedProblem;
+    /**
+     * `VALIDATION_ERROR` (malformed body, unknown fields) or `IDEMPOTENCY_KEY_REUSED` (the key came with another body).
+     */
+    422: ForkInvalidProblem;
+    /**
+     * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
+     */
+    501: SessionsDisabledProblem;
+    /**
+     * Retry after `Retry-After`: `SESSION_STORE_FULL` (the store holds
+     * `maxEntries` sessions; wait for one to expire or delete one) or
+     * `SHUTTING_DOWN` (the host is draining before it stops; create the
+     * session on another host process).
+     *
+     */
+    503: CreateSessionUnavailableProblem;
+};
+
+export type ForkSessionError = ForkSessionErrors[keyof ForkSessionErrors];
+
+export type ForkSessionResponses = {
+    /**
+     * The fork was created at the boundary revision.
+     */
+    201: CreateSessionResponse;
+};
+
+export type ForkSessionResponse = ForkSessionResponses[keyof ForkSessionResponses];
 
 export type RunData = {
     body: RunRequest;

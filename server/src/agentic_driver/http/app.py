@@ -37,7 +37,13 @@ from ..errors import (
     Unauthenticated,
     ValidationFailed,
 )
-from ..models import CreateSessionRequest, RunRequest, SubmitRunActionsRequest, TruncateSessionRequest
+from ..models import (
+    CreateSessionRequest,
+    ForkSessionRequest,
+    RunRequest,
+    SubmitRunActionsRequest,
+    TruncateSessionRequest,
+)
 from .body import parse_body
 from .docs_page import mount_docs_page
 from .head import HeadAsGet
@@ -75,10 +81,10 @@ class _AnyText(Convertor[str]):
 
 
 class _SessionId(_AnyText):
-    """Any text, except a path that names a session's sub-resource (``/truncate``), so other methods
+    """Any text, except a path that names a session's sub-resource (``/truncate``, ``/fork``), so other methods
     there still get METHOD_NOT_ALLOWED rather than reaching readSession or deleteSession."""
 
-    regex = r"(?![\s\S]*/truncate$)[\s\S]*"
+    regex = r"(?![\s\S]*/(?:truncate|fork)$)[\s\S]*"
 
 
 class _RunId(_AnyText):
@@ -338,6 +344,13 @@ def create_app(
         session_id, principal = owned_id(request, "session_id")
         body = await parse_body(request, TruncateSessionRequest, max_body_bytes)
         return _json(await driver.truncate_session(session_id, body, principal))
+
+    @route("POST", "/v1/sessions/{session_id:any}/fork")
+    async def fork_session(request: Request) -> Response:
+        session_id, principal = owned_id(request, "session_id")
+        key = idempotency_key(request)
+        body = await parse_body(request, ForkSessionRequest, max_body_bytes)
+        return _json(await driver.fork_session(session_id, body, principal, idempotency_key=key), 201)
 
     @route("DELETE", "/v1/sessions/{session_id:session_id}")
     async def delete_session(request: Request) -> Response:

@@ -5,7 +5,7 @@
 - a request body must arrive within ``body_timeout_s`` (``REQUEST_TIMEOUT``,
   408): a client trickling its body does not hold a request open forever;
 - while the host drains before it stops (``Drain.draining``), operations that
-  would start new work (``createSession``, ``run``, ``streamRun``) answer
+  would start new work (``createSession``, ``forkSession``, ``run``, ``streamRun``) answer
   ``SHUTTING_DOWN`` (503, ``Retry-After``), on new and on kept-alive
   connections alike, and every response asks the client to close its
   connection, so clients move to another host process. Everything else (reads,
@@ -25,10 +25,18 @@ from ..errors import DriverError, RequestTimeout, ShuttingDown
 from ..metrics import Metrics
 from .problems import problem_response
 
-__all__ = ["BODY_RECEIVED", "NEW_WORK", "Drain", "RequestGuard"]
+__all__ = ["BODY_RECEIVED", "NEW_WORK", "Drain", "RequestGuard", "is_new_work"]
 
 NEW_WORK = frozenset({("POST", "/v1/sessions"), ("POST", "/v1/runs"), ("POST", "/v1/runs/stream")})
-"""The operations a draining host refuses: they would create a session or start a turn."""
+"""The operations a draining host refuses: they would create a session or start a turn (and ``forkSession``,
+whose path names its source: ``is_new_work``)."""
+
+
+def is_new_work(method: str, path: str) -> bool:
+    if (method, path) in NEW_WORK:
+        return True
+    return method == "POST" and path.startswith("/v1/sessions/") and path.endswith("/fork")
+
 
 BODY_RECEIVED = "agentic_driver.body_received"
 """Scope key the host's HTTP protocol sets once a request's whole body has arrived (``http.server``): a request
@@ -68,7 +76,7 @@ class RequestGuard:
             return
         if self._drain.draining:
             send = _closing(send)
-            if (scope["method"], scope["path"]) in NEW_WORK:
+            if is_new_work(scope["method"], scope["path"]):
                 await self._refuse(self._drain.refusal(), scope, receive, send)
                 return
         await self._app(scope, receive if scope.get(BODY_RECEIVED) else self._deadline(receive), send)

@@ -26,6 +26,7 @@ from .records import (
     RunFigures,
     SessionRecord,
     SessionRun,
+    TurnLog,
     TurnRecord,
     message_bytes,
 )
@@ -130,6 +131,52 @@ class SessionStore:
         self._records[record.id] = record
         self._start_idle(record, now)
         self._on_change(len(self._records))
+
+    def fork(self, source: SessionRecord, boundary: int) -> SessionRecord:
+        """A new ready session of the same owner holding ``source`` up to the turn whose revision is ``boundary``
+        (``forkable_turns`` found it): history, turns and native state, at that revision, accounting at zero."""
+        kept = self.forkable_turns(source, boundary)
+        if kept is None:
+            raise ValueError(f"revision {boundary} is not a boundary of session {source.id!r}")
+        self._make_room()
+        last = source.turns[kept - 1] if kept else None
+        now = self._clock.now_ms()
+        record = SessionRecord(
+            id=self._ids.new_session_id(),
+            owner=source.owner,
+            mode=source.mode,
+            instructions=source.instructions,
+            history=source.history[: last.end if last else source.imported],
+            created_ms=now,
+            updated_ms=now,
+            expires_ms=None,
+            record_bytes=0,
+            imported=source.imported,
+            native=source.native[: last.native_end if last else 0],
+            turns=TurnLog(source.turns[:kept]),
+            prefix_fingerprint=source.prefix_fingerprint if kept else None,
+            revision=boundary,
+            native_filter=source.native_filter,
+            tools_fingerprint=source.tools_fingerprint if kept else None,
+        )
+        record.record_bytes = _record_bytes(record)
+        self._records[record.id] = record
+        self._start_idle(record, now)
+        self._on_change(len(self._records))
+        return record
+
+    @staticmethod
+    def forkable_turns(record: SessionRecord, boundary: int) -> int | None:
+        """How many recorded turns the state at revision ``boundary`` holds, or None when the session holds no
+        such state now: 0 (the imported history), the current revision, or a recorded turn's revision."""
+        if boundary == record.revision:
+            return len(record.turns)
+        if boundary == 0:
+            return 0
+        for index, turn in enumerate(record.turns):
+            if turn.revision == boundary:
+                return index + 1
+        return None
 
     def get(self, session_id: str) -> SessionRecord | None:
         """The live record, or None when unknown or expired (an expired one is removed now)."""

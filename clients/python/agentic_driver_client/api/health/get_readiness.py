@@ -62,6 +62,8 @@ def sync_detailed(
     front of several hosts sends new work only to ready hosts, and keeps
     sending a draining host the requests for its own sessions and runs
     (`/healthz` stays the liveness check). `HEAD` answers the same status.
+    A host that started from a restart snapshot says what it restored
+    (`restored`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -91,6 +93,8 @@ def sync(
     front of several hosts sends new work only to ready hosts, and keeps
     sending a draining host the requests for its own sessions and runs
     (`/healthz` stays the liveness check). `HEAD` answers the same status.
+    A host that started from a restart snapshot says what it restored
+    (`restored`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -116,6 +120,8 @@ async def asyncio_detailed(
     front of several hosts sends new work only to ready hosts, and keeps
     sending a draining host the requests for its own sessions and runs
     (`/healthz` stays the liveness check). `HEAD` answers the same status.
+    A host that started from a restart snapshot says what it restored
+    (`restored`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,6 +149,8 @@ async def asyncio(
     front of several hosts sends new work only to ready hosts, and keeps
     sending a draining host the requests for its own sessions and runs
     (`/healthz` stays the liveness check). `HEAD` answers the same status.
+    A host that started from a restart snapshot says what it restored
+    (`restored`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
