@@ -27,7 +27,7 @@ import uvicorn
 from fastapi import FastAPI
 from pydantic import ValidationError
 
-from . import cluster, telemetry
+from . import cluster, snapshot, telemetry
 from .auth import TokenPolicy, sha256_hex
 from .config import (
     ALL_GRANTS,
@@ -81,6 +81,9 @@ def config_secrets(config: HostConfig, env: Mapping[str, str] = os.environ) -> I
             yield token.token
         if token.tokenEnv is not None and env.get(token.tokenEnv):
             yield env[token.tokenEnv]
+    kept = config.sessions.snapshot if config.sessions is not None else None
+    if kept is not None and env.get(kept.keyEnv):
+        yield env[kept.keyEnv]
     for provider in config.providers:
         key_env = getattr(provider, "apiKeyEnv", None)
         if key_env is not None and env.get(key_env):
@@ -110,6 +113,12 @@ def serve(
     drain = Drain()
     access = MetricsAccess.of(config.metrics, host)
     driver, app = build_host(config, drain, access)
+    kept = config.sessions.snapshot if config.sessions is not None else None
+    key = snapshot.load_key(kept) if kept is not None else b""
+    if kept is not None:
+        restored = driver.restored = snapshot.restore_at_start(driver, kept, key)
+        if restored is not None:
+            driver.metrics.snapshot_restored(restored.sessions, restored.idempotency_keys, restored.dropped)
     limits = config.limits
     server_config = _uvicorn_config(app, host, port, log_level, config, driver, ssl_context)
     metrics_config = None
@@ -128,8 +137,14 @@ def serve(
     _settle_heap()
     try:
         HostServer(server_config, driver, drain, limits.drainTimeoutMs, metrics_config).run()
+    except SystemExit:
+        if kept is not None and driver.restored is not None and not drain.draining:
+            snapshot.write_after_drain(driver, kept, key)  # it never served: hand back what it restored
+        raise
     finally:
         telemetry.shutdown()  # export the spans still queued
+    if kept is not None and drain.draining:
+        snapshot.write_after_drain(driver, kept, key)
 
 
 def _uvicorn_config(
@@ -284,13 +299,36 @@ def _token_create(subject: str, providers: list[str], grants: list[str]) -> int:
 
 def _config_check(path: str) -> int:
     try:
-        load_config(path)
+        config = load_config(path)
     except ConfigError as error:
         for problem in error.problems:
             print(problem)
         return 1
+    problems = snapshot_problems(config)
+    for problem in problems:
+        print(problem)
+    if problems:
+        return 1
     print(f"{path}: valid")
     return 0
+
+
+def snapshot_problems(config: HostConfig, environ: Mapping[str, str] = os.environ) -> list[str]:
+    """What would keep ``sessions.snapshot`` from working where this runs: the key, the file's directory."""
+    kept = config.sessions.snapshot if config.sessions is not None else None
+    if kept is None:
+        return []
+    problems = []
+    try:
+        snapshot.load_key(kept, environ)
+    except snapshot.SnapshotRefused as error:
+        problems.append(str(error))
+    directory = snapshot.snapshot_path(kept, config.hostId).parent
+    if not directory.is_dir():
+        problems.append(f"sessions.snapshot.path: the directory {directory} does not exist")
+    elif not os.access(directory, os.W_OK | os.X_OK):
+        problems.append(f"sessions.snapshot.path: the host cannot write in {directory}")
+    return problems
 
 
 def with_tls_options(config: HostConfig, cert: str | None, key: str | None, behind_proxy: bool) -> HostConfig:
@@ -344,6 +382,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"agentic-driver: {error}", file=sys.stderr)
         return 2
+    except snapshot.SnapshotRefused as error:
+        print(f"agentic-driver: not starting: {error}", file=sys.stderr)
+        return 3
     return 0
 
 

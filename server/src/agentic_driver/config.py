@@ -44,6 +44,7 @@ __all__ = [
     "QualificationConfig",
     "RunsConfig",
     "SessionsConfig",
+    "SnapshotConfig",
     "TlsConfig",
     "TokenConfig",
     "embedded_default",
@@ -236,6 +237,17 @@ ProviderConfig = Annotated[
 PROVIDER_KINDS = ("echo", "openai-responses", "anthropic", "gemini", "openai-chat", "cli")
 
 
+class SnapshotConfig(_Closed):
+    """Sessions survive a planned restart: on a clean drain the host writes every session to ``path``, encrypted;
+    its next start restores them before it reports ready and deletes the file (a crash writes nothing)."""
+
+    path: Annotated[str, Field(min_length=1)]
+    """The snapshot file; ``{hostId}`` in it is replaced by the process's host id, so processes that share one host
+    JSON keep one file each. Its directory must exist; the file is written mode 0600 by a rename."""
+    keyEnv: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+    """The environment variable holding the AES-256-GCM key: 32 bytes as 64 hex digits or in base64."""
+
+
 class SessionsConfig(_Closed):
     """The session store; omit the block to disable sessions. The bounds may only tighten the defaults."""
 
@@ -252,6 +264,8 @@ class SessionsConfig(_Closed):
     """Provider items a native session may keep (SESSION_LIMIT_EXCEEDED beyond)."""
     compactToolResultsMaxChars: Annotated[int, Field(ge=1)] = 500
     """The most of each tool result a ``compact_tool_results`` native session keeps, its ellipsis included."""
+    snapshot: SnapshotConfig | None = None
+    """Opt-in: keep sessions across a planned restart (docs/operating.md, Restarting without losing sessions)."""
 
 
 DEFAULT_MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024

@@ -61,6 +61,7 @@ from .qualification import NativeQualification
 from .reach import Reach
 from .sessions import SessionRecord, SessionStore
 from .sessions.creation import create_session
+from .snapshot import RestoreReport
 from .tools import HostTool, import_handler
 from .turns import ActiveRun, RunRegistry, RunSlots, TurnLifecycle
 from .turns.admission import RunAdmission, refuse_stale_or_busy
@@ -95,6 +96,8 @@ class Driver:
         qualification: NativeQualification | None = None,
     ) -> None:
         self.host_id = host_id
+        self.restored: RestoreReport | None = None
+        """What the host took back from its restart snapshot at start (``snapshot.restore_at_start``), if any."""
         self._qualification = qualification
         self.ids = HostIds(host_id)
         self.metrics = Metrics()
@@ -187,6 +190,20 @@ class Driver:
     def store(self) -> SessionStore | None:
         """The session store, or None when sessions are disabled."""
         return self._store
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    @property
+    def providers(self) -> Mapping[str, Provider]:
+        """The configured provider instances by id."""
+        return self._providers
+
+    @property
+    def idempotency(self) -> IdempotencyStore:
+        """Every caller's idempotency keys and their recorded outcomes."""
+        return self._keys.store
 
     @property
     def slots(self) -> RunSlots:

@@ -37,7 +37,7 @@ from .providers.base import Provider, Usage, VisibleMessage
 from .sessions import Accounting, InterruptedTurnRecord, Owner, SessionRecord, SessionStore, TurnLog, TurnRecord
 from .views import read_session_view
 
-__all__ = ["SCHEMA_VERSION", "ImportRejected", "ImportReport", "export_record", "parse", "restore"]
+__all__ = ["SCHEMA_VERSION", "ImportRejected", "ImportReport", "export_record", "parse", "record_of", "restore"]
 
 SCHEMA_VERSION = 1
 KIND = "agentic-driver.session"
@@ -351,6 +351,19 @@ def _record(envelope: _EnvelopeV1, owner: Owner, instructions: str | None) -> Se
         accounting=_accounting(envelope.accounting),
         tools_fingerprint=envelope.toolsFingerprint,
     )
+
+
+def record_of(data: Mapping[str, Any], subject: str) -> SessionRecord:
+    """The record an envelope describes, owned by ``subject`` with the envelope's own instructions, checked whole
+    and not stored anywhere (``ImportRejected`` says what is wrong)."""
+    parsed = parse(data)
+    envelope = _validated(parsed.data)
+    try:
+        record = _record(envelope, Owner(subject, parsed.provider, parsed.account, parsed.model), envelope.instructions)
+        read_session_view(record, "import-check")
+    except (ValueError, OverflowError) as error:
+        raise ImportRejected(f"The envelope is malformed: {error}.") from None
+    return record
 
 
 def restore(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 
@@ -78,6 +78,25 @@ class Metrics:
             "HTTP connections open to the host (reported when the host serves HTTP itself).",
             registry=self.registry,
         )
+
+    def snapshot_restored(self, sessions: int, idempotency_keys: int, dropped: Mapping[str, int]) -> None:
+        """What the host took back from its restart snapshot at start (set once)."""
+        restored = Gauge(
+            "agentic_driver_snapshot_restored",
+            "What the host restored from its restart snapshot at start, by kind (sessions, idempotency_keys).",
+            ["kind"],
+            registry=self.registry,
+        )
+        restored.labels("sessions").set(sessions)
+        restored.labels("idempotency_keys").set(idempotency_keys)
+        gauge = Gauge(
+            "agentic_driver_snapshot_dropped_sessions",
+            "Sessions of the restart snapshot not restored at start, by reason.",
+            ["reason"],
+            registry=self.registry,
+        )
+        for reason, count in dropped.items():
+            gauge.labels(reason).set(count)
 
     def run_ended(self, outcome: str, provider: str | None) -> None:
         """Count a run's end, and its provider call when model work started (``provider`` set)."""

@@ -289,3 +289,29 @@ def test_prices_are_validated_as_part_of_the_config() -> None:
         "echo-1": PriceConfig(inputPerMillion=1.5, outputPerMillion=6, cacheWritePerMillion=2)
     }
     assert config.providers[0].prices["echo-1"].cachedInputPerMillion is None
+
+
+def test_config_check_validates_the_restart_snapshot_where_it_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = host_config({"subject": "a", "token": "a-secret-of-16-chars", "providers": ["*"]})
+    config["sessions"] = {
+        "retentionMs": 1000,
+        "snapshot": {"path": str(tmp_path / "missing-dir" / "s.snapshot"), "keyEnv": "CHECK_SNAPSHOT_KEY"},
+    }
+    path = write(tmp_path, "host.json", config)
+    monkeypatch.delenv("CHECK_SNAPSHOT_KEY", raising=False)
+
+    assert main(["config", "check", str(path)]) == 1
+    out, _ = capsys.readouterr()
+    assert "the environment variable CHECK_SNAPSHOT_KEY is not set" in out
+    assert f"the directory {tmp_path / 'missing-dir'} does not exist" in out
+
+    monkeypatch.setenv("CHECK_SNAPSHOT_KEY", "ab" * 32)
+    config["sessions"]["snapshot"]["path"] = str(tmp_path / "s.snapshot")
+    write(tmp_path, "host.json", config)
+    assert main(["config", "check", str(path)]) == 0
+    config["sessions"]["snapshot"]["keyEnv"] = "not a name"
+    write(tmp_path, "host.json", config)
+    assert main(["config", "check", str(path)]) == 1
+    assert "sessions.snapshot.keyEnv" in capsys.readouterr().out

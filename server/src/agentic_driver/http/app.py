@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import TypeVar
 
+import orjson
 import yaml
 from fastapi import FastAPI
 from pydantic import MISSING, BaseModel
@@ -400,7 +401,10 @@ def create_app(
     async def get_readiness(request: Request) -> Response:
         if drain.draining:
             return problem_response(drain.refusal(), _instance(request), driver.metrics)
-        return Response(b'{"status":"ready"}', media_type="application/json")
+        if driver.restored is None:
+            return Response(b'{"status":"ready"}', media_type="application/json")
+        body = {"status": "ready", "restored": driver.restored.readiness()}
+        return Response(orjson.dumps(body), media_type="application/json")
 
     @route("GET", "/openapi.yaml")
     async def get_openapi_yaml(request: Request) -> Response:

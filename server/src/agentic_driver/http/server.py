@@ -251,6 +251,8 @@ class HostServer(uvicorn.Server):
 
     async def serve(self, sockets: Any = None) -> None:
         self._loop = asyncio.get_running_loop()
+        if self._driver.store is not None:
+            self._driver.store.arm_timers()  # sessions restored from a snapshot before the loop ran
         await super().serve(sockets)
 
     async def startup(self, sockets: Any = None) -> None:

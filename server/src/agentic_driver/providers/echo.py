@@ -29,7 +29,8 @@ Directive lines at the start of the input:
 Native mode: every turn yields its items as canonical JSON: the user message,
 a private reasoning item, any tool calls and their results, and the assistant
 message. What the model produced (reasoning, calls, the reply) is signed with
-an HMAC under a per-instance secret; what the application supplied (the user
+an HMAC under the instance's secret (derived from its id and account binding
+in host JSON, so a restarted host verifies what it signed before); what the application supplied (the user
 message, tool results) is not, as with real providers. A later turn verifies
 that every earlier item came back byte-identical and every signature holds,
 and fails otherwise, as a real provider rejects a tampered signed block.
@@ -141,6 +142,13 @@ def _words(text: str | None) -> int:
     return len(text.split()) if text else 0
 
 
+def signing_secret(config: EchoProviderConfig) -> bytes:
+    """The configured instance's signing secret, derived from its id and account: a real provider's signed
+    blocks are bound to the account, not to one process, so they verify after a restart (``snapshot.py``)."""
+    bound = canonical_json(["agentic-driver echo signing", config.id, config.accountId])
+    return hashlib.sha256(bound.encode("utf-8")).digest()
+
+
 @dataclass(slots=True)
 class EchoProvider:
     id: str
@@ -161,6 +169,7 @@ class EchoProvider:
             native_supported=config.settings.native,
             latency_ms=config.settings.latencyMs,
             fixed_native_prefix=config.settings.fixedNativePrefix,
+            _secret=signing_secret(config),
         )
 
     @property

@@ -112,16 +112,7 @@ class SessionStore:
     def adopt(self, record: SessionRecord) -> None:
         """Store a restored record (bounds apply). It keeps its id only when that id names this host and is
         free here; otherwise it gets a new id of this host, so requests for it reach this process."""
-        record.record_bytes = _record_bytes(record)
-        self._check_messages(len(record.history), "The imported session")
-        self._check_bytes(record.record_bytes, "The imported session")
-        if len(record.native) > self.policy.maxNativeMessages:
-            raise SessionLimitExceeded(
-                f"The imported session holds {len(record.native)} native messages; "
-                f"maxNativeMessages is {self.policy.maxNativeMessages}.",
-                limit="maxNativeMessages",
-                maximum=self.policy.maxNativeMessages,
-            )
+        self._check_record(record, "The imported session")
         self._make_room()
         if record.id in self._records or not self._ids.owns(record.id):
             record.id = self._ids.new_session_id()
@@ -177,6 +168,34 @@ class SessionStore:
             if turn.revision == boundary:
                 return index + 1
         return None
+
+    def restore(self, record: SessionRecord, expires_ms: int, prefix_fingerprint: str | None = None) -> None:
+        """Store a record from this host's own restart snapshot exactly as it was (id, revision, times, expiry),
+        or refuse it with the bound it no longer fits (``SessionLimitExceeded``, ``SessionStoreFull``)."""
+        if record.id in self._records or not self._ids.owns(record.id):
+            raise ValueError(f"session {record.id!r} is not this host's or is stored already")
+        self._check_record(record, "The restored session")
+        self._make_room()
+        record.status = "interrupted" if record.interrupted_turn is not None else "ready"
+        record.expires_ms = expires_ms
+        record.prefix_fingerprint = prefix_fingerprint
+        self._records[record.id] = record
+        self._schedule(record, max(expires_ms - self._clock.now_ms(), 1))
+        self._on_change(len(self._records))
+
+    def records(self) -> list[SessionRecord]:
+        """Every stored record, expired ones removed first."""
+        now = self._clock.now_ms()
+        for record in [r for r in self._records.values() if self._expired(r, now)]:
+            self._remove(record)
+        return list(self._records.values())
+
+    def arm_timers(self) -> None:
+        """Schedule the expiry of every idle record that has no timer (those stored before the loop ran)."""
+        now = self._clock.now_ms()
+        for record in self._records.values():
+            if record.timer is None and record.expires_ms is not None:
+                self._schedule(record, max(record.expires_ms - now, 1))
 
     def get(self, session_id: str) -> SessionRecord | None:
         """The live record, or None when unknown or expired (an expired one is removed now)."""
@@ -332,6 +351,18 @@ class SessionStore:
         pending = [r.expires_ms for r in self._records.values() if r.expires_ms is not None]
         wait_ms = (min(pending) - now) if pending else self.policy.retentionMs
         return max(1, math.ceil(wait_ms / 1000))
+
+    def _check_record(self, record: SessionRecord, what: str) -> None:
+        record.record_bytes = _record_bytes(record)
+        self._check_messages(len(record.history), what)
+        self._check_bytes(record.record_bytes, what)
+        if len(record.native) > self.policy.maxNativeMessages:
+            raise SessionLimitExceeded(
+                f"{what} holds {len(record.native)} native messages; "
+                f"maxNativeMessages is {self.policy.maxNativeMessages}.",
+                limit="maxNativeMessages",
+                maximum=self.policy.maxNativeMessages,
+            )
 
     def _check_messages(self, count: int, what: str) -> None:
         if count > self.policy.maxMessages:

@@ -102,6 +102,22 @@ class IdempotencyStore:
         for key in [k for k, r in keys.items() if r.done][: max(excess, 0)]:
             del keys[key]
 
+    def finished(self) -> list[tuple[str, str, Recorded]]:
+        """Every key whose request has an outcome and is still remembered: (subject, key, record), oldest first."""
+        now = self._clock.now_ms()
+        return [
+            (subject, key, record)
+            for subject, keys in self._by_subject.items()
+            for key, record in keys.items()
+            if record.done and record.expires_ms > now
+        ]
+
+    def adopt(self, subject: str, key: str, record: Recorded) -> None:
+        """Remember a finished key from this host's restart snapshot (after those it holds; bounds apply)."""
+        keys = self._by_subject.setdefault(subject, OrderedDict())
+        keys[key] = record
+        self._evict(keys)
+
     def release(self, subject: str, key: str) -> None:
         """Forget a claimed key whose request was refused before it was accepted."""
         keys = self._by_subject.get(subject)
