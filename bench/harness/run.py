@@ -18,7 +18,9 @@ phases use ``PEER_COUNTS``, see bench/README.md):
 
 After host and floor, the buffering section (``buffering.py``) starts two more hosts, with and without
 kept runs, for what the run log costs (RSS per kept run and per event, time to first replayed event);
-then the peer. Host/floor CPU per turn is also set against the committed results and their spread.
+then the peer. Host/floor CPU per turn is also set against the committed results and their spread. Last, in
+process, the restart snapshot section (``snapshot.py``): write and restore of 1,000 sessions of 10 turns
+against encoding and building those sessions' envelopes (``--no-snapshot`` skips it).
 """
 
 from __future__ import annotations
@@ -500,6 +502,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-buffering", action="store_true", help="skip the buffering section (kept runs: RSS, rejoin)"
     )
+    parser.add_argument(
+        "--no-snapshot", action="store_true", help="skip the restart snapshot section (write/restore, in process)"
+    )
     parser.add_argument("--host-src", help="run the host(s) from this server/src directory (PYTHONPATH) instead")
     parser.add_argument(
         "--baseline",
@@ -591,6 +596,11 @@ def _run(
                 # recorded; the figures already measured are still written.
                 log(f"  buffering unavailable: {error!r}")
                 results["buffering"] = {"available": False, "reason": repr(error)}
+    if not options.no_snapshot:
+        from . import snapshot
+
+        log("restart snapshot (in process):")
+        results["snapshot"] = snapshot.measure(log=log)
     results["meta"]["duration_s"] = time.time() - started
     results["ratios"] = report.ratios(results)
     results["goals"] = report.goals(results)
@@ -646,6 +656,11 @@ def _print(results: dict[str, Any]) -> None:
     elif results.get("cpu_vs_recorded"):
         print()
         print(buffering.cpu_line(results["cpu_vs_recorded"]))
+    if results.get("snapshot"):
+        from . import snapshot
+
+        print()
+        print(snapshot.table(results["snapshot"]))
 
 
 def _has_uvloop() -> bool:

@@ -331,3 +331,15 @@ def test_the_buffering_section_runs_both_hosts_and_rejoins(tmp_path: pytest.Temp
     assert all(first[name]["count"] == 3 for name in ("stream", "rejoin.finished", "rejoin.live"))
     assert section["rejoin"]["events_replayed"] == {"rejoin.finished": 3 * 4, "rejoin.live": 3 * 3}
     assert "GET events, finished run" in buffering.table(section)
+
+
+def test_the_snapshot_section_writes_and_restores_and_reports_its_ratios() -> None:
+    from harness import snapshot
+
+    lines: list[str] = []
+    section = snapshot.measure(sessions=20, turns=3, rounds=2, log=lines.append)
+
+    assert section["sessions"] == 20 and len(section["all_ms"]["restore"]) == 2
+    assert section["file_bytes"] > section["encoded_bytes"] > 0
+    assert 1.0 < section["ratios"]["file_over_encoded"] < 1.1  # the encoding, a tag, a header, idempotency: none
+    assert "restart snapshot (per 20 sessions of 3 turns" in lines[-1]
