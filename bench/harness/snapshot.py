@@ -60,10 +60,29 @@ async def _fill(driver: Driver, sessions: int, turns: int) -> None:
             info = result.session
 
 
-def _timed(action: Callable[[], Any]) -> tuple[float, Any]:
+def _timed(action: Callable[..., Any], *args: Any) -> tuple[float, Any]:
     started = time.perf_counter()
-    value = action()
+    value = action(*args)
     return (time.perf_counter() - started) * 1000, value
+
+
+def _encode(records: list[Any]) -> bytes:
+    return orjson.dumps([envelope.export_record(record, True, "echo") for record in records])
+
+
+def _build(encoded: bytes) -> list[Any]:
+    return [envelope.record_of(data, "local") for data in orjson.loads(encoded)]
+
+
+def _round(source: Driver, provider: EchoProvider, config: SnapshotConfig, records: list[Any]) -> dict[str, Any]:
+    """One round of the four phases: their times (ms) and the two sizes."""
+    times: dict[str, Any] = {}
+    times["encode"], encoded = _timed(_encode, records)
+    times["build"], _ = _timed(_build, encoded)
+    times["write"], written = _timed(write_after_drain, source, config, KEY)
+    times["restore"], restored = _timed(restore_at_start, _driver(provider), config, KEY)
+    assert restored is not None and restored.sessions == len(records), restored
+    return {"times": times, "encoded_bytes": len(encoded), "file_bytes": written.bytes}
 
 
 def measure(
@@ -77,24 +96,12 @@ def measure(
     assert source.store is not None
     records = source.store.records()
     phases: dict[str, list[float]] = {"encode": [], "build": [], "write": [], "restore": []}
-    encoded_bytes = file_bytes = 0
     with tempfile.TemporaryDirectory() as directory:
         config = SnapshotConfig(path=str(Path(directory) / "bench.snapshot"), keyEnv="UNUSED")
         for _ in range(rounds):
-            ms, encoded = _timed(
-                lambda: orjson.dumps([envelope.export_record(r, True, "echo") for r in records])
-            )
-            phases["encode"].append(ms)
-            encoded_bytes = len(encoded)
-            ms, _ = _timed(lambda: [envelope.record_of(data, "local") for data in orjson.loads(encoded)])
-            phases["build"].append(ms)
-            ms, written = _timed(lambda: write_after_drain(source, config, KEY))
-            phases["write"].append(ms)
-            file_bytes = written.bytes
-            target = _driver(provider)
-            ms, restored = _timed(lambda: restore_at_start(target, config, KEY))
-            phases["restore"].append(ms)
-            assert restored is not None and restored.sessions == sessions, restored
+            measured = _round(source, provider, config, records)
+            for name, ms in measured["times"].items():
+                phases[name].append(ms)
     medians = {name: statistics.median(values) for name, values in phases.items()}
     section = {
         "sessions": sessions,
@@ -102,12 +109,12 @@ def measure(
         "rounds": rounds,
         "median_ms": medians,
         "all_ms": phases,
-        "encoded_bytes": encoded_bytes,
-        "file_bytes": file_bytes,
+        "encoded_bytes": measured["encoded_bytes"],
+        "file_bytes": measured["file_bytes"],
         "ratios": {
             "write_over_encode": medians["write"] / medians["encode"],
             "restore_over_build": medians["restore"] / medians["build"],
-            "file_over_encoded": file_bytes / encoded_bytes,
+            "file_over_encoded": measured["file_bytes"] / measured["encoded_bytes"],
         },
     }
     log(table(section))
