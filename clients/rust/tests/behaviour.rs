@@ -31,19 +31,20 @@ fn keys(server: &ScriptedServer) -> Vec<String> {
     server.requests().iter().map(|request| request.header("idempotency-key").unwrap_or_default().to_string()).collect()
 }
 
-fn session_json(status: &str, revision: u64) -> String {
+fn session_info(id: &str, status: &str, revision: u64) -> serde_json::Value {
     serde_json::json!({
-        "session": {
-            "id": "ses_1", "revision": revision, "status": status, "provider": "echo", "model": "echo-1",
-            "mode": "history", "createdAt": "2026-11-29T18:50:42.123Z", "updatedAt": "2026-11-29T18:50:42.123Z",
-            "expiresAt": null, "messageCount": 0, "recordBytes": 0, "hostId": "h", "nativeHistory": "full",
-            "runCount": 0, "cost": null, "servedModels": [],
-            "usage": {"inputTokens": 0, "outputTokens": 0, "cachedInputTokens": 0, "cacheWriteTokens": 0, "reasoningTokens": 0},
-            "retries": {"count": 0, "inputTokens": 0, "outputTokens": 0, "cost": null}
-        },
-        "instructions": null, "history": [], "turns": []
+        "id": id, "revision": revision, "status": status, "provider": "echo", "model": "echo-1",
+        "mode": "history", "createdAt": "2026-11-29T18:50:42.123Z", "updatedAt": "2026-11-29T18:50:42.123Z",
+        "expiresAt": null, "messageCount": 0, "recordBytes": 0, "hostId": "h", "nativeHistory": "full",
+        "runCount": 0, "cost": null, "servedModels": [],
+        "usage": {"inputTokens": 0, "outputTokens": 0, "cachedInputTokens": 0, "cacheWriteTokens": 0, "reasoningTokens": 0},
+        "retries": {"count": 0, "inputTokens": 0, "outputTokens": 0, "cost": null}
     })
-    .to_string()
+}
+
+fn session_json(status: &str, revision: u64) -> String {
+    let session = session_info("ses_1", status, revision);
+    serde_json::json!({"session": session, "instructions": null, "history": [], "turns": []}).to_string()
 }
 
 #[tokio::test]
@@ -56,6 +57,38 @@ async fn a_dropped_run_is_retried_with_the_same_key() {
     assert_eq!(keys[0], keys[1], "one key per logical call, on every attempt");
     let key = uuid::Uuid::parse_str(&keys[0]).expect("a UUID");
     assert_eq!(key.get_version_num(), 4);
+}
+
+#[tokio::test]
+async fn a_fork_keeps_its_key_across_retries_and_sends_the_owner_of_the_session_id() {
+    const SOURCE: &str = "ses_alpha-1.k3Jx9_Qw-Zp0aBcDeFgHiJ";
+    let store_full = Action::problem(503, "Retry-After: 0\r\n", &problem(503, "SESSION_STORE_FULL", ""));
+    let forked = serde_json::json!({"session": session_info("ses_alpha-1.fork", "ready", 2)}).to_string();
+    let server = ScriptedServer::start(vec![Action::Drop, store_full, Action::json(201, &forked)]).await;
+    let client = client(&server);
+    let body = types::ForkSessionRequest { revision: Some(2) };
+    let response = client.fork_session_with_response(SOURCE, &body, None).await.unwrap();
+    assert_eq!((response.status(), response.attempts()), (201, 3));
+    assert_eq!((response.value().session.id.as_str(), response.value().session.revision), ("ses_alpha-1.fork", 2));
+    let sent = keys(&server);
+    assert_eq!(sent.len(), 3);
+    assert!(sent.iter().all(|key| *key == sent[0]), "one key per logical call, on every attempt: {sent:?}");
+    assert_eq!(uuid::Uuid::parse_str(&sent[0]).expect("a UUID").get_version_num(), 4);
+    for request in server.requests() {
+        assert_eq!((request.method.as_str(), request.path.as_str()), ("POST", &*format!("/v1/sessions/{SOURCE}/fork")));
+        assert_eq!(request.header("agentic-host"), Some("alpha-1"));
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&request.body).unwrap(),
+            serde_json::json!({"revision": 2})
+        );
+    }
+
+    client.fork_session(SOURCE, &types::ForkSessionRequest::default(), None).await.unwrap();
+    client.fork_session(SOURCE, &types::ForkSessionRequest::default(), Some("caller-fork-1")).await.unwrap();
+    let keys = keys(&server);
+    assert_ne!(keys[3], sent[0], "another call, another key");
+    assert_eq!(keys[4], "caller-fork-1");
+    assert_eq!(server.requests()[3].body, "{}", "the default boundary is the current revision: no field");
 }
 
 #[tokio::test]

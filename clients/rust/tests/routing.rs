@@ -66,6 +66,8 @@ async fn requests_that_name_a_session_or_run_carry_its_host() {
     results.push(("session stream", client.stream_run(&session_run(0), None).await.map(drop), Some("alpha-1")));
     results.push(("read", client.read_session(SESSION).await.map(drop), Some("alpha-1")));
     results.push(("truncate", client.truncate_session(SESSION, &truncate).await.map(drop), Some("alpha-1")));
+    let fork = types::ForkSessionRequest::default();
+    results.push(("fork", client.fork_session(SESSION, &fork, None).await.map(drop), Some("alpha-1")));
     results.push(("delete", client.delete_session(SESSION).await.map(drop), Some("alpha-1")));
     results.push(("actions", client.submit_run_actions(RUN, &approvals(), None).await.map(drop), Some("beta")));
     results.push(("actions stream", client.stream_run_actions(RUN, &approvals(), None).await.map(drop), Some("beta")));

@@ -312,6 +312,12 @@ impl Call {
                 let body: types::TruncateSessionRequest = self.body()?;
                 wire(client.truncate_session(&self.param("sessionId"), &body).await?)
             }
+            "forkSession" => {
+                // A step without a body forks at the current revision, as `{}` does.
+                let body: types::ForkSessionRequest =
+                    if self.body.is_null() { Default::default() } else { self.body()? };
+                wire(client.fork_session(&self.param("sessionId"), &body, key).await?)
+            }
             "run" => wire(client.run(&self.body()?, key).await?),
             "submitRunActions" => wire(client.submit_run_actions(&self.param("runId"), &self.body()?, key).await?),
             "cancelRun" => wire(client.cancel_run(&self.param("runId")).await?),

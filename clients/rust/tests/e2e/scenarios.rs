@@ -289,6 +289,12 @@ async fn call(input: CallInput) -> Result<Exchange, String> {
                 let body: types::TruncateSessionRequest = input.body()?;
                 Ok(plain(&input, raw.truncate_session(&input.path_param("sessionId"), None, &body).await).await)
             }
+            "forkSession" => {
+                let body: types::ForkSessionRequest = input.body()?;
+                let key = key::<types::ForkSessionIdempotencyKey>(&input)?;
+                let session_id = input.path_param("sessionId");
+                Ok(plain(&input, raw.fork_session(&session_id, None, key.as_ref(), &body).await).await)
+            }
             "streamRun" => {
                 let body: types::RunRequest = input.body()?;
                 Ok(streamed(&input, client.stream_run(&body, input.idempotency_key()).await).await)

@@ -1,4 +1,4 @@
-//! Sessions, session errors by type, streamed runs and function calls, against a live host.
+//! Sessions, session errors by type, forks, streamed runs and function calls, against a live host.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,6 +20,8 @@ pub const TESTS: &[(&str, TestFn)] = &[
     test!(session_busy),
     test!(session_interrupted),
     test!(session_account_required),
+    test!(fork_session),
+    test!(fork_of_a_busy_session),
     test!(streamed_run),
     test!(stream_refused_before_the_stream),
     test!(function_call_round_trip),
@@ -137,6 +139,77 @@ async fn session_account_required(host: Arc<Host>) {
     // The same instance still serves stateless runs.
     let stateless = client.run(&types::RunRequest::new("echo-unbound", "echo-1", "hi"), None).await.unwrap();
     assert_eq!(stateless.output.text, "echo: hi");
+}
+
+async fn fork_session(host: Arc<Host>) {
+    let client = host.client(FULL_TOKEN);
+    let mut source = new_session(&client).await;
+    for input in ["one", "two", "three"] {
+        source = client.run(&source.run_request(input), None).await.unwrap().session.unwrap();
+    }
+    let before = client.read_session(&source.id).await.unwrap();
+    assert_eq!((before.session.revision, before.turns.len()), (3, 3));
+
+    // At the current revision (no boundary given): a new session on the same host, accounting at zero.
+    let current = types::ForkSessionRequest::default();
+    let answer = client.fork_session_with_response(&source.id, &current, None).await.unwrap();
+    assert_eq!(answer.status(), 201);
+    let now = answer.into_inner().session;
+    assert_ne!(now.id, source.id);
+    assert!(now.id.starts_with(&format!("ses_{}.", source.host_id)), "{}", now.id);
+    assert_eq!((now.revision, now.status, now.run_count), (3, types::SessionStatus::Ready, 0));
+    assert_eq!((&now.provider, &now.model, now.mode), (&source.provider, &source.model, source.mode));
+    assert_eq!(now.message_count, before.session.message_count);
+
+    // At a turn boundary: the state the first turn produced, with that turn.
+    let at_one = client.fork_session(&source.id, &types::ForkSessionRequest { revision: Some(1) }, None).await;
+    let at_one = at_one.unwrap().session;
+    assert_eq!((at_one.revision, at_one.message_count), (1, 2));
+    let forked = client.read_session(&at_one.id).await.unwrap();
+    assert_eq!(forked.history, before.history[..2]);
+    assert_eq!(forked.turns, before.turns[..1]);
+
+    // The fork continues by itself; the source is unchanged by it and goes on by itself.
+    let recall = client.run(&at_one.run_request("!recall"), None).await.unwrap();
+    assert_eq!(recall.output.text, "recall: 2 messages; last user: one");
+    assert_eq!(recall.session.unwrap().revision, 2);
+    assert_eq!(client.read_session(&source.id).await.unwrap(), before);
+    let onward = client.run(&source.run_request("!recall"), None).await.unwrap();
+    assert_eq!(onward.output.text, "recall: 6 messages; last user: three");
+    assert_eq!(onward.session.unwrap().revision, 4);
+    assert_eq!(client.read_session(&at_one.id).await.unwrap().session.revision, 2);
+
+    // A boundary the session does not hold.
+    let error =
+        expect_error(client.fork_session(&source.id, &types::ForkSessionRequest { revision: Some(9) }, None).await);
+    assert_eq!(error.kind(), Some(&ProblemKind::SessionRevisionConflict { current_revision: 4 }));
+
+    // One key, one fork.
+    let key = format!("rust-e2e-fork-{}", uuid::Uuid::new_v4());
+    let first = client.fork_session(&source.id, &current, Some(&key)).await.unwrap().session;
+    let again = client.fork_session(&source.id, &current, Some(&key)).await.unwrap().session;
+    assert_eq!(first.id, again.id);
+}
+
+async fn fork_of_a_busy_session(host: Arc<Host>) {
+    let client = host.client(FULL_TOKEN);
+    let session = new_session(&client).await;
+    let slow = tokio::spawn({
+        let (client, request) = (client.clone(), session.run_request("!sleep 1500\nslow"));
+        async move { client.run(&request, None).await }
+    });
+    wait_for_status(&client, &session.id, types::SessionStatus::Running).await;
+    let error = expect_error(client.fork_session(&session.id, &types::ForkSessionRequest::default(), None).await);
+    match error.kind() {
+        Some(ProblemKind::SessionBusy { active_run_id }) => assert!(active_run_id.starts_with("run_")),
+        other => panic!("expected SessionBusy, got {other:?}"),
+    }
+    assert_eq!(error.status(), Some(409));
+    let idle = client.wait_until_idle(&session.id, Some(&error)).await.unwrap();
+    assert_eq!(idle.session.revision, 1);
+    let fork = client.fork_session(&session.id, &types::ForkSessionRequest::default(), None).await.unwrap().session;
+    assert_eq!((fork.revision, fork.message_count), (1, 2));
+    assert_eq!(slow.await.unwrap().unwrap().session.unwrap().revision, 1);
 }
 
 async fn streamed_run(host: Arc<Host>) {

@@ -1,0 +1,156 @@
+//! The session operations of [`Client`] (create, read, delete, truncate, fork) and the busy
+//! helper, over [`Client`]'s attempts: one idempotency key per logical call where the operation
+//! takes one, and `Agentic-Host` from the session id on every request that names a session.
+
+use std::time::{Duration, Instant};
+
+use super::convert::key;
+use super::{Client, Response, DEFAULT_IDLE_WAIT};
+use crate::error::{Error, TimeoutError, TimeoutKind};
+use crate::generated::types;
+use crate::routing;
+
+impl Client {
+    /// `POST /v1/sessions`: a new session at revision 0. `idempotency_key`: yours, or `None` for
+    /// a fresh one, sent on every attempt of this call.
+    pub async fn create_session(
+        &self,
+        body: &types::CreateSessionRequest,
+        idempotency_key: Option<&str>,
+    ) -> Result<types::CreateSessionResponse, Error> {
+        self.create_session_with_response(body, idempotency_key).await.map(Response::into_inner)
+    }
+
+    /// [`Client::create_session`] with the answer's status and headers.
+    pub async fn create_session_with_response(
+        &self,
+        body: &types::CreateSessionRequest,
+        idempotency_key: Option<&str>,
+    ) -> Result<Response<types::CreateSessionResponse>, Error> {
+        let key = key::<types::CreateSessionIdempotencyKey>(idempotency_key)?;
+        self.json("POST", "/v1/sessions", None, |_| self.raw.create_session(Some(&key), body)).await
+    }
+
+    /// `GET /v1/sessions/{sessionId}`: metadata, instructions, visible history and turns.
+    pub async fn read_session(&self, session_id: &str) -> Result<types::ReadSessionResponse, Error> {
+        self.read_session_with_response(session_id).await.map(Response::into_inner)
+    }
+
+    /// [`Client::read_session`] with the answer's status and headers.
+    pub async fn read_session_with_response(
+        &self,
+        session_id: &str,
+    ) -> Result<Response<types::ReadSessionResponse>, Error> {
+        let path = format!("/v1/sessions/{session_id}");
+        self.json("GET", &path, routing::owner(session_id), |host| async move {
+            self.raw.read_session(session_id, host.as_deref()).await
+        })
+        .await
+    }
+
+    /// `DELETE /v1/sessions/{sessionId}`: removes the session and aborts its active turn.
+    pub async fn delete_session(&self, session_id: &str) -> Result<(), Error> {
+        self.delete_session_with_response(session_id).await.map(Response::into_inner)
+    }
+
+    /// [`Client::delete_session`] with the answer's status and headers.
+    pub async fn delete_session_with_response(&self, session_id: &str) -> Result<Response<()>, Error> {
+        let path = format!("/v1/sessions/{session_id}");
+        self.json("DELETE", &path, routing::owner(session_id), |host| async move {
+            self.raw.delete_session(session_id, host.as_deref()).await
+        })
+        .await
+    }
+
+    /// `POST /v1/sessions/{sessionId}/truncate`: keeps the first `keep_turns` turns, at the next
+    /// revision (no idempotency key: the operation takes none).
+    pub async fn truncate_session(
+        &self,
+        session_id: &str,
+        body: &types::TruncateSessionRequest,
+    ) -> Result<types::CreateSessionResponse, Error> {
+        self.truncate_session_with_response(session_id, body).await.map(Response::into_inner)
+    }
+
+    /// [`Client::truncate_session`] with the answer's status and headers.
+    pub async fn truncate_session_with_response(
+        &self,
+        session_id: &str,
+        body: &types::TruncateSessionRequest,
+    ) -> Result<Response<types::CreateSessionResponse>, Error> {
+        let path = format!("/v1/sessions/{session_id}/truncate");
+        self.json("POST", &path, routing::owner(session_id), |host| async move {
+            self.raw.truncate_session(session_id, host.as_deref(), body).await
+        })
+        .await
+    }
+
+    /// `POST /v1/sessions/{sessionId}/fork`: a new session on the same host holding this one up
+    /// to the boundary `body.revision` (`None`: the current revision; else 0 or the revision of a
+    /// turn still recorded), at that revision, with its own accounting at zero; both sessions then
+    /// continue independently. `idempotency_key`: yours, or `None` for a fresh one, sent on every
+    /// attempt of this call (a retried fork is replayed, never made twice). An active turn is
+    /// [`crate::ProblemKind::SessionBusy`]; a boundary the session no longer holds is
+    /// [`crate::ProblemKind::SessionRevisionConflict`].
+    pub async fn fork_session(
+        &self,
+        session_id: &str,
+        body: &types::ForkSessionRequest,
+        idempotency_key: Option<&str>,
+    ) -> Result<types::CreateSessionResponse, Error> {
+        self.fork_session_with_response(session_id, body, idempotency_key).await.map(Response::into_inner)
+    }
+
+    /// [`Client::fork_session`] with the answer's status and headers.
+    pub async fn fork_session_with_response(
+        &self,
+        session_id: &str,
+        body: &types::ForkSessionRequest,
+        idempotency_key: Option<&str>,
+    ) -> Result<Response<types::CreateSessionResponse>, Error> {
+        let key = &key::<types::ForkSessionIdempotencyKey>(idempotency_key)?;
+        let path = format!("/v1/sessions/{session_id}/fork");
+        self.json("POST", &path, routing::owner(session_id), |host| async move {
+            self.raw.fork_session(session_id, host.as_deref(), Some(key), body).await
+        })
+        .await
+    }
+
+    /// The busy helper: after a `SESSION_BUSY` (pass it as `busy`), reads the session until its
+    /// status is no longer `running` and returns that read (the current revision, history and
+    /// turns), so the caller decides what to send next. Waits first for the busy error's
+    /// `Retry-After` (or 0.1 s), then doubles the interval up to 1 s, for at most 30 s
+    /// ([`DEFAULT_IDLE_WAIT`]); then it fails with [`TimeoutKind::WaitUntilIdle`].
+    pub async fn wait_until_idle(
+        &self,
+        session_id: &str,
+        busy: Option<&Error>,
+    ) -> Result<types::ReadSessionResponse, Error> {
+        self.wait_until_idle_within(session_id, busy, DEFAULT_IDLE_WAIT).await
+    }
+
+    /// [`Client::wait_until_idle`] with another bound than 30 s.
+    pub async fn wait_until_idle_within(
+        &self,
+        session_id: &str,
+        busy: Option<&Error>,
+        bound: Duration,
+    ) -> Result<types::ReadSessionResponse, Error> {
+        let deadline = Instant::now() + bound;
+        let mut wait = busy.and_then(Error::retry_after).unwrap_or(Duration::from_millis(100));
+        let mut interval = Duration::from_millis(100);
+        loop {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(Error::Timeout(TimeoutError::new(TimeoutKind::WaitUntilIdle, Some(bound), None)));
+            }
+            tokio::time::sleep(wait.min(remaining)).await;
+            let read = self.read_session(session_id).await?;
+            if read.session.status != types::SessionStatus::Running {
+                return Ok(read);
+            }
+            interval = (interval * 2).min(Duration::from_secs(1));
+            wait = interval;
+        }
+    }
+}
