@@ -364,6 +364,13 @@ spec:
               valueFrom:
                 fieldRef:
                   fieldPath: metadata.name
+            # The restart snapshot's key (host JSON sessions.snapshot.keyEnv), from a Secret made once:
+            #   kubectl create secret generic {name}-snapshot-key --from-literal=key=$(openssl rand -hex 32)
+            # (optional here: a host JSON without sessions.snapshot needs none; one with it refuses to start
+            # without the key)
+            - name: AGENTIC_DRIVER_SNAPSHOT_KEY
+              valueFrom:
+                secretKeyRef: {{name: {name}-snapshot-key, key: key, optional: true}}
           ports:
             - name: http
               containerPort: {port}
@@ -376,10 +383,22 @@ spec:
             periodSeconds: 5
           volumeMounts:
             - {{name: config, mountPath: /config, readOnly: true}}
+            # Each pod's own volume keeps its snapshot across a rolling update: host JSON sets
+            #   "sessions": {{"snapshot": {{"path": "/var/lib/agentic-driver/{{hostId}}.snapshot",
+            #                "keyEnv": "AGENTIC_DRIVER_SNAPSHOT_KEY"}}}}
+            - {{name: state, mountPath: /var/lib/agentic-driver}}
       volumes:
         - name: config
           configMap:
             name: {name}-config
+  volumeClaimTemplates:
+    - metadata:
+        name: state
+      spec:
+        accessModes: [ReadWriteOnce]
+        resources:
+          requests:
+            storage: 1Gi  # at most maxEntries x maxRecordBytes (1,000 x 1 MB by default), written only at a drain
 """
 
 
