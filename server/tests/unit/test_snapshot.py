@@ -5,6 +5,7 @@ Real processes, SIGTERM and the bar's fifty sessions are in ``tests/reliability/
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import secrets
 from pathlib import Path
@@ -178,3 +179,25 @@ def test_a_configured_echo_signs_with_a_secret_of_its_configuration() -> None:
 
     assert signing_secret(one) == signing_secret(again) == EchoProvider.from_config(one)._secret
     assert signing_secret(other) != signing_secret(one)
+
+
+def test_sessions_restored_before_the_loop_runs_get_their_expiry_timers_once_it_does(tmp_path: Path) -> None:
+    before = driver(echo(), clock=ManualClock(START_MS))
+    infos = asyncio.run(_sessions(before, 3))
+    write_after_drain(before, config_of(tmp_path / "s"), KEY)
+
+    after = driver(echo(), clock=ManualClock(START_MS + 1_000))
+    restore_at_start(after, config_of(tmp_path / "s"), KEY)  # as `serve` does: before the event loop exists
+    assert after.store is not None and after.store.pending_timers() == 0
+
+    async def armed() -> int:
+        assert after.store is not None
+        after.store.arm_timers()  # what HostServer.serve does first
+        return after.store.pending_timers()
+
+    assert asyncio.run(armed()) == len(infos)
+    assert {r.expires_ms for r in after.store.records()} == {START_MS + RETENTION_MS}
+
+
+async def _sessions(on: Driver, count: int) -> list[SessionInfo]:
+    return [await session(on) for _ in range(count)]
