@@ -148,7 +148,8 @@ def test_gateway_api_has_one_header_rule_per_host_a_default_rule_and_a_statefuls
     assert documents[0]["spec"]["replicas"] == 2
     # the restart snapshot: the key from a Secret, the file on each pod's own volume
     key = container["env"][1]
-    assert (key["name"], key["valueFrom"]["secretKeyRef"]["name"]) == ("AGENTIC_DRIVER_SNAPSHOT_KEY", "web-snapshot-key")
+    secret = key["valueFrom"]["secretKeyRef"]["name"]
+    assert (key["name"], secret) == ("AGENTIC_DRIVER_SNAPSHOT_KEY", "web-snapshot-key")
     assert {"name": "state", "mountPath": "/var/lib/agentic-driver"} in container["volumeMounts"]
     claim = documents[0]["spec"]["volumeClaimTemplates"][0]
     assert (claim["metadata"]["name"], claim["spec"]["accessModes"]) == ("state", ["ReadWriteOnce"])
