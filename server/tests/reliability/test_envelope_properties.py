@@ -85,6 +85,8 @@ def _break(draw: st.DrawFn, envelope: dict[str, Any], paths: list[JsonPath]) -> 
         current = parent[last]
     except (KeyError, IndexError, TypeError):
         return "gone"  # an earlier break removed or replaced what this path went through
+    if not isinstance(parent, dict | list):
+        return "gone"  # an earlier break left a string there: it indexes, but cannot be assigned to
     how = draw(st.sampled_from(["replace", "remove", "add"]))
     if how == "remove" and isinstance(parent, dict):
         del parent[last]
