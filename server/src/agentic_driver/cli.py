@@ -385,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     except snapshot.SnapshotRefused as error:
         print(f"agentic-driver: not starting: {error}", file=sys.stderr)
         return 3
+    except snapshot.SnapshotNotWritten as error:
+        print(f"agentic-driver: {error}", file=sys.stderr)
+        return 4
     return 0
 
 

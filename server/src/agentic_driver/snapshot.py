@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DROP_REASONS",
     "RestoreReport",
+    "SnapshotNotWritten",
     "SnapshotRefused",
     "WriteReport",
     "load_key",
@@ -95,6 +96,10 @@ class Driver(Protocol):
 
 class SnapshotRefused(Exception):
     """The snapshot cannot be used (key, file, host, version): the host must not start, and restored nothing."""
+
+
+class SnapshotNotWritten(Exception):
+    """The drained host could not write its snapshot (disk, permissions): its sessions are lost."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,9 +171,17 @@ def write_after_drain(driver: Driver, config: SnapshotConfig, key: bytes) -> Wri
     started = time.perf_counter()
     sessions = [_session_entry(driver, record) for record in _stored(driver)]
     keys = [_key_entry(subject, key_, record) for subject, key_, record in driver.idempotency.finished()]
-    payload = orjson.dumps({"writtenAtMs": driver.clock.now_ms(), "sessions": sessions, "idempotency": keys})
+    payload = orjson.dumps(
+        {"writtenAtMs": driver.clock.now_ms(), "sessions": sessions, "idempotency": [k for k in keys if k]}
+    )
     path = snapshot_path(config, driver.host_id)
-    size = _write_sealed(path, _header(driver.host_id), payload, key)
+    try:
+        size = _write_sealed(path, _header(driver.host_id), payload, key)
+    except OSError as error:
+        raise SnapshotNotWritten(
+            f"cannot write the restart snapshot {path} ({error.strerror}): this host's {len(sessions)} "
+            "session(s) are lost"
+        ) from None
     report = WriteReport(len(sessions), len(keys), size, (time.perf_counter() - started) * 1000)
     log.info(
         "restart snapshot written: %d session(s), %d idempotency record(s), %d bytes in %.1f ms to %s",
@@ -202,8 +215,12 @@ def _session_entry(driver: Driver, record: SessionRecord) -> dict[str, Any]:
     }
 
 
-def _key_entry(subject: str, key: str, record: Recorded) -> dict[str, Any]:
+def _key_entry(subject: str, key: str, record: Recorded) -> dict[str, Any] | None:
+    """The record as the file keeps it; None (logged) for an outcome of a type a restore could not rebuild."""
     result = record.result
+    if result is not None and type(result).__name__ not in _RESULTS:
+        log.warning("restart snapshot: idempotency key of %r not kept (a %s outcome)", subject, type(result).__name__)
+        return None
     return {
         "subject": subject,
         "key": key,

@@ -18,7 +18,14 @@ from agentic_driver.config import EchoProviderConfig, SnapshotConfig
 from agentic_driver.errors import ProviderError, SessionNotFound
 from agentic_driver.models import CreateSessionRequest, RunRequest, SessionHandle, SessionInfo
 from agentic_driver.providers.echo import signing_secret
-from agentic_driver.snapshot import RestoreReport, SnapshotRefused, load_key, restore_at_start, write_after_drain
+from agentic_driver.snapshot import (
+    RestoreReport,
+    SnapshotNotWritten,
+    SnapshotRefused,
+    load_key,
+    restore_at_start,
+    write_after_drain,
+)
 
 START_MS = 1_795_000_000_000
 RETENTION_MS = 60_000
@@ -201,3 +208,10 @@ def test_sessions_restored_before_the_loop_runs_get_their_expiry_timers_once_it_
 
 async def _sessions(on: Driver, count: int) -> list[SessionInfo]:
     return [await session(on) for _ in range(count)]
+
+
+def test_a_snapshot_that_cannot_be_written_says_the_sessions_are_lost(tmp_path: Path) -> None:
+    before = driver(echo(), clock=ManualClock(START_MS))
+    asyncio.run(_sessions(before, 2))
+    with pytest.raises(SnapshotNotWritten, match=r"cannot write the restart snapshot .*: this host's 2 session\(s\)"):
+        write_after_drain(before, config_of(tmp_path / "no-such-directory" / "s"), KEY)
