@@ -159,6 +159,104 @@ func TestEveryCallGetsItsOwnKeyAndOnlyWhereTheOperationTakesOne(t *testing.T) {
 	}
 }
 
+// A fork is retried as CreateSession is (a lost answer, SESSION_STORE_FULL) with one key for all
+// its attempts, and carries its source's owner on each; another call has another key.
+func TestAForkKeepsItsKeyAcrossRetriesAndIsRoutedByTheSessionID(t *testing.T) {
+	forked := func(w http.ResponseWriter, _ *http.Request) {
+		created := agenticdriver.CreateSessionResponse{Session: sessionInfo("ses_alpha-1.fork", agenticdriver.SessionStatusReady, 2)}
+		data, err := created.MarshalJSON()
+		if err != nil {
+			panic(err)
+		}
+		writeJSON(w, 201, "application/json", string(data))
+	}
+	storeFull := problem(503, "SESSION_STORE_FULL", map[string]string{"Retry-After": "0"}, "")
+	host := scriptedHost(t, drop, storeFull, forked)
+	client := host.client(t)
+	c := ctx(t)
+	var response *http.Response
+	answer, err := client.ForkSession(c, routedSession, &agenticdriver.ForkSessionRequest{Revision: agenticdriver.NewOptInt(2)},
+		agenticdriver.WithResponse(&response))
+	if err != nil || answer.Session.ID != "ses_alpha-1.fork" || answer.Session.Revision != 2 || response.StatusCode != 201 {
+		t.Fatalf("%+v, %v", answer, err)
+	}
+	got := host.requests()
+	if len(got) != 3 {
+		t.Fatalf("%d attempts, want 3", len(got))
+	}
+	key := got[0].header.Get("Idempotency-Key")
+	if !uuidV4.MatchString(key) {
+		t.Fatalf("key %q", key)
+	}
+	for _, request := range got {
+		if request.method != "POST" || request.path != "/v1/sessions/"+routedSession+"/fork" || request.body != `{"revision":2}` ||
+			request.header.Get("Idempotency-Key") != key || request.header.Get("Agentic-Host") != "alpha-1" {
+			t.Fatalf("an attempt differs from the first: %s %s %s key %q host %q (first key %q)", request.method, request.path,
+				request.body, request.header.Get("Idempotency-Key"), request.header.Get("Agentic-Host"), key)
+		}
+	}
+
+	if _, err := client.ForkSession(c, routedSession, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.ForkSession(c, routedSession, &agenticdriver.ForkSessionRequest{}, agenticdriver.WithIdempotencyKey("mine-fork")); err != nil {
+		t.Fatal(err)
+	}
+	got = host.requests()
+	if another := got[3].header.Get("Idempotency-Key"); !uuidV4.MatchString(another) || another == key {
+		t.Fatalf("another call, key %q (the first call's %q)", another, key)
+	}
+	if got[3].body != "{}" || got[4].body != "{}" {
+		t.Fatalf("the default boundary sends no field: %q, %q", got[3].body, got[4].body)
+	}
+	if mine := got[4].header.Get("Idempotency-Key"); mine != "mine-fork" {
+		t.Fatalf("the caller's key: %q", mine)
+	}
+}
+
+// ForkSession's retry class is CreateSession's: the same answers are retried, the same never.
+func TestAForkIsRetriedExactlyAsCreateSessionIs(t *testing.T) {
+	now := map[string]string{"Retry-After": "0"}
+	for _, answer := range []struct {
+		name     string
+		handler  func(t *testing.T) http.HandlerFunc
+		attempts int
+	}{
+		{"HOST_BUSY", func(*testing.T) http.HandlerFunc { return problem(429, "HOST_BUSY", now, "") }, 3},
+		{"SESSION_STORE_FULL", func(*testing.T) http.HandlerFunc { return problem(503, "SESSION_STORE_FULL", now, "") }, 3},
+		{"SHUTTING_DOWN", func(*testing.T) http.HandlerFunc { return problem(503, "SHUTTING_DOWN", now, "") }, 3},
+		{"IDEMPOTENCY_KEY_IN_USE", func(*testing.T) http.HandlerFunc { return problem(409, "IDEMPOTENCY_KEY_IN_USE", now, "") }, 3},
+		{"a lost answer", func(*testing.T) http.HandlerFunc { return drop }, 3},
+		{"SESSION_BUSY", func(*testing.T) http.HandlerFunc {
+			return problem(409, "SESSION_BUSY", map[string]string{"Retry-After": "0"}, `,"activeRunId":"run_2"`)
+		}, 1},
+		{"SESSION_REVISION_CONFLICT", func(*testing.T) http.HandlerFunc {
+			return problem(409, "SESSION_REVISION_CONFLICT", map[string]string{"x-should-retry": "false"}, `,"currentRevision":4`)
+		}, 1},
+		{"SESSION_NOT_FOUND", func(*testing.T) http.HandlerFunc { return problem(404, "SESSION_NOT_FOUND", nil, "") }, 1},
+		{"VALIDATION_ERROR", func(*testing.T) http.HandlerFunc { return problem(422, "VALIDATION_ERROR", nil, "") }, 1},
+		{"PERMISSION_DENIED", func(*testing.T) http.HandlerFunc { return problem(403, "PERMISSION_DENIED", nil, "") }, 1},
+		{"SESSIONS_DISABLED", func(*testing.T) http.HandlerFunc { return problem(501, "SESSIONS_DISABLED", nil, "") }, 1},
+		{"a read timeout (POST)", stall, 1},
+	} {
+		t.Run(answer.name, func(t *testing.T) {
+			short := agenticdriver.WithTimeouts(agenticdriver.Timeouts{Read: 150 * time.Millisecond})
+			creates := scriptedHost(t, answer.handler(t))
+			_, createErr := creates.client(t, short).CreateSession(ctx(t),
+				&agenticdriver.CreateSessionRequest{Provider: "echo", Model: "echo-1", Mode: agenticdriver.SessionModeHistory})
+			forks := scriptedHost(t, answer.handler(t))
+			_, forkErr := forks.client(t, short).ForkSession(ctx(t), routedSession, &agenticdriver.ForkSessionRequest{})
+			var root agenticdriver.Error
+			if !errors.As(createErr, &root) || !errors.As(forkErr, &root) {
+				t.Fatalf("create: %v; fork: %v", createErr, forkErr)
+			}
+			if created, forked := len(creates.requests()), len(forks.requests()); created != answer.attempts || forked != answer.attempts {
+				t.Fatalf("attempts: createSession %d, forkSession %d, want %d", created, forked, answer.attempts)
+			}
+		})
+	}
+}
+
 func TestRetryAfterIsWaitedOutExactly(t *testing.T) {
 	host := scriptedHost(t, problem(503, "HOST_BUSY", map[string]string{"Retry-After": "1"}, ""), ok)
 	if _, err := host.client(t).Run(ctx(t), echoRequest()); err != nil {
@@ -555,14 +653,18 @@ func TestAnUnknownCodeIsKeptAsTheGenericProblem(t *testing.T) {
 	}
 }
 
-func readAnswer(status agenticdriver.SessionStatus) string {
+func sessionInfo(id string, status agenticdriver.SessionStatus, revision int) agenticdriver.SessionInfo {
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	read := agenticdriver.ReadSessionResponse{Session: agenticdriver.SessionInfo{ID: "ses_1", Revision: 3, Status: status,
+	return agenticdriver.SessionInfo{ID: id, Revision: revision, Status: status,
 		Provider: "echo", Model: "echo-1", Mode: agenticdriver.SessionModeHistory, CreatedAt: at, UpdatedAt: at,
 		ExpiresAt: agenticdriver.NewNilDateTime(at), HostID: "h", NativeHistory: agenticdriver.NativeHistoryFilterFull,
 		Cost: agenticdriver.NilFloat64{Null: true}, Retries: agenticdriver.RetryAccounting{Cost: agenticdriver.NilFloat64{Null: true}},
-		ServedModels: []string{}}, Instructions: agenticdriver.NilString{Null: true}, History: []agenticdriver.Message{},
-		Turns: []agenticdriver.Turn{}}
+		ServedModels: []string{}}
+}
+
+func readAnswer(status agenticdriver.SessionStatus) string {
+	read := agenticdriver.ReadSessionResponse{Session: sessionInfo("ses_1", status, 3),
+		Instructions: agenticdriver.NilString{Null: true}, History: []agenticdriver.Message{}, Turns: []agenticdriver.Turn{}}
 	data, err := read.MarshalJSON()
 	if err != nil {
 		panic(err)

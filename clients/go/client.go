@@ -263,6 +263,22 @@ func (c *HostClient) TruncateSession(ctx context.Context, sessionID string, requ
 	return answer[*CreateSessionResponse](c.raw.TruncateSession(ctx, request, params))
 }
 
+// ForkSession copies a session up to a turn boundary into a new session on the same host
+// (POST /v1/sessions/{sessionId}/fork): request.Revision is the boundary (unset, or a nil
+// request: the current revision). The fork starts at that revision with the source's history,
+// turns and native state up to it and its own accounting at zero; the source is unchanged and
+// the two continue independently. An active turn is ErrSessionBusy (see WaitUntilIdle); a
+// boundary the session no longer holds is a *SessionRevisionConflictError. Like CreateSession
+// it sends one Idempotency-Key for all its attempts (WithIdempotencyKey gives yours).
+func (c *HostClient) ForkSession(ctx context.Context, sessionID string, request *ForkSessionRequest, opts ...CallOption) (*CreateSessionResponse, error) {
+	if request == nil {
+		request = &ForkSessionRequest{}
+	}
+	ctx, o := collect(ctx, opts)
+	params := ForkSessionParams{SessionID: sessionID, IdempotencyKey: o.key()}
+	return answer[*CreateSessionResponse](c.raw.ForkSession(ctx, request, params))
+}
+
 // Run runs one turn, stateless or continuing a session (Session: NewOptSessionHandle(info.SessionHandle())).
 func (c *HostClient) Run(ctx context.Context, request *RunRequest, opts ...CallOption) (*RunResult, error) {
 	ctx, o := collect(ctx, opts)

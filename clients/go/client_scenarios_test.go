@@ -315,6 +315,16 @@ func (p *clientPlay) invoke(in clientCall) clientOutcome {
 			return clientOutcome{failure: err}
 		}
 		return wire(c.TruncateSession(ctx, id("sessionId"), body, opts...))
+	case "forkSession":
+		// A step without a body forks at the current revision, as `{}` does.
+		body := &agenticdriver.ForkSessionRequest{}
+		if in.body != nil {
+			var err error
+			if body, err = decodeBody[agenticdriver.ForkSessionRequest](in.body); err != nil {
+				return clientOutcome{failure: err}
+			}
+		}
+		return wire(c.ForkSession(ctx, id("sessionId"), body, opts...))
 	case "run":
 		body, err := decodeBody[agenticdriver.RunRequest](in.body)
 		if err != nil {

@@ -1,7 +1,7 @@
 package agenticdriver_test
 
 // End to end against a real host process: sessions, the four session error codes by type,
-// streamed runs and an application-function round trip.
+// forks, streamed runs and an application-function round trip.
 
 import (
 	"context"
@@ -200,6 +200,139 @@ func TestE2ESessionAccountRequired(t *testing.T) {
 	result, err := client.Run(ctx, &agenticdriver.RunRequest{Provider: "echo-unbound", Model: "echo-1", Input: "hi"})
 	if err != nil || result.Output.Text != "echo: hi" {
 		t.Fatalf("stateless: %+v, %v", result, err)
+	}
+}
+
+// jsonOf is a generated value as its JSON, for comparing reads.
+func jsonOf(t *testing.T, value marshaler) string {
+	t.Helper()
+	raw, err := value.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+func TestE2EForkSession(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	source := newSession(t, ctx, client)
+	for _, input := range []string{"one", "two", "three"} {
+		result, err := client.Run(ctx, echoRun(input, &source))
+		if err != nil {
+			t.Fatal(err)
+		}
+		source = result.Session.Value
+	}
+	before, err := client.ReadSession(ctx, source.ID)
+	if err != nil || before.Session.Revision != 3 || len(before.Turns) != 3 {
+		t.Fatalf("source: %+v, %v", before, err)
+	}
+
+	// At the current revision (no boundary given): a new session on the same host, accounting at zero.
+	var response *http.Response
+	current, err := client.ForkSession(ctx, source.ID, &agenticdriver.ForkSessionRequest{}, agenticdriver.WithResponse(&response))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := current.Session
+	if response.StatusCode != 201 || now.ID == source.ID || !strings.HasPrefix(now.ID, "ses_"+source.HostID+".") {
+		t.Fatalf("fork: %d %s (source %s)", response.StatusCode, now.ID, source.ID)
+	}
+	if now.Revision != 3 || now.Status != agenticdriver.SessionStatusReady || now.RunCount != 0 || now.Usage.InputTokens != 0 ||
+		now.Provider != source.Provider || now.Model != source.Model || now.Mode != source.Mode ||
+		now.MessageCount != before.Session.MessageCount {
+		t.Fatalf("fork at the current revision: %+v", now)
+	}
+
+	// At a turn boundary: the state the first turn produced, with that turn.
+	boundary, err := client.ForkSession(ctx, source.ID, &agenticdriver.ForkSessionRequest{Revision: agenticdriver.NewOptInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	atOne := boundary.Session
+	if atOne.Revision != 1 || atOne.MessageCount != 2 {
+		t.Fatalf("fork at revision 1: %+v", atOne)
+	}
+	forked, err := client.ReadSession(ctx, atOne.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(forked.History) != 2 || len(forked.Turns) != 1 || jsonOf(t, &forked.History[0]) != jsonOf(t, &before.History[0]) ||
+		jsonOf(t, &forked.History[1]) != jsonOf(t, &before.History[1]) || jsonOf(t, &forked.Turns[0]) != jsonOf(t, &before.Turns[0]) {
+		t.Fatalf("the fork at revision 1 holds %d messages, %d turns", len(forked.History), len(forked.Turns))
+	}
+
+	// The fork continues by itself; the source is unchanged by it and goes on by itself.
+	recall, err := client.Run(ctx, echoRun("!recall", &atOne))
+	if err != nil || recall.Output.Text != "recall: 2 messages; last user: one" || recall.Session.Value.Revision != 2 {
+		t.Fatalf("the fork's turn: %+v, %v", recall, err)
+	}
+	after, err := client.ReadSession(ctx, source.ID)
+	if err != nil || jsonOf(t, after) != jsonOf(t, before) {
+		t.Fatalf("the source changed: %v\n%s\n%s", err, jsonOf(t, before), jsonOf(t, after))
+	}
+	onward, err := client.Run(ctx, echoRun("!recall", &source))
+	if err != nil || onward.Output.Text != "recall: 6 messages; last user: three" || onward.Session.Value.Revision != 4 {
+		t.Fatalf("the source's turn: %+v, %v", onward, err)
+	}
+	if read, err := client.ReadSession(ctx, atOne.ID); err != nil || read.Session.Revision != 2 {
+		t.Fatalf("the fork after the source's turn: %+v, %v", read, err)
+	}
+
+	// A boundary the session does not hold.
+	_, err = client.ForkSession(ctx, source.ID, &agenticdriver.ForkSessionRequest{Revision: agenticdriver.NewOptInt(9)})
+	var conflict *agenticdriver.SessionRevisionConflictError
+	if !errors.Is(err, agenticdriver.ErrSessionRevisionConflict) || !errors.As(err, &conflict) || conflict.CurrentRevision != 4 {
+		t.Fatalf("fork at revision 9: %v", err)
+	}
+
+	// One key, one fork.
+	key := agenticdriver.WithIdempotencyKey("go-e2e-fork-" + source.ID)
+	first, err := client.ForkSession(ctx, source.ID, nil, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := client.ForkSession(ctx, source.ID, nil, key)
+	if err != nil || again.Session.ID != first.Session.ID {
+		t.Fatalf("the same key forked again: %s then %+v, %v", first.Session.ID, again, err)
+	}
+}
+
+func TestE2EForkOfABusySession(t *testing.T) {
+	h := sharedHost(t)
+	ctx := testContext(t)
+	client := h.client(t, fullToken)
+	session := newSession(t, ctx, client)
+
+	slow := make(chan error, 1)
+	go func() {
+		result, err := client.Run(ctx, echoRun("!sleep 1500\nslow", &session))
+		if err == nil && result.Session.Value.Revision != 1 {
+			err = errors.New("the slow run did not advance the revision")
+		}
+		slow <- err
+	}()
+	waitForStatus(t, ctx, client, session.ID, agenticdriver.SessionStatusRunning)
+	_, err := client.ForkSession(ctx, session.ID, &agenticdriver.ForkSessionRequest{})
+	var busy *agenticdriver.SessionBusyError
+	if !errors.Is(err, agenticdriver.ErrSessionBusy) || !errors.As(err, &busy) {
+		t.Fatalf("fork while a turn is active: %v", err)
+	}
+	if busy.Status != 409 || !strings.HasPrefix(busy.ActiveRunID, "run_") {
+		t.Fatalf("busy: %+v", busy)
+	}
+	idle, err := client.WaitUntilIdle(ctx, session.ID, agenticdriver.WithBusyError(err))
+	if err != nil || idle.Session.Revision != 1 {
+		t.Fatalf("wait until idle: %+v, %v", idle, err)
+	}
+	fork, err := client.ForkSession(ctx, session.ID, &agenticdriver.ForkSessionRequest{})
+	if err != nil || fork.Session.Revision != 1 || fork.Session.MessageCount != 2 {
+		t.Fatalf("fork once idle: %+v, %v", fork, err)
+	}
+	if err := <-slow; err != nil {
+		t.Fatal(err)
 	}
 }
 

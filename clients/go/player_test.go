@@ -225,6 +225,13 @@ var operations = map[string]func(ctx context.Context, c *agenticdriver.HostClien
 		}
 		return c.TruncateSession(ctx, stringParam(in.path, "sessionId"), body, opts...)
 	},
+	"forkSession": func(ctx context.Context, c *agenticdriver.HostClient, in callInput, opts []agenticdriver.CallOption) (any, error) {
+		body, err := decodeBody[agenticdriver.ForkSessionRequest](in.body)
+		if err != nil {
+			return nil, err
+		}
+		return c.ForkSession(ctx, stringParam(in.path, "sessionId"), body, opts...)
+	},
 	"run": func(ctx context.Context, c *agenticdriver.HostClient, in callInput, opts []agenticdriver.CallOption) (any, error) {
 		body, err := decodeBody[agenticdriver.RunRequest](in.body)
 		if err != nil {

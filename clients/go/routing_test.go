@@ -68,6 +68,10 @@ func TestAgenticHostNamesTheOwnerOfWhatTheRequestNames(t *testing.T) {
 			_, err := client.TruncateSession(c, routedSession, &agenticdriver.TruncateSessionRequest{KeepTurns: 0})
 			return err
 		}, "alpha-1"},
+		{"fork", func() error {
+			_, err := client.ForkSession(c, routedSession, &agenticdriver.ForkSessionRequest{})
+			return err
+		}, "alpha-1"},
 		{"delete", func() error { return client.DeleteSession(c, routedSession) }, "alpha-1"},
 		{"actions", func() error { _, err := client.SubmitRunActions(c, routedRun, approvals); return err }, "beta"},
 		{"actions stream", func() error { _, err := client.StreamRunActions(c, routedRun, approvals); return err }, "beta"},
