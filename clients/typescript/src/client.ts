@@ -14,6 +14,8 @@ import type {
   CreateSessionResponse,
   DeleteSessionData,
   Discovery,
+  ForkSessionData,
+  ForkSessionRequest,
   GetDiscoveryData,
   GetHealthData,
   GetRunData,
@@ -175,6 +177,7 @@ const PATHS = {
   readSession: '/v1/sessions/{sessionId}' satisfies ReadSessionData['url'],
   deleteSession: '/v1/sessions/{sessionId}' satisfies DeleteSessionData['url'],
   truncateSession: '/v1/sessions/{sessionId}/truncate' satisfies TruncateSessionData['url'],
+  forkSession: '/v1/sessions/{sessionId}/fork' satisfies ForkSessionData['url'],
   run: '/v1/runs' satisfies RunData['url'],
   streamRun: '/v1/runs/stream' satisfies StreamRunData['url'],
   submitRunActions: '/v1/runs/{runId}/actions' satisfies SubmitRunActionsData['url'],
@@ -262,6 +265,21 @@ export class AgenticDriverClient {
   /** `POST /v1/sessions/{sessionId}/truncate`: keeps the first `keepTurns` turns, at the next revision. */
   truncateSession(sessionId: string, body: TruncateSessionRequest, options: CallOptions = {}): APIPromise<CreateSessionResponse> {
     return this.#json('POST', fill(PATHS.truncateSession, { sessionId }), options, body);
+  }
+
+  /**
+   * `POST /v1/sessions/{sessionId}/fork`: copies the session up to a turn boundary into a new
+   * session on the same host (status 201). `body.revision` is the boundary: 0 (the imported
+   * history), the current revision (the default: `{}`), or the revision of a turn still recorded.
+   * The fork starts at that revision with the source's history, turns and native state up to it
+   * and its own accounting at zero; the source is unchanged and the two continue independently.
+   * An active turn rejects with `SessionBusyError` (then `waitUntilIdle`), a boundary the session
+   * no longer holds with `SessionRevisionConflictError` (`currentRevision`). Like `createSession`
+   * it sends one `Idempotency-Key` on every attempt (`{ idempotencyKey }`, else a fresh one) and is
+   * retried as `createSession` is; it is routed by the session id, as `truncateSession` is.
+   */
+  forkSession(sessionId: string, body: ForkSessionRequest = {}, options: IdempotentCallOptions = {}): APIPromise<CreateSessionResponse> {
+    return this.#json('POST', fill(PATHS.forkSession, { sessionId }), options, body);
   }
 
   /** `POST /v1/runs`: one turn, stateless or continuing a session (`session: handle(info)`). */

@@ -46,8 +46,14 @@ export interface TransportSettings {
   random: () => number;
 }
 
-/** The operations that take an `Idempotency-Key` (all POST). */
-const IDEMPOTENT_PATHS = [/^\/v1\/sessions$/, /^\/v1\/runs$/, /^\/v1\/runs\/stream$/, /^\/v1\/runs\/[^/]+\/actions(\/stream)?$/];
+/** The operations that take an `Idempotency-Key` (all POST): createSession, forkSession, run, streamRun, the two actions. */
+const IDEMPOTENT_PATHS = [
+  /^\/v1\/sessions$/,
+  /^\/v1\/sessions\/[^/]+\/fork$/,
+  /^\/v1\/runs$/,
+  /^\/v1\/runs\/stream$/,
+  /^\/v1\/runs\/[^/]+\/actions(\/stream)?$/,
+];
 const RETRYABLE_CODES: ReadonlySet<string> = new Set(['HOST_BUSY', 'SESSION_STORE_FULL', 'SHUTTING_DOWN', 'HOST_UNAVAILABLE', 'IDEMPOTENCY_KEY_IN_USE']);
 const UTF8 = new TextDecoder();
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);

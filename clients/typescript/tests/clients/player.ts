@@ -113,6 +113,9 @@ async function invoke(context: Context, step: Step): Promise<Outcome> {
         return { ok: true, body: null };
       case 'truncateSession':
         return { ok: true, body: (await client.truncateSession(id('sessionId'), body)) as unknown as Json };
+      case 'forkSession':
+        // A step without a body forks at the current revision, as `{}` does.
+        return { ok: true, body: (await client.forkSession(id('sessionId'), step.body === undefined ? {} : body, keyed)) as unknown as Json };
       case 'run':
         return { ok: true, body: (await client.run(body, keyed)) as unknown as Json };
       case 'submitRunActions':

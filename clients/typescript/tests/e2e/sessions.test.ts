@@ -1,5 +1,5 @@
 // End to end against a real host process: sessions, the four session error codes by type,
-// streamed runs and an application-function round trip.
+// forks, streamed runs and an application-function round trip.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   AgenticDriverClient,
   handle,
+  IdempotencyKeyReusedError,
   MisdirectedRequestError,
   ProblemError,
   type RunStreamEvent,
@@ -14,7 +15,9 @@ import {
   SessionBusyError,
   type SessionInfo,
   SessionInterruptedError,
+  SessionNotFoundError,
   SessionRevisionConflictError,
+  ValidationError,
 } from '../../src/index.js';
 import { type Host, standardHostConfig, startHost, TOKENS } from '../harness.js';
 import { rejection } from '../rejection.js';
@@ -134,6 +137,106 @@ describe('session errors, distinguished by type', () => {
   it('the four codes are four different classes', async () => {
     const classes = [SessionRevisionConflictError, SessionBusyError, SessionInterruptedError, SessionAccountRequiredError];
     assert.equal(new Set(classes).size, 4);
+  });
+});
+
+describe('forks', () => {
+  /** A session with three turns ("one", "two", "three"), at revision 3. */
+  async function threeTurns(): Promise<SessionInfo> {
+    let session = await newSession();
+    for (const input of ['one', 'two', 'three']) session = (await client.run({ ...ECHO, input, session: handle(session) })).session!;
+    return session;
+  }
+
+  it('at the current revision and at a turn boundary; the fork and the source then continue apart', async () => {
+    let source = await threeTurns();
+    const before = await client.readSession(source.id);
+    assert.deepEqual([before.session.revision, before.turns.length], [3, 3]);
+
+    // No body: the current revision. A new session on the same host, its accounting at zero.
+    const { data: current, response } = await client.forkSession(source.id).withResponse();
+    assert.equal(response.status, 201);
+    const now = current.session;
+    assert.notEqual(now.id, source.id);
+    assert.ok(now.id.startsWith(`ses_${source.hostId}.`), now.id);
+    assert.equal(now.hostId, source.hostId);
+    assert.deepEqual(
+      [now.revision, now.status, now.provider, now.model, now.mode, now.messageCount, now.runCount, now.usage.inputTokens],
+      [3, 'ready', source.provider, source.model, source.mode, before.session.messageCount, 0, 0],
+    );
+
+    // At a turn boundary: the state the first turn produced, with that turn.
+    const { session: atOne } = await client.forkSession(source.id, { revision: 1 });
+    assert.deepEqual([atOne.revision, atOne.messageCount, atOne.runCount], [1, 2, 0]);
+    const forked = await client.readSession(atOne.id);
+    assert.deepEqual(forked.history, before.history.slice(0, 2));
+    assert.deepEqual(forked.turns, before.turns.slice(0, 1));
+
+    // At 0: the imported history only (none here).
+    const { session: atZero } = await client.forkSession(source.id, { revision: 0 });
+    assert.deepEqual([atZero.revision, atZero.messageCount, (await client.readSession(atZero.id)).turns], [0, 0, []]);
+
+    // The fork goes on by itself; the source is unchanged by it, and goes on by itself too.
+    const recall = await client.run({ ...ECHO, input: '!recall', session: handle(atOne) });
+    assert.equal(recall.output.text, 'recall: 2 messages; last user: one');
+    assert.equal(recall.session?.revision, 2);
+    assert.deepEqual(await client.readSession(source.id), before);
+    const onward = await client.run({ ...ECHO, input: '!recall', session: handle(source) });
+    assert.equal(onward.output.text, 'recall: 6 messages; last user: three');
+    source = onward.session!;
+    assert.equal(source.revision, 4);
+    assert.equal((await client.readSession(atOne.id)).session.revision, 2);
+    assert.equal((await client.readSession(now.id)).session.revision, 3);
+
+    for (const id of [now.id, atOne.id, atZero.id]) await client.deleteSession(id);
+    assert.equal((await client.readSession(source.id)).session.revision, 4); // deleting the forks leaves the source
+  });
+
+  it('a boundary the session does not hold is SessionRevisionConflictError with currentRevision', async () => {
+    const source = await threeTurns();
+    const ahead = await rejection(client.forkSession(source.id, { revision: 9 }));
+    assert.ok(ahead instanceof SessionRevisionConflictError, String(ahead));
+    assert.deepEqual([ahead.status, ahead.currentRevision], [409, 3]);
+    // Truncation drops revisions 2 and 3: no longer states the session can be forked at.
+    const kept = await client.truncateSession(source.id, { revision: 3, keepTurns: 1 });
+    const dropped = await rejection(client.forkSession(source.id, { revision: 2 }));
+    assert.ok(dropped instanceof SessionRevisionConflictError, String(dropped));
+    assert.equal(dropped.currentRevision, kept.session.revision);
+    assert.equal((await client.forkSession(source.id, { revision: 1 })).session.revision, 1);
+    const negative = await rejection(client.forkSession(source.id, { revision: -1 }));
+    assert.ok(negative instanceof ValidationError && negative.status === 422, String(negative));
+    const missing = await rejection(client.forkSession(`ses_${source.hostId}.AAAAAAAAAAAAAAAAAAAAAA`));
+    assert.ok(missing instanceof SessionNotFoundError, String(missing));
+  });
+
+  it('one Idempotency-Key, one fork; the same key with another body is IdempotencyKeyReusedError', async () => {
+    const source = await threeTurns();
+    const key = `ts-e2e-fork-${source.id}`;
+    const first = await client.forkSession(source.id, {}, { idempotencyKey: key });
+    const again = await client.forkSession(source.id, {}, { idempotencyKey: key });
+    assert.equal(again.session.id, first.session.id);
+    const other = await client.forkSession(source.id);
+    assert.notEqual(other.session.id, first.session.id); // a call without a key gets a fresh one
+    const reused = await rejection(client.forkSession(source.id, { revision: 0 }, { idempotencyKey: key }));
+    assert.ok(reused instanceof IdempotencyKeyReusedError, String(reused));
+  });
+
+  it('a source with an active turn is SessionBusyError, not retried; once idle it forks', async () => {
+    const lines: string[] = [];
+    const logged = new AgenticDriverClient({ baseUrl: host.baseUrl, token: TOKENS.full, logger: { debug: (line) => lines.push(line) } });
+    const session = await newSession();
+    const slow = client.run({ ...ECHO, input: '!sleep 1500\nslow', session: handle(session) });
+    await waitForStatus(session.id, 'running');
+    const busy = await rejection(logged.forkSession(session.id));
+    assert.ok(busy instanceof SessionBusyError, String(busy));
+    assert.equal(busy.status, 409);
+    assert.match(busy.activeRunId, /^run_/);
+    assert.equal(lines.filter((line) => line.includes(`/v1/sessions/${session.id}/fork`)).length, 1, lines.join('\n'));
+    const idle = await client.waitUntilIdle(session.id, { busy });
+    assert.equal(idle.session.revision, 1);
+    const { session: fork } = await client.forkSession(session.id);
+    assert.deepEqual([fork.revision, fork.messageCount], [1, 2]);
+    assert.equal((await slow).session?.revision, 1);
   });
 });
 

@@ -72,6 +72,7 @@ describe('the owner of an id', () => {
 
   it('routingHost reads the path, else a run body (parsed or as JSON text)', () => {
     assert.equal(routingHost(`/v1/sessions/${encodeURIComponent(SESSION)}/truncate`, undefined), 'alpha-1');
+    assert.equal(routingHost(`/v1/sessions/${encodeURIComponent(SESSION)}/fork`, JSON.stringify({ revision: 1 })), 'alpha-1');
     assert.equal(routingHost(`/v1/runs/${RUN_ID}/actions/stream`, undefined), 'beta');
     assert.equal(routingHost('/v1/runs/stream', JSON.stringify({ ...ECHO, input: 'x', session: { id: SESSION, revision: 0 } })), 'alpha-1');
     assert.equal(routingHost('/v1/runs', { ...ECHO, input: 'x' }), undefined);
@@ -96,6 +97,8 @@ describe('Agentic-Host', () => {
       ['session stream', () => client.streamRun({ ...ECHO, input: 'x', session: handle }), 'alpha-1'],
       ['read', () => client.readSession(SESSION), 'alpha-1'],
       ['truncate', () => client.truncateSession(SESSION, { revision: 0, keepTurns: 0 }), 'alpha-1'],
+      ['fork', () => client.forkSession(SESSION), 'alpha-1'],
+      ['fork at a boundary', () => client.forkSession(SESSION, { revision: 2 }), 'alpha-1'],
       ['delete', () => client.deleteSession(SESSION), 'alpha-1'],
       ['actions', () => client.submitRunActions(RUN_ID, { approvals: [{ callId: 'c', approve: true }] }), 'beta'],
       ['actions stream', () => client.streamRunActions(RUN_ID, { approvals: [{ callId: 'c', approve: true }] }), 'beta'],
@@ -115,7 +118,8 @@ describe('Agentic-Host', () => {
     await rejection(generated.readSession({ client: client.raw, path: { sessionId: SESSION }, throwOnError: true }));
     await rejection(generated.run({ client: client.raw, body: { ...ECHO, input: 'x', session: { id: SESSION, revision: 1 } }, throwOnError: true }));
     await rejection(generated.run({ client: client.raw, body: { ...ECHO, input: 'x' }, throwOnError: true }));
-    assert.deepEqual(hosts(), ['alpha-1', 'alpha-1', null]);
+    await rejection(generated.forkSession({ client: client.raw, path: { sessionId: SESSION }, body: {}, throwOnError: true }));
+    assert.deepEqual(hosts(), ['alpha-1', 'alpha-1', null, 'alpha-1']);
   });
 });
 
@@ -127,6 +131,16 @@ describe('421 MISDIRECTED_REQUEST', () => {
     assert.deepEqual(answer, CANCELLED);
     assert.deepEqual(hosts(), ['beta', 'gamma']);
     assert.ok(Date.now() - started < 400, 'no backoff before the follow-up');
+  });
+
+  it('a fork follows it to the owner with the same key and body', async () => {
+    const { fetch, seen, hosts } = scripted(() => misdirected('gamma'), () => ok({ session: { id: 'ses_gamma.fork', revision: 1 } }));
+    const answer = await clientWith(fetch, 0).forkSession(SESSION, { revision: 1 });
+    assert.equal(answer.session.id, 'ses_gamma.fork');
+    assert.deepEqual(hosts(), ['alpha-1', 'gamma']);
+    const keys = seen.map((request) => request.headers.get('Idempotency-Key'));
+    assert.ok(keys[0] !== null && keys[0] === keys[1], String(keys));
+    assert.deepEqual(await Promise.all(seen.map((request) => request.text())), ['{"revision":1}', '{"revision":1}']);
   });
 
   it('keeps the Idempotency-Key and the body', async () => {
