@@ -12,7 +12,9 @@
   safe retries (one idempotency key per logical call), timeouts, one error tree,
   ``sessions.wait_until_idle`` for a busy session, raw responses
   (``client.with_raw_response``), debug logging, and the recovery helpers
-  ``reconcile`` and ``fork``.
+  ``reconcile`` and ``fork`` (a new session from the part of the visible history
+  you choose; ``sessions.fork`` instead copies a session, native state included,
+  up to a turn boundary inside its host).
 - ``client.runs.stream(...)`` returns a ``RunStream`` (``AsyncRunStream``):
   iterable, a context manager, and ``final_run()``. Sent with
   ``on_disconnect="continue"``, it resumes itself after a dropped connection;

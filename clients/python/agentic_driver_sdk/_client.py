@@ -142,7 +142,7 @@ class AgenticDriver:
         self._ca_bundle = ca_bundle
         self._http = httpx.Client(transport=transport, **_settings(self._options, transport, ca_bundle))
         self.sessions = Sessions(self)
-        """Create, read, truncate and delete sessions; wait until one is idle."""
+        """Create, read, truncate, fork and delete sessions; wait until one is idle."""
         self.runs = Runs(self)
         """Run turns, stream them, answer required actions, cancel."""
         self.with_raw_response = RawResponses(self)
@@ -318,7 +318,7 @@ class AsyncAgenticDriver:
         self._ca_bundle = ca_bundle
         self._http = httpx.AsyncClient(transport=transport, **_settings(self._options, transport, ca_bundle))
         self.sessions = AsyncSessions(self)
-        """Create, read, truncate and delete sessions; wait until one is idle."""
+        """Create, read, truncate, fork and delete sessions; wait until one is idle."""
         self.runs = AsyncRuns(self)
         """Run turns, stream them, answer required actions, cancel."""
         self.with_raw_response = AsyncRawResponses(self)

@@ -40,6 +40,7 @@ __all__ = [
     "parse_session_run_result",
     "plans",
     "session_handle",
+    "session_id_of",
 ]
 
 T = TypeVar("T")
@@ -112,6 +113,19 @@ def session_handle(session: Handle) -> SessionHandle:
     if isinstance(session, Unset):
         raise ValueError("session is unset: that result came from a stateless run, which has no session")
     return SessionHandle(id=str(session["id"]), revision=int(session["revision"]))
+
+
+def session_id_of(session: str | Handle) -> str:
+    """The session id of an id, a handle, a ``SessionInfo`` or a dict with an ``id`` (its revision is not read)."""
+    from ._models import SessionHandle, SessionInfo, Unset
+
+    if isinstance(session, str):
+        return session
+    if isinstance(session, SessionHandle | SessionInfo):
+        return session.id
+    if isinstance(session, Unset):
+        raise ValueError("session is unset: that result came from a stateless run, which has no session")
+    return str(session["id"])
 
 
 def parse_run_result(data: Any) -> RunResult:
@@ -264,6 +278,18 @@ class plans:
         body = TruncateSessionRequest(revision=handle.revision, keep_turns=keep_turns).to_dict()
         path = f"/v1/sessions/{_segment(handle.id, 'session_id')}/truncate"
         return Call("POST", path, _session_of, body=body, host=host_of(handle.id))
+
+    @staticmethod
+    def fork_session(session: str | Handle, revision: int | None, idempotency_key: str | None) -> Call[SessionInfo]:
+        """``forkSession``: keyed as ``createSession`` is (one key per logical call, on every attempt), and
+        routed by the source's id as ``truncateSession`` is; no ``revision`` forks at the current one (``{}``)."""
+        from ._models import ForkSessionRequest
+
+        session_id = session_id_of(session)
+        body = ForkSessionRequest.from_dict({} if revision is None else {"revision": revision}).to_dict()
+        path = f"/v1/sessions/{_segment(session_id, 'session_id')}/fork"
+        key = idempotency_key or new_key()
+        return Call("POST", path, _session_of, body=body, idempotency_key=key, host=host_of(session_id))
 
     @staticmethod
     def run(session: Handle | None, arguments: RunArguments, *, stream: bool = False) -> Call[RunResult]:

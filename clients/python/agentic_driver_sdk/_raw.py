@@ -138,6 +138,7 @@ class RawSessions:
         self.create = raw(sessions.create)
         self.read = raw(sessions.read)
         self.truncate = raw(sessions.truncate)
+        self.fork = raw(sessions.fork)
         self.delete = raw(sessions.delete)
 
 
@@ -171,6 +172,7 @@ class AsyncRawSessions:
         self.create = araw(sessions.create)
         self.read = araw(sessions.read)
         self.truncate = araw(sessions.truncate)
+        self.fork = araw(sessions.fork)
         self.delete = araw(sessions.delete)
 
 

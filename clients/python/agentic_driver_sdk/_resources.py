@@ -34,7 +34,7 @@ __all__ = ["AsyncRuns", "AsyncSessions", "Runs", "Sessions"]
 
 
 class Sessions:
-    """``client.sessions``: create, read, truncate and delete sessions; wait until one is idle."""
+    """``client.sessions``: create, read, truncate, fork and delete sessions; wait until one is idle."""
 
     def __init__(self, client: AgenticDriver) -> None:
         self._client = client
@@ -89,6 +89,34 @@ class Sessions:
             session = client.sessions.truncate(result.session, keep_turns=1)
         """
         return self._client._call(plans.truncate_session(session, keep_turns))
+
+    def fork(
+        self, session: str | Handle, *, revision: int | None = None, idempotency_key: str | None = None
+    ) -> SessionInfo:
+        """Copy the session up to a turn boundary into a new session on the same host (``forkSession``);
+        returns the fork's ``SessionInfo``, at the boundary revision.
+
+        ``session`` is its id, or anything ``truncate`` takes (a ``SessionInfo``, a
+        ``SessionHandle``, ``{"id": ..., "revision": ...}``), of which only the id is
+        read. ``revision`` is the boundary: None (the session's current revision), 0
+        (the imported history only) or the revision of a turn still recorded; to fork
+        the state you hold, pass ``revision=session.revision``. The fork has the
+        source's provider, model, mode, instructions, history, turns and native
+        state (copied inside the host) up to that revision, and its own accounting at
+        zero; the source is unchanged, and the two continue independently.
+
+        An active turn is ``SessionBusyError`` (never retried: ``wait_until_idle``),
+        a boundary the session no longer holds (truncated, not yet reached)
+        ``SessionRevisionConflictError`` (``.current_revision``). Like ``create`` it
+        sends one Idempotency-Key on every attempt (``idempotency_key`` replaces the
+        fresh one) and is retried as ``create`` is; like ``truncate`` it sends
+        ``Agentic-Host`` from the session id. ``client.fork`` is another thing: a
+        new session from the visible history you choose, optionally on another model.
+
+            other = client.sessions.fork(result.session, revision=1)
+            retry = client.run(provider="echo", model="echo-1", input="Let us try another way", session=other)
+        """
+        return self._client._call(plans.fork_session(session, revision, idempotency_key))
 
     def delete(self, session_id: str) -> None:
         """Delete the session and abort its active turn (``deleteSession``).
@@ -314,6 +342,16 @@ class AsyncSessions:
         session = await client.sessions.truncate(result.session, keep_turns=1)
         """
         return await self._client._call(plans.truncate_session(session, keep_turns))
+
+    async def fork(
+        self, session: str | Handle, *, revision: int | None = None, idempotency_key: str | None = None
+    ) -> SessionInfo:
+        """Copy the session up to a turn boundary into a new session on the same host (``forkSession``),
+        as ``Sessions.fork``.
+
+        other = await client.sessions.fork(result.session, revision=1)
+        """
+        return await self._client._call(plans.fork_session(session, revision, idempotency_key))
 
     async def delete(self, session_id: str) -> None:
         """Delete the session and abort its active turn (``deleteSession``), as ``Sessions.delete``.

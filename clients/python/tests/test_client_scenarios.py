@@ -269,6 +269,12 @@ def perform(client: AgenticDriver, step: dict[str, Any], variables: dict[str, An
         if name == "truncateSession":
             handle = {"id": path["sessionId"], "revision": body["revision"]}
             return Outcome({"session": client.sessions.truncate(handle, keep_turns=body["keepTurns"]).to_dict()})
+        if name == "forkSession":
+            # A ForkSessionRequest; a step without a body forks at the current revision, as ``{}`` does.
+            unknown = set(body) - {"revision"}
+            assert not unknown, f"fork body fields this player does not map: {sorted(unknown)}"
+            fork = client.sessions.fork(path["sessionId"], revision=body.get("revision"), idempotency_key=key)
+            return Outcome({"session": fork.to_dict()})
         if name == "run":
             return Outcome(client.run(**run_arguments(body, headers)).to_dict())
         if name == "streamRun":

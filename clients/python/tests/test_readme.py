@@ -62,3 +62,15 @@ def test_the_sdk_readme_resume_example_runs_against_a_live_host(host: Host, caps
         session = client.sessions.create(provider="echo", model="echo-1")
         exec(compile(code, "README.md", "exec"), {"client": client, "session": session})
     assert capsys.readouterr().out == "echo: Hi there4\n"
+
+
+def test_the_sdk_readme_fork_example_runs_against_a_live_host(host: Host, capsys: pytest.CaptureFixture[str]) -> None:
+    from agentic_driver_sdk import AgenticDriver
+
+    sdk_readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    code = sdk_readme.split("## Forking a session", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert "client.sessions.fork(" in code
+    with AgenticDriver(base_url=host.base_url, token=host.token) as client:
+        session = client.sessions.create(provider="echo", model="echo-1")
+        exec(compile(code, "README.md", "exec"), {"client": client, "session": session})
+    assert capsys.readouterr().out == "1 True\nrecall: 2 messages; last user: My name is Ada.\n2\n"

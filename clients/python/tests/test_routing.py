@@ -97,11 +97,14 @@ async def test_requests_that_name_a_session_or_run_carry_its_host(kind: str) -> 
         ("session stream", lambda: client.runs.stream(**ECHO, input="x", session=handle), "alpha-1"),
         ("read", lambda: client.sessions.read(SESSION), "alpha-1"),
         ("truncate", lambda: client.sessions.truncate(handle, keep_turns=0), "alpha-1"),
+        ("fork", lambda: client.sessions.fork(handle, revision=0), "alpha-1"),
+        ("fork by id", lambda: client.sessions.fork(SESSION), "alpha-1"),
         ("delete", lambda: client.sessions.delete(SESSION), "alpha-1"),
         ("actions", lambda: client.runs.submit_actions(RUN, approvals={"c": True}), "beta"),
         ("actions stream", lambda: client.runs.stream_actions(RUN, approvals={"c": True}), "beta"),
         ("cancel", lambda: client.runs.cancel(RUN), "beta"),
         ("old session id", lambda: client.sessions.read("ses_k3Jx9_Qw-Zp0aBcDeFgHiJ"), None),
+        ("old session id fork", lambda: client.sessions.fork("ses_k3Jx9_Qw-Zp0aBcDeFgHiJ"), None),
         ("old run id", lambda: client.runs.cancel("run_AAECAwQFBgcICQoLDA0ODw"), None),
     ]
     for name, call, _ in calls:
