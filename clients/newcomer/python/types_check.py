@@ -40,6 +40,8 @@ def sync_calls(client: AgenticDriver, session: SessionInfo) -> None:
     assert_type(client.sessions.create(provider="echo", model="echo-1"), SessionInfo)
     assert_type(client.sessions.read(session.id), ReadSessionResponse)
     assert_type(client.sessions.truncate(session, keep_turns=1), SessionInfo)
+    assert_type(client.sessions.fork(session), SessionInfo)
+    assert_type(client.sessions.fork(session.id, revision=0, idempotency_key="k"), SessionInfo)
     assert_type(client.sessions.wait_until_idle(session.id, timeout=5.0), ReadSessionResponse)
     assert_type(client.sessions.delete(session.id), None)
     result = client.run(provider="echo", model="echo-1", input="Hi", session=session)
@@ -100,6 +102,7 @@ async def async_calls(client: AsyncAgenticDriver, session: SessionInfo) -> None:
     assert_type(result, SessionRunResult)
     assert_type(await client.run(provider="echo", model="echo-1", input="Hi"), RunResult)
     assert_type(await client.sessions.wait_until_idle(session.id), ReadSessionResponse)
+    assert_type(await client.sessions.fork(session, revision=1), SessionInfo)
     stream = client.runs.stream(provider="echo", model="echo-1", input="Hi", session=result.session)
     assert_type(stream, AsyncRunStream[SessionRunResult])
     async with stream:

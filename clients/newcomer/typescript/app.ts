@@ -64,6 +64,12 @@ async function main(): Promise<void> {
   check(text === 'echo: Hello', `the deltas add up to "${text}"`);
   check(session.revision === 3, 'the streamed run moved the session to revision 3');
 
+  // a fork at the second turn: a new session holding the first two turns, on the same host
+  const forked = (await client.forkSession(session.id, { revision: 2 })).session;
+  check(forked.id !== session.id && forked.revision === 2 && forked.messageCount === 4, 'the fork holds two turns at revision 2');
+  const onFork = await client.run({ ...ECHO, input: '!recall', session: handle(forked) });
+  check(onFork.output.text === 'recall: 4 messages; last user: !recall', `the fork carries on by itself ("${onFork.output.text}")`);
+
   // a stale revision: the typed conflict, with the current revision in one step
   try {
     await client.run({ ...ECHO, input: 'stale', session: { id: session.id, revision: 0 } });
