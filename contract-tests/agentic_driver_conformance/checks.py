@@ -11,8 +11,9 @@ imports it) and for every scenario answer (``validation.py`` imports it):
   one sent and is not older than one already seen. (Concurrent answers may be
   validated out of order, so the model only moves forward; idempotent replays
   are left to the next check.)
-- ``idempotent_replays_honoured``: the first accepted request per caller and
-  ``Idempotency-Key`` is remembered; a repeat of the same request that is
+- ``idempotent_replays_honoured``: the first accepted request per caller,
+  host and ``Idempotency-Key`` is remembered (each host process keeps its own
+  keys: behind a proxy one key may reach several); a repeat of the same request that is
   accepted answers the same outcome (the same session, the same run), and an
   accepted request that reuses the key for another request is a failure.
 - ``event_streams_well_formed``: every SSE message has an ``id`` and an
@@ -52,7 +53,7 @@ import schemathesis
 from schemathesis import CheckContext, Response
 from schemathesis.generation.case import Case
 
-from . import spec
+from . import routing, spec
 
 __all__ = [
     "REPLAYS",
@@ -183,37 +184,48 @@ class _Accepted:
     identity: Any
 
 
+Key = tuple[str, str, str]
+"""(caller, host, Idempotency-Key): see :meth:`IdempotencyMemory.key_of`."""
+
+
 class IdempotencyMemory:
-    """The first accepted (2xx) request this process saw per caller and Idempotency-Key (thread-safe)."""
+    """The first accepted (2xx) request this process saw per caller, host and Idempotency-Key (thread-safe)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._accepted: dict[tuple[str, str], _Accepted] = {}
+        self._accepted: dict[Key, _Accepted] = {}
 
     @staticmethod
-    def key_of(response: Response) -> tuple[str, str] | None:
+    def key_of(response: Response, identity: Any = None) -> Key | None:
+        """Each host process remembers the keys it saw, and behind a proxy requests with one key reach different
+        hosts (one routed by its session's ``Agentic-Host``, another balanced by the key), so a key is scoped to
+        the host that answered: the one its outcome's id names (``identity``), else the one the request named."""
         request = response.request
         if request is None:
             return None
         key = request.headers.get("Idempotency-Key")
-        return (str(request.headers.get("Authorization", "")), key) if key else None
+        if not key:
+            return None
+        host = routing.owner_of(identity) or request.headers.get(routing.ROUTING_HEADER) or ""
+        return str(request.headers.get("Authorization", "")), str(host), key
 
     @staticmethod
     def fingerprint(case: Case) -> str:
         body = case.body if isinstance(case.body, dict | list | str | int | float | bool) else None
         return json.dumps([_operation_id(case), dict(case.path_parameters or {}), body], sort_keys=True)
 
-    def get(self, key: tuple[str, str]) -> _Accepted | None:
+    def get(self, key: Key) -> _Accepted | None:
         with self._lock:
             return self._accepted.get(key)
 
-    def remember(self, key: tuple[str, str], accepted: _Accepted) -> None:
+    def remember(self, key: Key, accepted: _Accepted) -> None:
         with self._lock:
             self._accepted.setdefault(key, accepted)
 
     def is_replay(self, case: Case, response: Response) -> bool:
         """A repeat of an accepted request with the same key and the same request: it replays, it does not run."""
-        key = self.key_of(response)
+        identity = _identity(_operation_id(case), response) if 200 <= response.status_code < 300 else None
+        key = self.key_of(response, identity)
         first = self.get(key) if key is not None else None
         return first is not None and first.case_id != case.id and first.fingerprint == self.fingerprint(case)
 
@@ -272,6 +284,7 @@ def session_revisions_honoured(ctx: CheckContext, response: Response, case: Case
 def _update_shadow(operation_id: str | None, case: Case, status: int, body: Any) -> None:
     if operation_id in (
         "createSession",
+        "forkSession",
         "readSession",
         "run",
         "streamRun",
@@ -414,6 +427,11 @@ VALID_REQUEST_REFUSALS: dict[str, frozenset[str]] = {
         {"SESSION_NOT_FOUND", "SESSION_REVISION_CONFLICT", "SESSION_BUSY", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE"}
     )
     | _MISDIRECTED,
+    # A generated id names no session; a boundary the session does not hold (a generated revision, or one a
+    # truncation removed) or an active turn (state, not schema, decides both); a full store, as for createSession.
+    "forkSession": frozenset({"SESSION_NOT_FOUND", "SESSION_REVISION_CONFLICT", "SESSION_BUSY", "SESSION_STORE_FULL"})
+    | _IDEMPOTENCY
+    | _MISDIRECTED,
     # A generated id names no active run.
     "cancelRun": frozenset({"RUN_NOT_FOUND"}) | _MISDIRECTED,
     # A generated id names no run (active or kept); a Last-Event-ID the run's events have not reached yet, or no
@@ -505,8 +523,8 @@ def timestamps_utc_milliseconds(ctx: CheckContext, response: Response, case: Cas
 
 
 def _identity(operation_id: str | None, response: Response) -> Any:
-    """What a replay must reproduce: the session a create made, or the run a run request started."""
-    if operation_id == "createSession":
+    """What a replay must reproduce: the session a create or a fork made, or the run a run request started."""
+    if operation_id in ("createSession", "forkSession"):
         body = _json_body(response)
         return (body.get("session") or {}).get("id") if isinstance(body, dict) else None
     if _is_event_stream(response):
@@ -530,27 +548,27 @@ def _event_data(message: dict[str, str]) -> dict[str, Any] | None:
 @schemathesis.check
 def idempotent_replays_honoured(ctx: CheckContext, response: Response, case: Case) -> bool | None:
     """A repeat with the same Idempotency-Key and request replays the first outcome; another request is refused."""
-    key = REPLAYS.key_of(response)
+    if not 200 <= response.status_code < 300:
+        return None  # a refusal (the spec allows re-checking access on a replay)
+    identity = _identity(_operation_id(case), response)
+    key = REPLAYS.key_of(response, identity)
     if key is None:
         return None
-    accepted = 200 <= response.status_code < 300
     first = REPLAYS.get(key)
     fingerprint = REPLAYS.fingerprint(case)
     if first is None:
-        if accepted:
-            REPLAYS.remember(key, _Accepted(case.id, fingerprint, _identity(_operation_id(case), response)))
+        REPLAYS.remember(key, _Accepted(case.id, fingerprint, identity))
         return None
-    if first.case_id == case.id or not accepted:
-        return None  # the same case validated again, or a refusal (the spec allows re-checking access)
+    if first.case_id == case.id:
+        return None  # the same case validated again
     if first.fingerprint != fingerprint:
         raise AssertionError(
-            f"Idempotency-Key {key[1]!r} was first accepted for another request, yet this one was accepted too "
+            f"Idempotency-Key {key[2]!r} was first accepted for another request, yet this one was accepted too "
             "(expected IDEMPOTENCY_KEY_REUSED)."
         )
-    identity = _identity(_operation_id(case), response)
     if identity != first.identity:
         raise AssertionError(
-            f"A replay with Idempotency-Key {key[1]!r} must answer the recorded outcome ({first.identity!r}), "
+            f"A replay with Idempotency-Key {key[2]!r} must answer the recorded outcome ({first.identity!r}), "
             f"got {identity!r}."
         )
     return None

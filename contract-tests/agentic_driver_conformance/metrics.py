@@ -84,6 +84,14 @@ UNREACHABLE_STATUSES: dict[str, str] = {
         "PAYLOAD_TOO_LARGE: a truncate body holds two integers, so no body a client builds from the schema exceeds "
         "limits.maxBodyBytes (the host still enforces the limit on every body, as the unit tests of http/body show)"
     ),
+    "forkSession 408": (
+        "REQUEST_TIMEOUT: a body that stops arriving (limits.bodyTimeoutMs); no client sends one, the slow-body tests "
+        "in server/tests/reliability do"
+    ),
+    "forkSession 413": (
+        "PAYLOAD_TOO_LARGE: a fork body holds at most one integer, so no body a client builds from the schema exceeds "
+        "limits.maxBodyBytes (the host still enforces the limit on every body, as the unit tests of http/body show)"
+    ),
     "submitRunActions 504": (
         "PROVIDER_TIMEOUT while a run continues: echo's !sleep delays the call that asks for the action exactly as "
         "long as the continuation, so a run that reached requires_action under idleTimeoutMs never stalls after it"

@@ -26,6 +26,7 @@ _PATH_ID: dict[str, str] = {
     "readSession": "sessionId",
     "deleteSession": "sessionId",
     "truncateSession": "sessionId",
+    "forkSession": "sessionId",  # a fork is made on its source's host
     "submitRunActions": "runId",
     "streamRunActions": "runId",
     "cancelRun": "runId",

@@ -530,7 +530,7 @@ class Runner:
         status = exchange.response.status_code
         body = exchange.json
         with context.lock:
-            if exchange.operation_id == "createSession" and status == 201 and isinstance(body, dict):
+            if exchange.operation_id in ("createSession", "forkSession") and status == 201 and isinstance(body, dict):
                 session_id = (body.get("session") or {}).get("id")
                 if isinstance(session_id, str) and auth in self.tokens:
                     context.created[session_id] = auth

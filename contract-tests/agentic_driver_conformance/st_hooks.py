@@ -11,6 +11,9 @@
    any replay reached the revision check at all. The published ``openapi.yaml`` stays clean; the stateful
    phase reaches ``SESSION_REVISION_CONFLICT`` and the
    ``session_revisions_honoured`` check (``checks.py``) judges the answer.
+   ``forkSession`` needs a real session id too (a generated one names no session) and no spec link leads to
+   it, but schemathesis' dependency analysis infers links to it from every answer that holds a session, so the
+   stateful phase forks real sessions; a test-only link would replace those inferred links and fork less often.
    Schemas are not touched: every answer is validated as the spec publishes it.
 2. A janitor keeps the stateful phase able to reach deep states: in that
    phase every request with an Idempotency-Key gets a key of its own (the
@@ -21,8 +24,9 @@
    ``SESSION_STORE_FULL`` is reached), and each phase starts from an empty
    store; in the stateful phase, where every scenario starts with
    ``createSession``, the oldest sessions of earlier scenarios are deleted so
-   that live sessions stay under half the bound. Every decision depends only on
-   the request sequence, so runs stay deterministic.
+   that live sessions stay under half the bound (before a ``forkSession`` too,
+   which makes a session: the source it forks is spared). Every decision
+   depends only on the request sequence, so runs stay deterministic.
 3. Requests route as a client's do (``routing.py``): a request that names an
    existing session or run and sets no ``Agentic-Host`` of its own (a generated
    one wins in the unit phases: it tests the 421) gets the header its id names,
@@ -162,13 +166,17 @@ class Janitor:
             if phase != self.phase:
                 self.phase = phase
                 self._purge(len(self.live))
-            elif phase == "stateful" and operation_id == "createSession":
-                self._purge(len(self.live) - self.max_entries // 2 + 1)
+            elif phase == "stateful" and operation_id in ("createSession", "forkSession"):
+                # A fork is a new session too; its source is spared (the step exists to fork it).
+                source = (case.path_parameters or {}).get("sessionId") if operation_id == "forkSession" else None
+                self._purge(len(self.live) - self.max_entries // 2 + 1, spare=source)
 
-    def _purge(self, count: int) -> None:
+    def _purge(self, count: int, spare: Any = None) -> None:
         if count <= 0:
             return
-        doomed, self.live = self.live[:count], self.live[count:]
+        candidates = [session_id for session_id in self.live if session_id != spare]
+        doomed = candidates[:count]
+        self.live = [session_id for session_id in self.live if session_id not in doomed]
         with self._http() as http:
             for session_id in doomed:
                 self._delete(http, session_id)
@@ -181,7 +189,7 @@ class Janitor:
     def after(self, case: schemathesis.Case, status: int, body: Any) -> None:
         operation_id = case.operation.schema.get_operation_id(case.operation)
         with self.lock:
-            if operation_id == "createSession" and status == 201:
+            if operation_id in ("createSession", "forkSession") and status == 201:
                 self.live.append(body["session"]["id"])
             elif operation_id == "deleteSession" and status in (204, 404):
                 session_id = (case.path_parameters or {}).get("sessionId")

@@ -21,6 +21,8 @@ ROUTED: list[tuple[str, dict[str, Any], Any, str | None]] = [
     ("readSession", {"sessionId": OWNED_SESSION}, None, "kit-a"),
     ("deleteSession", {"sessionId": OWNED_SESSION}, None, "kit-a"),
     ("truncateSession", {"sessionId": OWNED_SESSION}, {"revision": 0, "keepTurns": 0}, "kit-a"),
+    ("forkSession", {"sessionId": OWNED_SESSION}, {"revision": 0}, "kit-a"),
+    ("forkSession", {"sessionId": OWNED_SESSION}, {}, "kit-a"),
     ("submitRunActions", {"runId": OWNED_RUN}, {"actions": []}, "kit-b"),
     ("streamRunActions", {"runId": OWNED_RUN}, {"actions": []}, "kit-b"),
     ("cancelRun", {"runId": OWNED_RUN}, None, "kit-b"),
@@ -96,6 +98,13 @@ def test_the_player_sends_the_owner_of_the_run_in_the_path() -> None:
     request = _sent({"call": "cancelRun", "path": {"runId": OWNED_RUN}})
     assert request.url.path == f"/v1/runs/{OWNED_RUN}/cancel"
     assert request.headers.get(routing.ROUTING_HEADER) == "kit-b"
+
+
+def test_the_player_sends_the_owner_of_the_session_a_fork_copies() -> None:
+    """A fork is made on its source's host: the header names the owner of the path's session id."""
+    request = _sent({"call": "forkSession", "path": {"sessionId": OWNED_SESSION}, "body": {"revision": 1}})
+    assert request.url.path == f"/v1/sessions/{OWNED_SESSION}/fork"
+    assert request.headers.get(routing.ROUTING_HEADER) == "kit-a"
 
 
 def test_the_player_sends_no_routing_header_on_a_request_that_names_nothing() -> None:
