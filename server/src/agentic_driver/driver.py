@@ -19,10 +19,10 @@ raise ``errors.DriverError`` subclasses, the same codes the HTTP host answers wi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from pydantic import MISSING
+from pydantic import MISSING, BaseModel
 
 from . import envelope, views
 from ._version import __version__
@@ -257,22 +257,36 @@ class Driver:
         *,
         idempotency_key: str | None = None,
     ) -> CreateSessionResponse:
-        replay = self._keys.claim(principal, idempotency_key, "createSession", "", request)
+        return self._made_once(
+            principal, idempotency_key, ("createSession", "", request), lambda: self._create_session(request, principal)
+        )
+
+    def _made_once(
+        self,
+        principal: SessionPrincipal,
+        key: str | None,
+        keyed: tuple[str, str, BaseModel],
+        make: Callable[[], SessionRecord],
+    ) -> CreateSessionResponse:
+        """A session made by ``make``, once per idempotency key: a repeat replays the first answer, a refusal
+        forgets the key. ``keyed`` is what the key is bound to: the operation, its path target and its body."""
+        replay = self._keys.claim(principal, key, *keyed)
         if replay is not None:
             result: CreateSessionResponse = self._keys.replay(replay, principal)
             return result
         try:
-            response = self._create_session(request, principal)
+            record = make()
         except BaseException:
-            self._keys.release(principal, idempotency_key)
+            self._keys.release(principal, key)
             raise
-        if idempotency_key is not None:
+        response = CreateSessionResponse(session=views.session_info(record, self.host_id))
+        if key is not None:
             self._keys.store.record(
                 principal.subject,
-                idempotency_key,
+                key,
                 result=response,
-                session_id=response.session.id,
-                provider=request.provider,
+                session_id=record.id,
+                provider=record.owner.provider,
                 grant="create",
             )
         return response
@@ -300,26 +314,12 @@ class Driver:
         idempotency_key: str | None = None,
     ) -> CreateSessionResponse:
         """A new session holding this one up to the turn boundary ``request.revision`` (default: now)."""
-        replay = self._keys.claim(principal, idempotency_key, "forkSession", session_id, request)
-        if replay is not None:
-            result: CreateSessionResponse = self._keys.replay(replay, principal)
-            return result
-        try:
-            record = self._fork(session_id, request, principal)
-        except BaseException:
-            self._keys.release(principal, idempotency_key)
-            raise
-        response = CreateSessionResponse(session=views.session_info(record, self.host_id))
-        if idempotency_key is not None:
-            self._keys.store.record(
-                principal.subject,
-                idempotency_key,
-                result=response,
-                session_id=record.id,
-                provider=record.owner.provider,
-                grant="create",
-            )
-        return response
+        return self._made_once(
+            principal,
+            idempotency_key,
+            ("forkSession", session_id, request),
+            lambda: self._fork(session_id, request, principal),
+        )
 
     def _fork(self, session_id: str, request: ForkSessionRequest, principal: SessionPrincipal) -> SessionRecord:
         principal.require_grant("read")
@@ -441,13 +441,10 @@ class Driver:
 
     # -- helpers ------------------------------------------------------------------------
 
-    def _create_session(self, request: CreateSessionRequest, principal: SessionPrincipal) -> CreateSessionResponse:
+    def _create_session(self, request: CreateSessionRequest, principal: SessionPrincipal) -> SessionRecord:
         provider = self._reach.granted_provider(principal, request.provider, request.model)
         principal.require_grant("create")
         refusal = None  # host JSON's qualification may refuse native on an instance and model
         if request.mode == "native" and self._qualification is not None:
             refusal = self._qualification.refusal(provider, request.model)
-        record = create_session(
-            self._reach.require_store(), provider, principal.subject, request, native_refusal=refusal
-        )
-        return CreateSessionResponse(session=views.session_info(record, self.host_id))
+        return create_session(self._reach.require_store(), provider, principal.subject, request, native_refusal=refusal)
