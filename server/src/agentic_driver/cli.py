@@ -136,7 +136,14 @@ def serve(
         )
     _settle_heap()
     try:
-        HostServer(server_config, driver, drain, limits.drainTimeoutMs, metrics_config).run()
+        HostServer(
+            server_config,
+            driver,
+            drain,
+            limits.drainTimeoutMs,
+            metrics_config,
+            drain_read_window_ms=limits.drainReadWindowMs,
+        ).run()
     except SystemExit:
         if kept is not None and driver.restored is not None and not drain.draining:
             snapshot.write_after_drain(driver, kept, key)  # it never served: hand back what it restored

@@ -303,6 +303,11 @@ class LimitsConfig(_Closed):
     """How long a stream's client may accept no data before the host treats it as disconnected."""
     drainTimeoutMs: Annotated[int, Field(ge=0)] = 30_000
     """On SIGTERM: how long admitted turns may take to finish before they are interrupted."""
+    drainReadWindowMs: Annotated[int, Field(ge=0)] = 0
+    """On SIGTERM, once admitted turns have ended (or were interrupted at drainTimeoutMs): how long the host
+    keeps serving its own sessions' reads, deletes and cancels before it closes, so that clients can read a
+    session's history and carry on elsewhere (new work is still SHUTTING_DOWN, /readyz 503). 0: it closes as
+    soon as its turns have ended. A second SIGTERM or SIGINT ends the window at once."""
     bodyTimeoutMs: Annotated[int, Field(ge=100)] = 30_000
     """How long a request body may take to arrive (REQUEST_TIMEOUT beyond)."""
     requestHeadTimeoutMs: Annotated[int, Field(ge=100)] = 10_000

@@ -10,8 +10,10 @@ runs the nginx configuration instead.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -88,6 +90,18 @@ def add_owner_header(request: httpx.Request) -> None:
 
 async def aadd_owner_header(request: httpx.Request) -> None:
     add_owner_header(request)
+
+
+@contextlib.contextmanager
+def hung(host: Host) -> Iterator[None]:
+    """The host process stopped (SIGSTOP) for the block: the kernel still accepts its connections and takes
+    in what is sent, but nothing answers. SIGCONT when the block ends, also when it fails."""
+    host.process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        if host.process.poll() is None:
+            host.process.send_signal(signal.SIGCONT)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 from e2e.conftest import ALICE, Host, launch_host
 
+from agentic_driver.config import LimitsConfig
 from agentic_driver.http.server import drain_driver
 
 from .conftest import history_config
@@ -24,9 +25,11 @@ from .test_faults import FIRST, LOOKUP, paused_stream, turned
 EXIT_WITHIN_S = 10.0
 
 
-def _host(tmp_path: Path, name: str, drain_timeout_ms: int) -> Host:
+def _host(tmp_path: Path, name: str, drain_timeout_ms: int, read_window_ms: int | None = None) -> Host:
     config = history_config(name, 8)
     config["limits"]["drainTimeoutMs"] = drain_timeout_ms
+    if read_window_ms is not None:
+        config["limits"]["drainReadWindowMs"] = read_window_ms
     return launch_host(name, config, tmp_path)
 
 
@@ -179,11 +182,91 @@ async def test_the_drain_timeout_interrupts_turns_that_do_not_finish(tmp_path: P
 
 
 async def test_a_host_with_nothing_to_drain_exits_0_at_once(tmp_path: Path) -> None:
+    """The default (``drainReadWindowMs`` 0): an idle host gives no window for reads, it closes at once."""
     host = _host(tmp_path, "drain-idle", drain_timeout_ms=30_000)
+    assert "drainReadWindowMs" not in host.config["limits"] and LimitsConfig().drainReadWindowMs == 0
     started = time.monotonic()
     host.process.send_signal(signal.SIGTERM)
     assert _wait_exit(host) == 0
     assert time.monotonic() - started < 3.0
+
+
+READ_WINDOW_MS = 4_000
+"""Long enough for every check below on a loaded machine; the exit is asserted no earlier than this."""
+
+
+async def test_the_read_window_serves_its_sessions_refuses_new_work_and_then_exits_0(tmp_path: Path) -> None:
+    host = _host(tmp_path, "drain-window", drain_timeout_ms=10_000, read_window_ms=READ_WINDOW_MS)
+    try:
+        headers = {"Authorization": f"Bearer {ALICE}"}
+        async with httpx.AsyncClient(base_url=host.base_url, headers=headers, timeout=20, trust_env=False) as http:
+            kept, dropped, busy = [
+                (
+                    await http.post("/v1/sessions", json={"provider": "echo", "model": "echo-1", "mode": "history"})
+                ).json()["session"]
+                for _ in range(3)
+            ]
+            turn = await http.post("/v1/runs", json=run_body(kept, "Remember me"))
+            assert turn.status_code == 200, turn.text
+            run_id = turn.json()["id"]
+            last_turn = asyncio.create_task(http.post("/v1/runs", json=run_body(busy, "!sleep 800\nLast turn")))
+            await _running(http, busy["id"])
+
+            signalled = time.monotonic()
+            host.process.send_signal(signal.SIGTERM)
+            await _draining(host)
+            finished = await asyncio.wait_for(last_turn, 10)  # the drain lets it end, then the window opens
+            assert finished.status_code == 200, finished.text
+
+            read = await http.get(f"/v1/sessions/{kept['id']}")
+            assert read.status_code == 200, read.text
+            assert [m["content"] for m in read.json()["history"]][-1] == "echo: Remember me"
+            assert (await http.get(f"/v1/runs/{run_id}")).json()["status"] == "completed"  # kept ended runs too
+            assert (await http.delete(f"/v1/sessions/{dropped['id']}")).status_code == 204
+            assert (await http.get(f"/v1/sessions/{dropped['id']}")).json()["code"] == "SESSION_NOT_FOUND"
+            for path, payload in (
+                ("/v1/runs", run_body(read.json()["session"], "Carry on here")),
+                ("/v1/sessions", {"provider": "echo", "model": "echo-1", "mode": "history"}),
+                ("/v1/runs/stream", run_body(None, "New")),
+            ):
+                refused = await http.post(path, json=payload)
+                assert (refused.status_code, refused.json()["code"]) == (503, "SHUTTING_DOWN"), path
+            assert (await http.get("/readyz")).status_code == 503
+            assert (await http.get("/healthz")).status_code == 200
+
+            last_read = time.monotonic()
+            while host.process.poll() is None and time.monotonic() - signalled < READ_WINDOW_MS / 1000 + 10:
+                try:
+                    if (await http.get(f"/v1/sessions/{kept['id']}", timeout=2)).status_code == 200:
+                        last_read = time.monotonic()
+                except httpx.TransportError:
+                    break  # the listener closed: the window is over
+                await asyncio.sleep(0.05)
+        assert _wait_exit(host) == 0
+        exited = time.monotonic() - signalled
+        assert exited >= READ_WINDOW_MS / 1000, exited  # never before the window
+        assert exited < READ_WINDOW_MS / 1000 + EXIT_WITHIN_S, exited
+        assert last_read - signalled >= READ_WINDOW_MS / 1000 - 1.0, last_read - signalled
+        assert "Traceback" not in host.log_text()
+        print(f"\nread window {READ_WINDOW_MS} ms: last read served {last_read - signalled:.2f} s, exit {exited:.2f} s")
+    finally:
+        host.stop()
+
+
+async def test_a_second_signal_ends_the_read_window_at_once(tmp_path: Path) -> None:
+    host = _host(tmp_path, "drain-window-twice", drain_timeout_ms=10_000, read_window_ms=60_000)
+    try:
+        host.process.send_signal(signal.SIGTERM)
+        await _draining(host)
+        headers = {"Authorization": f"Bearer {ALICE}"}
+        async with httpx.AsyncClient(base_url=host.base_url, headers=headers, timeout=20, trust_env=False) as http:
+            assert (await http.get("/v1/discovery")).status_code == 200  # in the window: served
+        started = time.monotonic()
+        host.process.send_signal(signal.SIGINT)
+        assert _wait_exit(host) == 0
+        assert time.monotonic() - started < 5.0  # not the 60 s window
+    finally:
+        host.stop()
 
 
 async def test_a_second_signal_stops_at_once(tmp_path: Path) -> None:

@@ -49,7 +49,34 @@ def test_haproxy_routes_on_the_header_then_the_path_id_and_balances_the_rest_ove
     pool = text.split("\nbackend pool\n")[1].split("\n\n")[0]
     assert "option httpchk GET /readyz" in pool and "balance hdr(idempotency-key)" in pool
     assert text.index("req.hdr(agentic-host)") < text.index("path_beg")  # the header is matched first
-    assert text.rstrip().endswith("rise 2")
+    assert text.rstrip().endswith("rise 2 on-marked-down shutdown-sessions")
+
+
+def test_haproxy_ends_a_hung_hosts_requests_but_never_a_draining_hosts_and_never_sends_one_twice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = generate(capsys, "haproxy")
+    defaults = text.split("\ndefaults\n")[1].split("\n\n")[0].splitlines()
+    pool = text.split("\nbackend pool\n")[1].split("\n\n")[0].splitlines()
+    owned = [text.split(f"\nbackend host_{h}\n")[1].split("\n\n")[0].splitlines() for h in ("web_0", "web_1")]
+
+    # A check unanswered within 1 s fails (a hung host), and a host marked down has its requests ended ...
+    assert "    timeout check 1s" in defaults
+    servers = [line for line in text.splitlines() if line.startswith("    server ")]
+    assert len(servers) == 4 and all(line.endswith(" on-marked-down shutdown-sessions") for line in servers)
+    # ... but a draining host is never marked down: /healthz for its own sessions, and /readyz's 503 for new
+    # work is a conditional pass (NOLB: no new work, the requests it serves go on).
+    assert "    http-check expect error-status L7OKC status 200" in pool
+    for section in owned:
+        assert "    option httpchk GET /healthz" in section and "    http-check expect status 200" in section
+        # Nothing is retried on an owned backend, nor moved to another host.
+        assert "    retries 0" in section
+        assert not any(line.strip().startswith(("option redispatch", "retry-on")) for line in section)
+    assert "    retries 1" in pool and "    option redispatch" in pool  # new work: a refused connection only
+    assert not any(line.strip().startswith(("retries", "option redispatch", "retry-on")) for line in defaults)
+    assert not any(line.strip().startswith("retry-on") for line in text.splitlines())  # conn-failure only
+    # No idle timeout is shortened for it: long silent JSON turns and heartbeating streams are not cut.
+    assert f"    timeout server {TURN_TIMEOUT_S}s" in defaults
 
 
 def test_haproxy_and_nginx_route_every_path_that_names_a_run_or_session_by_its_id(

@@ -24,13 +24,17 @@ shutdown. The first SIGTERM (or SIGINT) starts the drain: operations that start
 new work answer ``SHUTTING_DOWN`` (listener and kept-alive connections stay
 open meanwhile, so clients get the 503 rather than a reset), admitted turns may
 finish until ``drainTimeoutMs``, those still active then are interrupted
-(reason ``shutdown``); then uvicorn closes the listener and the connections and
-the process exits 0. A second signal stops at once.
+(reason ``shutdown``); then, for ``drainReadWindowMs`` (0 by default), the host
+goes on serving its own sessions' reads, deletes and cancels (new work is still
+refused), so clients can read a session's history and carry on elsewhere; then
+uvicorn closes the listener and the connections and the process exits 0. A
+second signal stops at once, also during the window.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -230,7 +234,11 @@ def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsPr
 
 class HostServer(uvicorn.Server):
     """uvicorn's server, draining the driver's turns before its own graceful shutdown; with ``metrics``, it
-    also listens on the metrics address (same connection bounds and state, closed with the rest)."""
+    also listens on the metrics address (same connection bounds and state, closed with the rest).
+
+    ``drain_read_window_ms``: how long the drained host goes on serving reads before it closes (host JSON
+    ``limits.drainReadWindowMs``; 0 closes as soon as the turns have ended).
+    """
 
     def __init__(
         self,
@@ -239,18 +247,24 @@ class HostServer(uvicorn.Server):
         drain: Drain,
         drain_timeout_ms: int,
         metrics: uvicorn.Config | None = None,
+        *,
+        drain_read_window_ms: int = 0,
     ) -> None:
         super().__init__(config)
         self._metrics_config = metrics
         self._driver = driver
         self._drain = drain
         self._drain_timeout_s = drain_timeout_ms / 1000
+        self._read_window_s = drain_read_window_ms / 1000
         self._drain_task: asyncio.Task[None] | None = None
+        self._stop_now: asyncio.Event | None = None
+        """Set by a second signal: the read window, if it is open, ends at once."""
         self._loop: asyncio.AbstractEventLoop | None = None
         driver.metrics.open_connections.set_function(lambda: len(self.server_state.connections))
 
     async def serve(self, sockets: Any = None) -> None:
         self._loop = asyncio.get_running_loop()
+        self._stop_now = asyncio.Event()
         if self._driver.store is not None:
             self._driver.store.arm_timers()  # sessions restored from a snapshot before the loop ran
         await super().serve(sockets)
@@ -289,6 +303,8 @@ class HostServer(uvicorn.Server):
         if self._drain.draining or self._loop is None or sig not in (signal.SIGTERM, signal.SIGINT):
             self.should_exit = True
             self.force_exit = self._drain.draining
+            if self._loop is not None and self._stop_now is not None:
+                self._loop.call_soon_threadsafe(self._stop_now.set)
             return
         self._drain.begin()
         self._loop.call_soon_threadsafe(self._start_drain)
@@ -298,15 +314,29 @@ class HostServer(uvicorn.Server):
 
     async def _drain_then_exit(self) -> None:
         try:
-            interrupted = await drain_driver(self._driver, self._drain_timeout_s)
+            interrupted = await drain_driver(self._driver, self._drain_timeout_s, forget_ended_runs=False)
             if interrupted:
                 log.warning("drain timeout passed: interrupted %d active run(s)", interrupted)
+            if self._read_window_s > 0 and self._stop_now is not None and not self._stop_now.is_set():
+                # Reads, deletes and cancels of this host's sessions (and its ended runs) are still served; the
+                # listener stays open, /readyz still answers 503 and new work SHUTTING_DOWN.
+                log.info(
+                    "turns ended: serving reads of this host's sessions for %d ms before closing "
+                    "(limits.drainReadWindowMs; a second signal closes at once)",
+                    round(self._read_window_s * 1000),
+                )
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stop_now.wait(), self._read_window_s)
+            self._driver.forget_ended_runs()
         finally:
             self.should_exit = True
 
 
-async def drain_driver(driver: Driver, timeout_s: float) -> int:
-    """Wait up to ``timeout_s`` for the driver's active runs to end; interrupt the rest. Returns how many."""
+async def drain_driver(driver: Driver, timeout_s: float, *, forget_ended_runs: bool = True) -> int:
+    """Wait up to ``timeout_s`` for the driver's active runs to end; interrupt the rest. Returns how many.
+
+    Then, unless ``forget_ended_runs`` is false (the caller frees them itself later), the ended runs kept for
+    ``getRun`` and ``streamRunEvents`` are freed."""
     tasks = [run.task for run in driver.active_runs() if run.task is not None]
     if tasks:
         await asyncio.wait(tasks, timeout=timeout_s)
@@ -315,5 +345,6 @@ async def drain_driver(driver: Driver, timeout_s: float) -> int:
         run.cancel("shutdown")
     for run in left:
         await run.settled()
-    driver.forget_ended_runs()
+    if forget_ended_runs:
+        driver.forget_ended_runs()
     return len(left)
