@@ -81,7 +81,7 @@ def config_secrets(config: HostConfig, env: Mapping[str, str] = os.environ) -> I
             yield token.token
         if token.tokenEnv is not None and env.get(token.tokenEnv):
             yield env[token.tokenEnv]
-    kept = config.sessions.snapshot if config.sessions is not None else None
+    kept = snapshot.configured(config)
     if kept is not None and env.get(kept.keyEnv):
         yield env[kept.keyEnv]
     for provider in config.providers:
@@ -113,7 +113,7 @@ def serve(
     drain = Drain()
     access = MetricsAccess.of(config.metrics, host)
     driver, app = build_host(config, drain, access)
-    kept = config.sessions.snapshot if config.sessions is not None else None
+    kept = snapshot.configured(config)
     key = snapshot.load_key(kept) if kept is not None else b""
     if kept is not None:
         restored = driver.restored = snapshot.restore_at_start(driver, kept, key)
@@ -322,7 +322,7 @@ def _config_check(path: str) -> int:
 
 def snapshot_problems(config: HostConfig, environ: Mapping[str, str] = os.environ) -> list[str]:
     """What would keep ``sessions.snapshot`` from working where this runs: the key, the file's directory."""
-    kept = config.sessions.snapshot if config.sessions is not None else None
+    kept = snapshot.configured(config)
     if kept is None:
         return []
     problems = []

@@ -37,7 +37,7 @@ from .config import (
     RunsConfig,
     SessionsConfig,
 )
-from .errors import SessionBusy, SessionRevisionConflict
+from .errors import SessionBusy
 from .ids import HostIds
 from .metrics import Metrics
 from .models import (
@@ -331,15 +331,7 @@ class Driver:
                 f"Run {source.active_run.id!r} is active in this session; fork it when the turn has ended.",
                 active_run_id=source.active_run.id,
             )
-        boundary = source.revision if request.revision is MISSING else request.revision
-        if store.forkable_turns(source, boundary) is None:
-            raise SessionRevisionConflict(
-                f"The session holds no state at revision {boundary}: it is at revision {source.revision}, and "
-                "a fork starts at 0 (the imported history), the current revision or a recorded turn's revision "
-                "(readSession lists them).",
-                current_revision=source.revision,
-            )
-        return store.fork(source, boundary)
+        return store.fork(source, source.revision if request.revision is MISSING else request.revision)
 
     def export_session(
         self, session_id: str, principal: SessionPrincipal = LOCAL_PRINCIPAL, *, include_instructions: bool = False

@@ -358,10 +358,16 @@ def record_of(data: Mapping[str, Any], subject: str) -> SessionRecord:
     and not stored anywhere (``ImportRejected`` says what is wrong)."""
     parsed = parse(data)
     envelope = _validated(parsed.data)
+    return _checked_record(
+        envelope, Owner(subject, parsed.provider, parsed.account, parsed.model), envelope.instructions
+    )
+
+
+def _checked_record(envelope: _EnvelopeV1, owner: Owner, instructions: str | None) -> SessionRecord:
     try:
-        record = _record(envelope, Owner(subject, parsed.provider, parsed.account, parsed.model), envelope.instructions)
-        read_session_view(record, "import-check")
-    except (ValueError, OverflowError) as error:
+        record = _record(envelope, owner, instructions)
+        read_session_view(record, "import-check")  # what every later read builds: it must build now
+    except (ValueError, OverflowError) as error:  # a timestamp out of range, a number past 64 bits
         raise ImportRejected(f"The envelope is malformed: {error}.") from None
     return record
 
@@ -376,11 +382,7 @@ def restore(
     envelope = _validated(parsed.data)
     # Instructions given now win over the envelope's copy; either way a change is reported.
     kept_instructions = instructions if instructions is not None else envelope.instructions
-    try:
-        record = _record(envelope, Owner(subject, parsed.provider, parsed.account, parsed.model), kept_instructions)
-        read_session_view(record, "import-check")  # what every later read builds: it must build now
-    except (ValueError, OverflowError) as error:  # a timestamp out of range, a number past 64 bits
-        raise ImportRejected(f"The envelope is malformed: {error}.") from None
+    record = _checked_record(envelope, Owner(subject, parsed.provider, parsed.account, parsed.model), kept_instructions)
     store.adopt(record)
     report = ImportReport(
         session=None,

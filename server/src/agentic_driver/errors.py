@@ -122,6 +122,7 @@ __all__ = [
     "UnsupportedContinuation",
     "UnsupportedMediaType",
     "ValidationFailed",
+    "error_of_problem",
 ]
 
 
@@ -265,6 +266,15 @@ class DriverError(Exception):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code.value}: {self.detail!r})"
+
+
+def error_of_problem(code: str, detail: str, retry_after_seconds: int | None, fields: dict[str, Any]) -> DriverError:
+    """The error a problem answered, as the class of its code, with its members as they were (an idempotency
+    record kept across a restart replays it). Raises ValueError for a code this catalogue does not know."""
+    cls = _CLASSES[ErrorCode(code)]
+    error = cls.__new__(cls)  # a class's own __init__ takes its fields by name; these are the answered members
+    DriverError.__init__(error, detail, retry_after_seconds=retry_after_seconds, **fields)
+    return error
 
 
 class NotFound(DriverError):
@@ -568,3 +578,18 @@ class ProviderOverloaded(ProviderFailed):
 
 class ProviderTimeout(ProviderFailed):
     code = ErrorCode.PROVIDER_TIMEOUT
+
+
+def _classes() -> dict[ErrorCode, type[DriverError]]:
+    """Each code's class: the subclass of DriverError that declares it."""
+    found: dict[ErrorCode, type[DriverError]] = {}
+    pending: list[type[DriverError]] = [DriverError]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if "code" in cls.__dict__:
+            found[cls.code] = cls
+    return found
+
+
+_CLASSES = _classes()

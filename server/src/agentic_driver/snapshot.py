@@ -37,8 +37,8 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from . import envelope
-from .config import SnapshotConfig
-from .errors import DriverError, ErrorCode, SessionLimitExceeded, SessionStoreFull
+from .config import HostConfig, SnapshotConfig
+from .errors import DriverError, SessionLimitExceeded, SessionStoreFull, error_of_problem
 from .models import CreateSessionResponse, RunResult
 from .turns.idempotency import Recorded
 
@@ -54,6 +54,7 @@ __all__ = [
     "SnapshotNotWritten",
     "SnapshotRefused",
     "WriteReport",
+    "configured",
     "load_key",
     "restore_at_start",
     "snapshot_path",
@@ -123,6 +124,11 @@ class RestoreReport:
 
 
 # -- the key ------------------------------------------------------------------------------------------
+
+
+def configured(config: HostConfig) -> SnapshotConfig | None:
+    """The host's ``sessions.snapshot`` block, or None when it keeps no snapshot."""
+    return config.sessions.snapshot if config.sessions is not None else None
 
 
 def load_key(config: SnapshotConfig, environ: Mapping[str, str] = os.environ) -> bytes:
@@ -400,26 +406,7 @@ def _recorded(entry: Mapping[str, Any]) -> tuple[str, str, Recorded]:
 
 
 def _error_of(entry: Mapping[str, Any]) -> DriverError:
-    """The recorded error as the class of its code, carrying its problem members as they were answered."""
-    cls = _ERROR_CLASSES[ErrorCode(entry["code"])]
-    error = cls.__new__(cls)  # a class's own __init__ takes its fields by name; the recorded members are the answer
-    detail, retry_after = _text(entry["detail"]), entry["retryAfterSeconds"]
-    DriverError.__init__(error, detail, retry_after_seconds=retry_after, **entry["fields"])
-    return error
-
-
-def _error_classes() -> dict[ErrorCode, type[DriverError]]:
-    found: dict[ErrorCode, type[DriverError]] = {}
-    pending: list[type[DriverError]] = [DriverError]
-    while pending:
-        cls = pending.pop()
-        pending.extend(cls.__subclasses__())
-        if "code" in cls.__dict__:
-            found[cls.code] = cls
-    return found
-
-
-_ERROR_CLASSES = _error_classes()
+    return error_of_problem(_text(entry["code"]), _text(entry["detail"]), entry["retryAfterSeconds"], entry["fields"])
 
 
 def _text(value: Any) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..clock import Clock
 from ..config import SessionsConfig
-from ..errors import SessionLimitExceeded, SessionStoreFull, ValidationFailed
+from ..errors import SessionLimitExceeded, SessionRevisionConflict, SessionStoreFull, ValidationFailed
 from ..ids import HostIds
 from ..providers.base import VisibleMessage
 from .records import (
@@ -124,11 +124,17 @@ class SessionStore:
         self._on_change(len(self._records))
 
     def fork(self, source: SessionRecord, boundary: int) -> SessionRecord:
-        """A new ready session of the same owner holding ``source`` up to the turn whose revision is ``boundary``
-        (``forkable_turns`` found it): history, turns and native state, at that revision, accounting at zero."""
-        kept = self.forkable_turns(source, boundary)
+        """A new ready session of the same owner holding ``source`` as it was at revision ``boundary``: history,
+        turns and native state, at that revision, accounting at zero; or SESSION_REVISION_CONFLICT when the
+        session holds no such state now."""
+        kept = _turns_at(source, boundary)
         if kept is None:
-            raise ValueError(f"revision {boundary} is not a boundary of session {source.id!r}")
+            raise SessionRevisionConflict(
+                f"The session holds no state at revision {boundary}: it is at revision {source.revision}, and "
+                "a fork starts at 0 (the imported history), the current revision or a recorded turn's revision "
+                "(readSession lists them).",
+                current_revision=source.revision,
+            )
         self._make_room()
         last = source.turns[kept - 1] if kept else None
         now = self._clock.now_ms()
@@ -156,19 +162,6 @@ class SessionStore:
         self._on_change(len(self._records))
         return record
 
-    @staticmethod
-    def forkable_turns(record: SessionRecord, boundary: int) -> int | None:
-        """How many recorded turns the state at revision ``boundary`` holds, or None when the session holds no
-        such state now: 0 (the imported history), the current revision, or a recorded turn's revision."""
-        if boundary == record.revision:
-            return len(record.turns)
-        if boundary == 0:
-            return 0
-        for index, turn in enumerate(record.turns):
-            if turn.revision == boundary:
-                return index + 1
-        return None
-
     def restore(self, record: SessionRecord, expires_ms: int, prefix_fingerprint: str | None = None) -> None:
         """Store a record from this host's own restart snapshot exactly as it was (id, revision, times, expiry),
         or refuse it with the bound it no longer fits (``SessionLimitExceeded``, ``SessionStoreFull``)."""
@@ -180,14 +173,12 @@ class SessionStore:
         record.expires_ms = expires_ms
         record.prefix_fingerprint = prefix_fingerprint
         self._records[record.id] = record
-        self._schedule(record, max(expires_ms - self._clock.now_ms(), 1))
+        self._schedule_expiry(record, expires_ms, self._clock.now_ms())
         self._on_change(len(self._records))
 
     def records(self) -> list[SessionRecord]:
         """Every stored record, expired ones removed first."""
-        now = self._clock.now_ms()
-        for record in [r for r in self._records.values() if self._expired(r, now)]:
-            self._remove(record)
+        self._sweep_expired(self._clock.now_ms())
         return list(self._records.values())
 
     def arm_timers(self) -> None:
@@ -195,7 +186,7 @@ class SessionStore:
         now = self._clock.now_ms()
         for record in self._records.values():
             if record.timer is None and record.expires_ms is not None:
-                self._schedule(record, max(record.expires_ms - now, 1))
+                self._schedule_expiry(record, record.expires_ms, now)
 
     def get(self, session_id: str) -> SessionRecord | None:
         """The live record, or None when unknown or expired (an expired one is removed now)."""
@@ -300,6 +291,10 @@ class SessionStore:
         record.expires_ms = now + self.policy.retentionMs
         self._schedule(record, self.policy.retentionMs)
 
+    def _schedule_expiry(self, record: SessionRecord, expires_ms: int, now: int) -> None:
+        """The timer of a record that expires at ``expires_ms`` (at once, if that has passed)."""
+        self._schedule(record, max(expires_ms - now, 1))
+
     def _schedule(self, record: SessionRecord, delay_ms: int) -> None:
         self._cancel_timer(record)
         try:
@@ -318,7 +313,7 @@ class SessionStore:
         if self._expired(record, now):
             self._remove(record)
         else:  # the injected clock is behind the loop's: look again when it should be due
-            self._schedule(record, max(record.expires_ms - now, 1))
+            self._schedule_expiry(record, record.expires_ms, now)
 
     def _expired(self, record: SessionRecord, now: int) -> bool:
         return record.expires_ms is not None and now >= record.expires_ms
@@ -334,12 +329,15 @@ class SessionStore:
             record.timer.cancel()
             record.timer = None
 
+    def _sweep_expired(self, now: int) -> None:
+        for record in [r for r in self._records.values() if self._expired(r, now)]:
+            self._remove(record)
+
     def _make_room(self) -> None:
         if len(self._records) < self.policy.maxEntries:
             return
         now = self._clock.now_ms()
-        for record in [r for r in self._records.values() if self._expired(r, now)]:
-            self._remove(record)
+        self._sweep_expired(now)
         if len(self._records) >= self.policy.maxEntries:
             raise SessionStoreFull(
                 f"The session store holds its maximum of {self.policy.maxEntries} sessions.",
@@ -392,3 +390,16 @@ def _record_bytes(record: SessionRecord) -> int:
 
 def _text_bytes(text: str | None) -> int:
     return len(text.encode("utf-8")) if text else 0
+
+
+def _turns_at(record: SessionRecord, revision: int) -> int | None:
+    """How many recorded turns the state at ``revision`` holds, or None when the session holds no such state
+    now: 0 (the imported history), the current revision, or a recorded turn's revision."""
+    if revision == record.revision:
+        return len(record.turns)
+    if revision == 0:
+        return 0
+    for index, turn in enumerate(record.turns):
+        if turn.revision == revision:
+            return index + 1
+    return None
