@@ -134,7 +134,11 @@ class _NetworkProvider(_Closed):
     extraBody: dict[str, Any] = {}
     """Merged into every request body, e.g. ``{"reasoning": {"effort": "low"}}``; never holds a secret."""
     timeoutMs: Annotated[int, Field(ge=1)] = 600_000
-    """The longest wait of one upstream request for the connection or for the next bytes of its answer."""
+    """The longest wait of one upstream request for the next bytes of its answer (and, unless
+    ``connectTimeoutMs`` is set, for a connection)."""
+    connectTimeoutMs: Annotated[int, Field(ge=1)] | None = None
+    """The longest wait for a new connection to the provider (TCP and TLS) or a free one of the instance's
+    pool (``timeoutMs`` when absent); a connection that times out is retried like a refused one."""
     maxRetries: Annotated[int, Field(ge=0, le=10)] = 2
     """Retries of a retryable failure (rate limit, overload, 5xx, connection) before any output; never for quota."""
     retryBaseMs: Annotated[int, Field(ge=0)] = 500

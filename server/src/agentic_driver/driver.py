@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Self
 
 from pydantic import MISSING, BaseModel
 
@@ -56,7 +56,7 @@ from .models import (
 )
 from .pricing import Prices
 from .providers import Provider, build_provider
-from .providers.base import ToolSpec
+from .providers.base import HoldsConnections, ToolSpec
 from .qualification import NativeQualification
 from .reach import Reach
 from .sessions import SessionRecord, SessionStore
@@ -157,7 +157,10 @@ class Driver:
                 raise ConfigError([f"tools[{index}].handler: {error}"]) from None
             tools.append(HostTool(tool.name, handler, tool.parameters, tool.description, tool.approval))
         return cls(
-            [build_provider(p, f"providers[{i}]") for i, p in enumerate(config.providers)],
+            [
+                build_provider(p, f"providers[{i}]", max_connections=config.limits.maxConcurrentRuns)
+                for i, p in enumerate(config.providers)
+            ],
             host_id=config.hostId,
             sessions=config.sessions,
             max_concurrent_runs=config.limits.maxConcurrentRuns,
@@ -216,6 +219,20 @@ class Driver:
     def forget_ended_runs(self) -> None:
         """Free every ended run kept for ``get_run`` and ``stream_run_events`` (the host drained)."""
         self._runs.forget_ended()
+
+    async def aclose(self) -> None:
+        """Close what the providers hold open (network adapters' pooled connections); the host calls it after
+        its drain. An embedding application calls it when it is done with the driver, or uses the driver as
+        an async context manager (``async with Driver.from_config(config) as driver:``)."""
+        for provider in self._providers.values():
+            if isinstance(provider, HoldsConnections):
+                await provider.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
     def register_tool(self, tool: HostTool) -> None:
         """Offer a host tool to the model on every run."""

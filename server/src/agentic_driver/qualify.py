@@ -86,7 +86,19 @@ async def qualify(
     """
     clock = clock or SystemClock()
     chosen = _target(config, provider_id, model)
-    driver = _driver_for(config, chosen, clock)
+    async with _driver_for(config, chosen, clock) as driver:
+        return await _qualified(driver, chosen, provider_id, model, tool_round, clock, name)
+
+
+async def _qualified(
+    driver: Driver,
+    chosen: ProviderConfig,
+    provider_id: str,
+    model: str,
+    tool_round: bool,
+    clock: Clock,
+    name: str | None,
+) -> Qualification:
     capabilities = (await driver.discovery()).providers[0].capabilities
     if not capabilities.nativeContinuation:
         raise QualificationError(f"provider {provider_id!r} ({chosen.kind}) does not do native continuation")

@@ -46,7 +46,7 @@ def test_gemini_v1beta_stays_the_default_and_is_accepted() -> None:
     assert _provider({"kind": "gemini", "apiVersion": "v1beta"}).api_version == "v1beta"
 
 
-def test_gemini_omits_an_empty_tool_description_and_keeps_a_given_one() -> None:
+def test_gemini_sends_every_declaration_with_the_description_its_rest_reference_requires() -> None:
     tools = (ToolSpec("bare", "", {"type": "object"}), ToolSpec("told", "Says hi.", {"type": "object"}))
 
     body, _, _ = gemini_wire.map_request(ModelRequest("m", "hi", tools=tools), {})
@@ -54,7 +54,7 @@ def test_gemini_omits_an_empty_tool_description_and_keeps_a_given_one() -> None:
     assert body["tools"] == [
         {
             "functionDeclarations": [
-                {"name": "bare", "parametersJsonSchema": {"type": "object"}},
+                {"name": "bare", "description": "", "parametersJsonSchema": {"type": "object"}},
                 {"name": "told", "description": "Says hi.", "parametersJsonSchema": {"type": "object"}},
             ]
         }

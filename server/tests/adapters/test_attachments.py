@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +75,7 @@ def fakes() -> Iterator[dict[str, FakeUpstream]]:
 
 
 @pytest.fixture
-def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> Driver:
+async def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Driver]:
     monkeypatch.setenv(KEY_ENV, KEY)
     providers: list[dict[str, Any]] = [
         {
@@ -99,7 +99,8 @@ def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> D
         }
     )
     config = {"providers": providers, "sessions": {"retentionMs": 60_000}, "limits": LIMITS}
-    return Driver.from_config(parse_config(config))
+    async with Driver.from_config(parse_config(config)) as made:
+        yield made
 
 
 def native_part(kind: str, media_type: str) -> Any:

@@ -11,7 +11,7 @@ filtered replay on the next turns.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -81,7 +81,7 @@ def fakes() -> Iterator[dict[str, FakeUpstream]]:
 
 
 @pytest.fixture
-def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> Driver:
+async def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Driver]:
     monkeypatch.setenv(KEY_ENV, KEY)
     providers = [
         {
@@ -99,7 +99,8 @@ def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> D
         for stream in (True, False)
     ]
     sessions = {"retentionMs": 60_000, "compactToolResultsMaxChars": MAX_CHARS}
-    return Driver.from_config(parse_config({"providers": providers, "sessions": sessions}))
+    async with Driver.from_config(parse_config({"providers": providers, "sessions": sessions})) as made:
+        yield made
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ own 400 mapped to ``PROVIDER_REJECTED``, leaving the session interrupted.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -46,7 +46,7 @@ def fakes() -> Iterator[dict[str, FakeUpstream]]:
 
 
 @pytest.fixture
-def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> Driver:
+async def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Driver]:
     monkeypatch.setenv(KEY_ENV, KEY)
     providers: list[dict[str, Any]] = []
     for kind, fake in fakes.items():
@@ -64,7 +64,8 @@ def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> D
             if kind == "anthropic":
                 entry["extraBody"] = {"thinking": {"type": "enabled", "budget_tokens": 1024}}
             providers.append(entry)
-    return Driver.from_config(parse_config({"providers": providers, "sessions": {"retentionMs": 60_000}}))
+    async with Driver.from_config(parse_config({"providers": providers, "sessions": {"retentionMs": 60_000}})) as made:
+        yield made
 
 
 def _openai(item: dict[str, Any], how: str) -> bool:

@@ -23,7 +23,15 @@ def _provider(entry: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_network_adapter_takes_its_plumbing_from_the_config(kind: str) -> None:
     provider = _provider(
-        {"kind": kind, "accountId": "acct", "timeoutMs": 2_500, "maxRetries": 4, "retryBaseMs": 10, "stream": False}
+        {
+            "kind": kind,
+            "accountId": "acct",
+            "timeoutMs": 2_500,
+            "connectTimeoutMs": 700,
+            "maxRetries": 4,
+            "retryBaseMs": 10,
+            "stream": False,
+        }
     )
 
     assert isinstance(provider, NetworkAdapter)
@@ -35,6 +43,9 @@ def test_every_network_adapter_takes_its_plumbing_from_the_config(kind: str) -> 
         False,
     )
     assert (provider.retry.max_retries, provider.retry.base_s, provider.upstream.timeout_s) == (4, 0.01, 2.5)
+    assert provider.upstream.connect_timeout_s == 0.7
+    timeout = provider.upstream._new_client().timeout
+    assert (timeout.connect, timeout.pool, timeout.read, timeout.write) == (0.7, 0.7, 2.5, 2.5)
     assert provider.upstream.secrets == ("sk-network-test",)
     assert "sk-network-test" in "".join(provider.upstream.headers.values())
 

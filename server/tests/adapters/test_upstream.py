@@ -235,7 +235,9 @@ def test_an_html_error_page_is_reported_as_its_text() -> None:
     assert str(failure) == "upstream error (HTTP 502): 502 Bad Gateway nginx & co"
 
 
-def test_upstream_clients_share_one_tls_context(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_instances_share_one_tls_context_and_each_keeps_one_bounded_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     built: list[ssl.SSLContext] = []
     real = ssl.create_default_context
 
@@ -245,13 +247,22 @@ def test_upstream_clients_share_one_tls_context(monkeypatch: pytest.MonkeyPatch)
 
     tls_context.cache_clear()
     monkeypatch.setattr(ssl, "create_default_context", counting)
-    upstream = Upstream("p", "https://upstream.invalid", {}, lambda *_: failure_for_status(500))
+    instances = [
+        Upstream(name, "https://upstream.invalid", {}, lambda *_: failure_for_status(500), max_connections=3)
+        for name in ("p", "q")
+    ]
 
-    clients = [upstream._client() for _ in range(3)]
+    clients = [upstream._client() for upstream in instances for _ in range(3)]
 
     assert len(built) == 1  # loading the CA bundle per model call cost 20-300 ms of CPU
+    assert len({id(client) for client in clients}) == 2  # one pool per instance, not one client per call
     for client in clients:
-        assert client._transport._pool._ssl_context is built[0]  # type: ignore[attr-defined]
+        pool = client._transport._pool  # type: ignore[attr-defined]
+        assert pool._ssl_context is built[0]
+        assert (pool._max_connections, pool._max_keepalive_connections) == (3, 3)
+    for upstream in instances:
+        await upstream.aclose()
+    assert all(client.is_closed for client in clients)
 
 
 class _BrokenBody(httpx.AsyncByteStream):

@@ -16,7 +16,7 @@ Stalls are detected by the timeouts themselves, set small: the run's
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,11 +135,11 @@ FAULTS = [
     Fault(
         "unknown-shape",
         {"action": "respond", "status": 200},
-        detail=("could not be read", "not of the shape this adapter expects"),
+        detail=("not of the shape this adapter reads", "Input should be a valid dictionary"),
     ),
 ]
-"""``unknown-shape`` answers 200 with a body each adapter's reader trips over (an array where an object
-belongs): the adapter's own slip must be a PROVIDER_ERROR, never INTERNAL_ERROR."""
+"""``unknown-shape`` answers 200 with a body of the wrong shape (an array where an object belongs): the
+provider's answer is a PROVIDER_ERROR that says what is wrong, never an INTERNAL_ERROR."""
 
 
 def _armed(fault: Fault, adapter: Adapter, stream: bool) -> dict[str, Any]:
@@ -181,7 +181,7 @@ def _instance(adapter: Adapter, proxy: FaultProxy, stream: bool, short: bool) ->
 
 
 @pytest.fixture
-def driver(proxies: dict[str, FaultProxy], monkeypatch: pytest.MonkeyPatch) -> Driver:
+async def driver(proxies: dict[str, FaultProxy], monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Driver]:
     monkeypatch.setenv(KEY_ENV, KEY)
     providers = [
         _instance(adapter, proxies[adapter.name], stream, short)
@@ -189,7 +189,8 @@ def driver(proxies: dict[str, FaultProxy], monkeypatch: pytest.MonkeyPatch) -> D
         for stream in (True, False)
         for short in (False, True)
     ]
-    return Driver.from_config(parse_config({"providers": providers, "sessions": {"retentionMs": 60_000}}))
+    async with Driver.from_config(parse_config({"providers": providers, "sessions": {"retentionMs": 60_000}})) as made:
+        yield made
 
 
 @dataclass

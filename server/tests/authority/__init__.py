@@ -361,9 +361,59 @@ AUTHORITIES: dict[str, Callable[[], dict[Kind, Callable[[Any], list[Discrepancy]
 }
 
 
+OPENAPI_REQUIRED: dict[tuple[str, Kind], tuple[str, ...]] = {
+    ("anthropic", "response"): ("container", "stop_details", "usage.cache_creation", "content[type=text].citations"),
+    ("anthropic", "event"): (
+        "message.container",
+        "message.stop_details",
+        "message.usage.cache_creation",
+        "content_block[type=text].citations",
+    ),
+}
+"""Members the provider's published OpenAPI document requires (nullable, so ``null`` will do) where the SDK
+model makes them optional: Anthropic's ``Message`` (``container``, ``stop_details``), ``Usage``
+(``cache_creation``) and ``TextBlock`` (``citations``). A path step ``name[type=x]`` is the list's items of
+that ``type``; a path whose parent is absent (an event of another kind) is not checked."""
+
+OPENAPI_NOT_NULL: dict[tuple[str, Kind], tuple[str, ...]] = {
+    ("openai-responses", "response"): ("user",),
+    ("openai-responses", "event"): ("response.user",),
+}
+"""Members the OpenAPI document types as non-nullable where the SDK model accepts ``null``: OpenAI's
+``Response.user`` is a string, left out when unset."""
+
+
+def _nodes(body: Any, steps: list[str]) -> Iterator[tuple[Any, str]]:
+    """The parents of the path's last step present in ``body``, with that step's key."""
+    if len(steps) == 1:
+        if isinstance(body, dict):
+            yield body, steps[0]
+        return
+    step, _, kind = steps[0].partition("[type=")
+    child = body.get(step) if isinstance(body, dict) else None
+    for item in (child if isinstance(child, list) else [child]) if kind else [child]:
+        if kind and not (isinstance(item, dict) and item.get("type") == kind.rstrip("]")):
+            continue
+        yield from _nodes(item, steps[1:])
+
+
+def _openapi_members(adapter: str, kind: Kind, body: Any) -> list[Discrepancy]:
+    found = []
+    for path in OPENAPI_REQUIRED.get((adapter, kind), ()):
+        for parent, key in _nodes(body, path.split(".")):
+            if key not in parent:
+                found.append(Discrepancy(path, "required by the provider's OpenAPI document"))
+    for path in OPENAPI_NOT_NULL.get((adapter, kind), ()):
+        for parent, key in _nodes(body, path.split(".")):
+            if key in parent and parent[key] is None:
+                found.append(Discrepancy(path, "not nullable in the provider's OpenAPI document"))
+    return found
+
+
 def check(adapter: str, kind: Kind, body: Any) -> list[Discrepancy]:
     """Every discrepancy of ``body`` (a ``kind`` of ``adapter``'s wire protocol) beyond the documented list."""
-    return [d for d in AUTHORITIES[adapter]()[kind](body) if not expected(adapter, kind, d)]
+    found = AUTHORITIES[adapter]()[kind](body) + _openapi_members(adapter, kind, body)
+    return [d for d in found if not expected(adapter, kind, d)]
 
 
 def expected(adapter: str, kind: Kind, discrepancy: Discrepancy) -> bool:

@@ -26,10 +26,13 @@ from .server import IMAGES, Failure, FakeUpstream, Recorded, Rejection, media_pr
 USAGE = {
     "input_tokens": 30,
     "cache_creation_input_tokens": 10,
+    "cache_creation": {"ephemeral_5m_input_tokens": 10, "ephemeral_1h_input_tokens": 0},
     "cache_read_input_tokens": 20,
     "output_tokens": 12,
+    "server_tool_use": None,
     "service_tier": "standard",
 }
+"""Every member Anthropic's OpenAPI document requires of ``Usage`` (the SDK makes some optional)."""
 
 
 def _error(kind: str, message: str) -> dict[str, Any]:
@@ -193,15 +196,17 @@ class AnthropicFake(FakeUpstream):
         if reply.call is not None:
             content.append({"type": "tool_use", "id": new_id("toolu_"), "name": reply.call[0], "input": reply.call[1]})
         else:
-            content.append({"type": "text", "text": reply.text})
-        return {
+            content.append({"type": "text", "text": reply.text, "citations": None})
+        return {  # every member the OpenAPI document requires, nullable ones as null
             "id": new_id("msg_"),
             "type": "message",
             "role": "assistant",
             "model": body["model"],
             "content": content,
+            "container": None,
             "stop_reason": "tool_use" if reply.call is not None else "end_turn",
             "stop_sequence": None,
+            "stop_details": None,
             "usage": USAGE,
         }
 
@@ -254,7 +259,9 @@ class AnthropicFake(FakeUpstream):
                         "content_block_delta", index=index, delta={"type": "input_json_delta", "partial_json": piece}
                     )
             else:
-                yield frame("content_block_start", index=index, content_block={"type": "text", "text": ""})
+                yield frame(
+                    "content_block_start", index=index, content_block={"type": "text", "text": "", "citations": None}
+                )
                 for piece in words(block["text"]):
                     yield frame("content_block_delta", index=index, delta={"type": "text_delta", "text": piece})
             yield frame("content_block_stop", index=index)

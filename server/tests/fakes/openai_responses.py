@@ -261,8 +261,7 @@ class OpenAIResponsesFake(FakeUpstream):
             "top_p": 1.0,
             "truncation": "disabled",
             "usage": USAGE,
-            "user": None,
-            "metadata": {},
+            "metadata": {},  # no "user": the OpenAPI document types it a string, to be left out when unset
         }
 
     def events(self, response: dict[str, Any], reply: Any, failure: Failure | None) -> Iterator[bytes]:

@@ -47,6 +47,8 @@ class Recorded:
     media: list[str] = field(default_factory=list)
     """The media types of the images and documents the request carried, each checked as the provider does."""
     outcome: str = "ok"
+    connection: int | None = None
+    """The client port the request came on: requests on one kept-alive connection share it."""
 
 
 class Observer(Protocol):
@@ -175,6 +177,7 @@ class FakeUpstream:
         except ValueError:
             body = raw.decode("utf-8", "replace")
         recorded = Recorded(request.url.path, dict(request.headers), body, dict(request.query_params))
+        recorded.connection = request.client.port if request.client is not None else None
         self.requests.append(recorded)
         self.observe("request", body)
         return recorded

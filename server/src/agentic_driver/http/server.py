@@ -267,7 +267,10 @@ class HostServer(uvicorn.Server):
         self._stop_now = asyncio.Event()
         if self._driver.store is not None:
             self._driver.store.arm_timers()  # sessions restored from a snapshot before the loop ran
-        await super().serve(sockets)
+        try:
+            await super().serve(sockets)
+        finally:
+            await self._driver.aclose()  # the providers' pooled connections, in the loop that opened them
 
     async def startup(self, sockets: Any = None) -> None:
         await super().startup(sockets)

@@ -81,11 +81,18 @@ _NETWORK_ADAPTERS: dict[type[ProviderConfig], str] = {
 """Each network kind's config -> its adapter (all built by ``NetworkAdapter.from_config``)."""
 
 
-def build_provider(config: ProviderConfig, where: str = "provider", env: Mapping[str, str] = os.environ) -> Provider:
+def build_provider(
+    config: ProviderConfig,
+    where: str = "provider",
+    env: Mapping[str, str] = os.environ,
+    *,
+    max_connections: int = 64,
+) -> Provider:
     """The adapter instance for one configured provider (dispatches on ``kind``).
 
     ``where`` is the config path named in errors (a missing API key variable
-    is a ``ConfigError`` at startup, never a failure at the first run).
+    is a ``ConfigError`` at startup, never a failure at the first run);
+    ``max_connections`` bounds a network adapter's connection pool.
     """
     if isinstance(config, EchoProviderConfig):
         return EchoProvider.from_config(config)
@@ -94,4 +101,4 @@ def build_provider(config: ProviderConfig, where: str = "provider", env: Mapping
 
         return CliProvider.from_config(config)
     adapter: type[NetworkAdapter[Any, Any]] = __getattr__(_NETWORK_ADAPTERS[type(config)])
-    return adapter.from_config(config, where, env)
+    return adapter.from_config(config, where, env, max_connections=max_connections)

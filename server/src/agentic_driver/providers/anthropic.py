@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired
+
+from typing_extensions import TypedDict
 
 from ..config import AnthropicProviderConfig
 from .base import (
@@ -39,7 +41,7 @@ from .base import (
 from .history_filters import ALL_FILTERS, filter_anthropic
 from .network import NetworkAdapter
 from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
-from .wire import binary_attachments, dump_item, load_item, parse_arguments, user_text
+from .wire import Shape, binary_attachments, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["AnthropicProvider", "map_request", "process_response", "process_stream"]
 
@@ -148,6 +150,108 @@ def _user_content(request: ModelRequest) -> list[Any]:
     return content
 
 
+# -- what the adapter reads of an answer (https://docs.anthropic.com/en/api/messages) ---------------
+
+
+class _Usage(TypedDict):
+    input_tokens: NotRequired[int | None]
+    output_tokens: NotRequired[int | None]
+    cache_read_input_tokens: NotRequired[int | None]
+    cache_creation_input_tokens: NotRequired[int | None]
+
+
+class _Block(TypedDict):
+    type: str
+
+
+class _TextBlock(TypedDict):
+    type: str
+    text: str
+
+
+class _ToolUseBlock(TypedDict):
+    type: str
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+class _Message(TypedDict):
+    content: list[_Block]
+    usage: NotRequired[_Usage | None]
+
+
+class _Event(TypedDict):
+    type: str
+
+
+class _StartedMessage(TypedDict):  # message_start's: its content is still empty, its usage is what counts
+    usage: NotRequired[_Usage | None]
+
+
+class _MessageStart(TypedDict):
+    message: _StartedMessage
+
+
+class _BlockStart(TypedDict):
+    index: int
+    content_block: _Block
+
+
+class _Delta(TypedDict):
+    type: str
+    text: NotRequired[str]
+    thinking: NotRequired[str]
+    signature: NotRequired[str]
+    partial_json: NotRequired[str]
+    citation: NotRequired[dict[str, Any]]
+
+
+class _BlockDelta(TypedDict):
+    index: int
+    delta: _Delta
+
+
+class _BlockStop(TypedDict):
+    index: int
+
+
+class _MessageDelta(TypedDict):
+    usage: NotRequired[_Usage | None]
+
+
+MESSAGE = Shape(_Message, "message")
+BLOCK: dict[str, Shape[Any]] = {
+    "text": Shape(_TextBlock, "text block"),
+    "tool_use": Shape(_ToolUseBlock, "tool_use block"),
+}
+"""The content blocks the adapter reads into (every other kind is kept as it came)."""
+EVENT = Shape(_Event, "stream event")
+STREAM_SHAPES: dict[str, Shape[Any]] = {
+    "message_start": Shape(_MessageStart, "message_start event"),
+    "content_block_start": Shape(_BlockStart, "content_block_start event"),
+    "content_block_delta": Shape(_BlockDelta, "content_block_delta event"),
+    "content_block_stop": Shape(_BlockStop, "content_block_stop event"),
+    "message_delta": Shape(_MessageDelta, "message_delta event"),
+}
+DELTA_MEMBER = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "signature_delta": "signature",
+    "input_json_delta": "partial_json",
+    "citations_delta": "citation",
+}
+"""Each delta kind the adapter applies, and the member it must carry."""
+
+
+def _checked_blocks(blocks: list[Any]) -> list[Any]:
+    for index, block in enumerate(blocks):
+        shape = BLOCK.get(block["type"])
+        if shape is not None:
+            shape.of(block, f"content[{index}]")
+    return blocks
+
+
 def _usage(usage: Mapping[str, Any]) -> Usage:
     cache_read = usage.get("cache_read_input_tokens") or 0
     cache_write = usage.get("cache_creation_input_tokens") or 0
@@ -173,9 +277,10 @@ def _finish(content: list[Any], added: list[Any], usage: Mapping[str, Any]) -> l
 
 def process_response(data: Any, added: list[Any]) -> list[TurnEvent]:
     """A non-streamed message -> the step's events."""
-    content = list(data.get("content") or ())
-    text = "".join(block.get("text", "") for block in content if block.get("type") == "text")
-    return ([TextDelta(text)] if text else []) + _finish(content, added, data.get("usage") or {})
+    message = MESSAGE.of(data)
+    content = _checked_blocks(list(message["content"]))
+    text = "".join(block["text"] for block in content if block["type"] == "text")
+    return ([TextDelta(text)] if text else []) + _finish(content, added, message.get("usage") or {})
 
 
 async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any]) -> AsyncIterator[TurnEvent]:
@@ -185,38 +290,55 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
     """
     blocks: dict[int, dict[str, Any]] = {}
     tool_json: dict[int, list[str]] = {}
-    usage: dict[str, Any] = {}
+    usage: dict[str, Any] | None = None  # set by message_start: a stream must begin with one
     async for event in events:
         data = event.json()
-        kind = data.get("type", event.event)
+        kind = EVENT.of(data)["type"]
+        shape = STREAM_SHAPES.get(kind)
+        if shape is not None:
+            shape.of(data)
         if kind == "message_start":
-            usage.update(data["message"].get("usage") or {})
+            usage = dict(data["message"].get("usage") or {})
+        elif kind == "error":
+            raise _event_failure(data.get("error"))
+        elif kind not in STREAM_SHAPES and kind != "message_stop":
+            continue  # ping, and kinds added later
+        elif usage is None:
+            raise ProviderFailure(f"the stream sent {kind} before message_start")
         elif kind == "content_block_start":
             blocks[data["index"]] = dict(data["content_block"])
-            if data["content_block"].get("type") == "tool_use":
+            if data["content_block"]["type"] == "tool_use":
                 tool_json[data["index"]] = []
         elif kind == "content_block_delta":
-            text = _apply_delta(blocks[data["index"]], data["delta"], tool_json.get(data["index"]))
+            text = _apply_delta(_started(blocks, data["index"]), data["delta"], tool_json.get(data["index"]))
             if text:
                 yield TextDelta(text)
         elif kind == "content_block_stop":
             parts = tool_json.get(data["index"])
             if parts:
-                blocks[data["index"]]["input"] = parse_arguments("".join(parts))
+                _started(blocks, data["index"])["input"] = parse_arguments("".join(parts))
         elif kind == "message_delta":
             usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
-        elif kind == "message_stop":
-            for finished in _finish([blocks[i] for i in sorted(blocks)], added, usage):
+        else:  # message_stop
+            for finished in _finish(_checked_blocks([blocks[i] for i in sorted(blocks)]), added, usage):
                 yield finished
             return
-        elif kind == "error":
-            raise _event_failure(data.get("error") or {})
     raise ProviderFailure("the stream ended before the message stopped")
+
+
+def _started(blocks: dict[int, dict[str, Any]], index: int) -> dict[str, Any]:
+    block = blocks.get(index)
+    if block is None:
+        raise ProviderFailure(f"the stream continued content block {index}, which it never started")
+    return block
 
 
 def _apply_delta(block: dict[str, Any], delta: Mapping[str, Any], tool_json: list[str] | None) -> str:
     """Grow ``block`` by ``delta``; the visible text it added ('' for any other kind)."""
-    kind = delta.get("type")
+    kind = delta["type"]
+    member = DELTA_MEMBER.get(kind)
+    if member is not None and member not in delta:
+        raise ProviderFailure(f"the stream's {kind} has no {member}")
     if kind == "text_delta":
         block["text"] = block.get("text", "") + delta["text"]
         return str(delta["text"])
@@ -248,8 +370,9 @@ _TYPE_STATUS = {
 }
 
 
-def _event_failure(error: Mapping[str, Any]) -> ProviderFailure:
+def _event_failure(error: Any) -> ProviderFailure:
     """An ``error`` event inside a 200 stream."""
+    error = error if isinstance(error, dict) else {}
     kind = str(error.get("type") or "api_error")
     return failure_for_status(_TYPE_STATUS.get(kind, 500), kind, str(error.get("message") or ""))
 

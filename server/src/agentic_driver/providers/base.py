@@ -268,6 +268,13 @@ class Provider(Protocol):
 
 
 @runtime_checkable
+class HoldsConnections(Protocol):
+    """An adapter with connections to close when the driver is done (the network adapters' pools)."""
+
+    async def aclose(self) -> None: ...
+
+
+@runtime_checkable
 class NativeFiltering(Protocol):
     """An adapter that can filter its own native items (see ``Capabilities.native_filters``)."""
 

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired
+
+from typing_extensions import TypedDict
 
 from ..config import GeminiProviderConfig
 from .base import (
@@ -40,7 +42,7 @@ from .base import (
 from .history_filters import ALL_FILTERS, filter_gemini
 from .network import NetworkAdapter
 from .upstream import ServerSentEvent, duration_seconds, error_text, failure_for_status, retry_after_from_headers
-from .wire import binary_attachments, dump_item, load_item, user_text
+from .wire import Shape, binary_attachments, dump_item, load_item, user_text
 
 __all__ = ["GeminiProvider", "map_request", "process_response", "process_stream"]
 
@@ -155,11 +157,9 @@ def _user_parts(request: ModelRequest) -> list[Any]:
 
 
 def _declaration(tool: ToolSpec) -> dict[str, Any]:
-    """A ``FunctionDeclaration``; an empty description is left out rather than sent as ``""``."""
-    declaration: dict[str, Any] = {"name": tool.name, "parametersJsonSchema": tool.parameters}
-    if tool.description:
-        declaration["description"] = tool.description
-    return declaration
+    """A ``FunctionDeclaration``: the REST reference marks ``description`` required, so it is always sent
+    (``""`` for a tool without one: proto3 JSON reads an empty string as the field's default)."""
+    return {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
 
 
 def _response(call_id: str, name: str, output: str) -> dict[str, Any]:
@@ -167,6 +167,52 @@ def _response(call_id: str, name: str, output: str) -> dict[str, Any]:
     if not call_id.startswith(CALL_ID_PREFIX):
         response["id"] = call_id
     return response
+
+
+# -- what the adapter reads of an answer (https://ai.google.dev/api/generate-content#generatecontentresponse) --
+
+
+class _FunctionCall(TypedDict):
+    name: str
+    id: NotRequired[str | None]
+    args: NotRequired[dict[str, Any] | None]
+
+
+class _Part(TypedDict):
+    text: NotRequired[str]
+    thought: NotRequired[bool]
+    functionCall: NotRequired[_FunctionCall]
+
+
+class _Content(TypedDict):
+    parts: NotRequired[list[_Part] | None]
+
+
+class _Candidate(TypedDict):
+    content: NotRequired[_Content | None]
+    finishReason: NotRequired[str | None]
+
+
+class _Feedback(TypedDict):
+    blockReason: NotRequired[str | None]
+
+
+class _UsageMetadata(TypedDict):
+    promptTokenCount: NotRequired[int | None]
+    toolUsePromptTokenCount: NotRequired[int | None]
+    candidatesTokenCount: NotRequired[int | None]
+    thoughtsTokenCount: NotRequired[int | None]
+    cachedContentTokenCount: NotRequired[int | None]
+
+
+class _Response(TypedDict):
+    candidates: NotRequired[list[_Candidate] | None]
+    promptFeedback: NotRequired[_Feedback | None]
+    usageMetadata: NotRequired[_UsageMetadata | None]
+
+
+RESPONSE = Shape(_Response, "GenerateContentResponse")
+CHUNK = Shape(_Response, "GenerateContentResponse chunk")
 
 
 def _usage(usage: Mapping[str, Any]) -> Usage:
@@ -196,20 +242,25 @@ def _finish(parts: list[Any], added: list[Any], calls_before: int, usage: Mappin
     return events
 
 
-def _candidate_parts(data: Mapping[str, Any]) -> tuple[list[Any], str | None]:
+def _candidate_parts(data: _Response) -> tuple[list[Any], str | None]:
     feedback = data.get("promptFeedback") or {}
-    if feedback.get("blockReason"):
-        raise RejectedFailure(f"the prompt was blocked ({feedback['blockReason']})")
-    candidates = data.get("candidates") or [{}]
+    block_reason = feedback.get("blockReason")
+    if block_reason:
+        raise RejectedFailure(f"the prompt was blocked ({block_reason})")
+    candidates = data.get("candidates") or [_Candidate()]
     candidate = candidates[0]
     return list((candidate.get("content") or {}).get("parts") or ()), candidate.get("finishReason")
 
 
 def process_response(data: Any, added: list[Any], calls_before: int) -> list[TurnEvent]:
-    """A non-streamed ``GenerateContentResponse`` -> the step's events."""
-    parts, _ = _candidate_parts(data)
+    """A non-streamed ``GenerateContentResponse`` -> the step's events (one without a candidate is refused)."""
+    response = RESPONSE.of(data)
+    parts, _ = _candidate_parts(response)
+    if not response.get("candidates"):
+        raise ProviderFailure("the provider's GenerateContentResponse has no candidate")
     text = "".join(_visible(part) for part in parts)
-    return ([TextDelta(text)] if text else []) + _finish(parts, added, calls_before, data.get("usageMetadata") or {})
+    usage = response.get("usageMetadata") or {}
+    return ([TextDelta(text)] if text else []) + _finish(parts, added, calls_before, usage)
 
 
 async def process_stream(
@@ -223,13 +274,14 @@ async def process_stream(
         data = event.json()
         if isinstance(data, dict) and "error" in data:
             raise _status_failure(data["error"], {})
-        chunk_parts, reason = _candidate_parts(data)
+        chunk = CHUNK.of(data)
+        chunk_parts, reason = _candidate_parts(chunk)
         for part in chunk_parts:
             parts.append(part)
             text = _visible(part)
             if text:
                 yield TextDelta(text)
-        usage = data.get("usageMetadata") or usage
+        usage = chunk.get("usageMetadata") or usage
         finished = finished or reason is not None
     if not finished:
         raise ProviderFailure("the stream ended before the candidate finished")
@@ -256,18 +308,24 @@ _STATUS_CODE = {
 def _status_failure(error: Any, headers: Mapping[str, str], status: int | None = None) -> ProviderFailure:
     error = error if isinstance(error, dict) else {}
     name = str(error.get("status") or "")
-    code = status or _STATUS_CODE.get(name) or int(error.get("code") or 500)
+    given = error.get("code")
+    code = status or _STATUS_CODE.get(name) or (given if isinstance(given, int) and 400 <= given <= 599 else 500)
     retry_after = retry_after_from_headers(headers)
     quota = False
-    for detail in error.get("details") or ():
+    for detail in _dicts(error.get("details")):
         kind = str(detail.get("@type", ""))
         if kind.endswith("google.rpc.RetryInfo") and retry_after is None:
             retry_after = duration_seconds(detail.get("retryDelay"))
         elif kind.endswith("google.rpc.QuotaFailure"):  # a daily quota does not come back by retrying soon
-            quota = any("PerDay" in str(v.get("quotaId", "")) for v in detail.get("violations") or ())
+            quota = any("PerDay" in str(v.get("quotaId", "")) for v in _dicts(detail.get("violations")))
         elif kind.endswith("google.rpc.ErrorInfo") and detail.get("reason") == "API_KEY_INVALID":
             code = 401  # Gemini answers a bad key with 400 INVALID_ARGUMENT; it is a credentials problem
     return failure_for_status(code, name, str(error.get("message") or ""), retry_after=retry_after, quota=quota)
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects of a list in an error body (anything else in it, or a non-list, is passed over)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:

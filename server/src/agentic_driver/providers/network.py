@@ -55,6 +55,8 @@ class NetworkConfig(Protocol):
     @property
     def timeoutMs(self) -> int: ...
     @property
+    def connectTimeoutMs(self) -> int | None: ...
+    @property
     def maxRetries(self) -> int: ...
     @property
     def retryBaseMs(self) -> int: ...
@@ -83,9 +85,15 @@ class NetworkAdapter(ABC, Generic[ConfigT, SentT]):
     """Where every step is posted, for an adapter whose endpoint does not depend on the request."""
 
     @classmethod
-    def from_config(cls, config: ConfigT, where: str, env: Mapping[str, str] = os.environ) -> Self:
-        """The instance for one configured provider (a missing API key variable: ``ConfigError`` naming ``where``)."""
+    def from_config(
+        cls, config: ConfigT, where: str, env: Mapping[str, str] = os.environ, *, max_connections: int = 64
+    ) -> Self:
+        """The instance for one configured provider (a missing API key variable: ``ConfigError`` naming ``where``).
+
+        ``max_connections`` bounds its connection pool: the host's ``limits.maxConcurrentRuns``.
+        """
         key = read_api_key(env, config.apiKeyEnv, where)
+        connect_ms = config.connectTimeoutMs
         return cls(
             id=config.id,
             models=tuple(config.models),
@@ -97,6 +105,8 @@ class NetworkAdapter(ABC, Generic[ConfigT, SentT]):
                 cls._classify,
                 config.timeoutMs / 1000,
                 secrets=(key,) if key else (),
+                connect_timeout_s=None if connect_ms is None else connect_ms / 1000,
+                max_connections=max_connections,
             ),
             stream=config.stream,
             retry=RetryPolicy(config.maxRetries, config.retryBaseMs / 1000, config.maxRetryWaitMs / 1000),
@@ -127,6 +137,10 @@ class NetworkAdapter(ABC, Generic[ConfigT, SentT]):
     @property
     @abstractmethod
     def capabilities(self) -> Capabilities: ...
+
+    async def aclose(self) -> None:
+        """Close the instance's pooled connections (``Driver.aclose``)."""
+        await self.upstream.aclose()
 
     def turn(self, request: ModelRequest, *, native: bool) -> AsyncGenerator[TurnEvent, None]:
         if native and not self.capabilities.native_continuation:

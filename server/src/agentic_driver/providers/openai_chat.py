@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired
+
+from typing_extensions import TypedDict
 
 from ..config import OpenAIChatProviderConfig
 from .base import (
@@ -34,7 +36,7 @@ from .base import (
 )
 from .network import NetworkAdapter
 from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
-from .wire import binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
+from .wire import Shape, binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["OpenAIChatProvider", "map_request", "process_response", "process_stream"]
 
@@ -129,8 +131,80 @@ def _user_content(request: ModelRequest) -> str | list[Any]:
     ]
 
 
-def _usage(usage: Any) -> Usage:
-    if not isinstance(usage, dict):
+# -- what the adapter reads of an answer (https://platform.openai.com/docs/api-reference/chat/object) ----
+
+
+class _PromptDetails(TypedDict):
+    cached_tokens: NotRequired[int | None]
+
+
+class _CompletionDetails(TypedDict):
+    reasoning_tokens: NotRequired[int | None]
+
+
+class _Usage(TypedDict):
+    prompt_tokens: NotRequired[int | None]
+    completion_tokens: NotRequired[int | None]
+    prompt_tokens_details: NotRequired[_PromptDetails | None]
+    completion_tokens_details: NotRequired[_CompletionDetails | None]
+
+
+class _Function(TypedDict):
+    name: str
+    arguments: NotRequired[str | None]
+
+
+class _ToolCall(TypedDict):
+    id: str
+    function: _Function
+
+
+class _Message(TypedDict):
+    content: NotRequired[str | None]
+    tool_calls: NotRequired[list[_ToolCall] | None]
+
+
+class _Choice(TypedDict):
+    message: _Message
+
+
+class _Completion(TypedDict):
+    choices: list[_Choice]
+    usage: NotRequired[_Usage | None]
+
+
+class _FunctionPiece(TypedDict):
+    name: NotRequired[str | None]
+    arguments: NotRequired[str | None]
+
+
+class _ToolCallPiece(TypedDict):
+    index: NotRequired[int]
+    id: NotRequired[str | None]
+    function: NotRequired[_FunctionPiece | None]
+
+
+class _Delta(TypedDict):
+    content: NotRequired[str | None]
+    tool_calls: NotRequired[list[_ToolCallPiece] | None]
+
+
+class _ChunkChoice(TypedDict):
+    delta: NotRequired[_Delta | None]
+    finish_reason: NotRequired[str | None]
+
+
+class _Chunk(TypedDict):
+    choices: list[_ChunkChoice]
+    usage: NotRequired[_Usage | None]
+
+
+COMPLETION = Shape(_Completion, "chat completion")
+CHUNK = Shape(_Chunk, "chat completion chunk")
+
+
+def _usage(usage: _Usage | None) -> Usage:
+    if usage is None:
         return Usage()
     return Usage(
         input_tokens=usage.get("prompt_tokens") or 0,
@@ -140,7 +214,7 @@ def _usage(usage: Any) -> Usage:
     )
 
 
-def _finish(text: str, tool_calls: list[Any], added: list[Any], usage: Any) -> list[TurnEvent]:
+def _finish(text: str, tool_calls: list[Any], added: list[Any], usage: _Usage | None) -> list[TurnEvent]:
     events: list[TurnEvent] = [
         ToolCall(call["id"], call["function"]["name"], parse_arguments(call["function"].get("arguments")))
         for call in tool_calls
@@ -155,10 +229,11 @@ def _finish(text: str, tool_calls: list[Any], added: list[Any], usage: Any) -> l
 
 def process_response(data: Any, added: list[Any]) -> list[TurnEvent]:
     """A chat completion -> the step's events."""
-    choices = data.get("choices") or []
+    completion = COMPLETION.of(data)
+    choices = completion["choices"]
     if not choices:
         raise ProviderFailure("the provider answered with no choice")
-    message = choices[0].get("message") or {}
+    message = choices[0]["message"]
     text = message.get("content") or ""
     calls = [
         {
@@ -168,28 +243,31 @@ def process_response(data: Any, added: list[Any]) -> list[TurnEvent]:
         }
         for c in message.get("tool_calls") or ()
     ]
-    return ([TextDelta(text)] if text else []) + _finish(text, calls, added, data.get("usage"))
+    return ([TextDelta(text)] if text else []) + _finish(text, calls, added, completion.get("usage"))
 
 
 async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any]) -> AsyncIterator[TurnEvent]:
     """Streamed chunks (ending in ``data: [DONE]``) -> the step's events."""
     text: list[str] = []
     calls: dict[int, dict[str, Any]] = {}
-    usage: Any = None
-    finished = False
+    usage: _Usage | None = None
+    chose = finished = False
     async for event in events:
         if event.data.strip() == "[DONE]":
             finished = True
             break
         data = event.json()
-        if "error" in data:
+        if isinstance(data, dict) and "error" in data:
             raise _event_failure(data["error"])
-        usage = data.get("usage") or usage
-        for choice in data.get("choices") or ():
-            delta = choice.get("delta") or {}
-            if delta.get("content"):
-                text.append(delta["content"])
-                yield TextDelta(delta["content"])
+        chunk = CHUNK.of(data)
+        usage = chunk.get("usage") or usage
+        for choice in chunk["choices"]:
+            chose = True
+            delta: _Delta = choice.get("delta") or {}
+            content = delta.get("content")
+            if content:
+                text.append(content)
+                yield TextDelta(content)
             for piece in delta.get("tool_calls") or ():
                 call = calls.setdefault(
                     piece.get("index", len(calls)),
@@ -202,6 +280,8 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
             finished = finished or choice.get("finish_reason") is not None
     if not finished:
         raise ProviderFailure("the stream ended before the completion finished")
+    if not chose:
+        raise ProviderFailure("the stream finished without a choice")
     for event_ in _finish("".join(text), [calls[i] for i in sorted(calls)], added, usage):
         yield event_
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired
+
+from typing_extensions import TypedDict
 
 from ..config import OpenAIResponsesProviderConfig
 from .base import (
@@ -38,7 +40,7 @@ from .base import (
 from .history_filters import ALL_FILTERS, filter_openai_responses
 from .network import NetworkAdapter
 from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
-from .wire import binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
+from .wire import Shape, binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["OpenAIResponsesProvider", "map_request", "process_response", "process_stream"]
 
@@ -150,8 +152,104 @@ def _replayed(item: Any) -> Any:
     return {k: v for k, v in item.items() if k != "id"} if isinstance(item, dict) else item
 
 
-def _usage(usage: Any) -> Usage:
-    if not isinstance(usage, dict):
+# -- what the adapter reads of an answer (https://platform.openai.com/docs/api-reference/responses) ----
+
+
+class _InputDetails(TypedDict):
+    cached_tokens: NotRequired[int | None]
+    cache_write_tokens: NotRequired[int | None]
+
+
+class _OutputDetails(TypedDict):
+    reasoning_tokens: NotRequired[int | None]
+
+
+class _Usage(TypedDict):
+    input_tokens: NotRequired[int | None]
+    output_tokens: NotRequired[int | None]
+    input_tokens_details: NotRequired[_InputDetails | None]
+    output_tokens_details: NotRequired[_OutputDetails | None]
+
+
+class _Item(TypedDict):
+    type: str
+
+
+class _FunctionCall(TypedDict):
+    type: str
+    call_id: str
+    name: str
+    arguments: NotRequired[str | None]
+
+
+class _Part(TypedDict):
+    type: str
+    text: NotRequired[str]
+
+
+class _MessageItem(TypedDict):
+    type: str
+    content: NotRequired[list[_Part] | None]
+
+
+class _Response(TypedDict):
+    output: list[_Item]
+    status: NotRequired[str | None]
+    usage: NotRequired[_Usage | None]
+
+
+class _StreamedResponse(TypedDict):  # in response.completed: output may be left to the output_item.done events
+    output: NotRequired[list[_Item] | None]
+    usage: NotRequired[_Usage | None]
+
+
+class _Event(TypedDict):
+    type: str
+
+
+class _TextDelta(TypedDict):
+    delta: str
+
+
+class _ItemDone(TypedDict):
+    item: _Item
+    output_index: NotRequired[int]
+
+
+class _Completed(TypedDict):
+    response: _StreamedResponse
+
+
+class _Failed(TypedDict):
+    response: dict[str, Any]
+
+
+RESPONSE = Shape(_Response, "response")
+ITEM: dict[str, Shape[Any]] = {
+    "function_call": Shape(_FunctionCall, "function_call item"),
+    "message": Shape(_MessageItem, "message item"),
+}
+"""The output items the adapter reads into (every other kind is kept as it came)."""
+EVENT = Shape(_Event, "stream event")
+STREAM_SHAPES: dict[str, Shape[Any]] = {
+    "response.output_text.delta": Shape(_TextDelta, "response.output_text.delta event"),
+    "response.output_item.done": Shape(_ItemDone, "response.output_item.done event"),
+    "response.completed": Shape(_Completed, "response.completed event"),
+    "response.incomplete": Shape(_Completed, "response.incomplete event"),
+    "response.failed": Shape(_Failed, "response.failed event"),
+}
+
+
+def _checked_items(output: list[Any]) -> list[Any]:
+    for index, item in enumerate(output):
+        shape = ITEM.get(item["type"])
+        if shape is not None:
+            shape.of(item, f"output[{index}]")
+    return output
+
+
+def _usage(usage: _Usage | None) -> Usage:
+    if usage is None:
         return Usage()
     input_details = usage.get("input_tokens_details") or {}
     return Usage(
@@ -163,7 +261,7 @@ def _usage(usage: Any) -> Usage:
     )
 
 
-def _finish(output: list[Any], added: list[Any], usage: Any) -> list[TurnEvent]:
+def _finish(output: list[Any], added: list[Any], usage: _Usage | None) -> list[TurnEvent]:
     events: list[TurnEvent] = [
         ToolCall(item["call_id"], item["name"], parse_arguments(item.get("arguments")))
         for item in output
@@ -178,19 +276,20 @@ def _text(output: list[Any]) -> str:
     return "".join(
         part.get("text", "")
         for item in output
-        if item.get("type") == "message"
+        if item["type"] == "message"
         for part in item.get("content") or ()
-        if part.get("type") == "output_text"
+        if part["type"] == "output_text"
     )
 
 
 def process_response(data: Any, added: list[Any]) -> list[TurnEvent]:
     """A non-streamed response -> the step's events."""
-    if data.get("status") == "failed":
-        raise _event_failure(data.get("error") or {})
-    output = list(data.get("output") or ())
+    if isinstance(data, dict) and data.get("status") == "failed":
+        raise _event_failure(data.get("error"))
+    response = RESPONSE.of(data)
+    output = _checked_items(list(response["output"]))
     text = _text(output)
-    return ([TextDelta(text)] if text else []) + _finish(output, added, data.get("usage"))
+    return ([TextDelta(text)] if text else []) + _finish(output, added, response.get("usage"))
 
 
 async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any]) -> AsyncIterator[TurnEvent]:
@@ -201,7 +300,10 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
     done: dict[int, Any] = {}
     async for event in events:
         data = event.json()
-        kind = data.get("type", event.event)
+        kind = EVENT.of(data)["type"]
+        shape = STREAM_SHAPES.get(kind)
+        if shape is not None:
+            shape.of(data)
         if kind == "response.output_text.delta":
             yield TextDelta(data["delta"])
         elif kind == "response.output_item.done":
@@ -209,11 +311,11 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
         elif kind in ("response.completed", "response.incomplete"):
             response = data["response"]
             output = [done[index] for index in sorted(done)] or list(response.get("output") or ())
-            for finished in _finish(output, added, response.get("usage")):
+            for finished in _finish(_checked_items(output), added, response.get("usage")):
                 yield finished
             return
         elif kind == "response.failed":
-            raise _event_failure(data["response"].get("error") or {})
+            raise _event_failure(data["response"].get("error"))
         elif kind == "error":
             raise _event_failure(data)
     raise ProviderFailure("the stream ended before the response completed")
@@ -232,8 +334,9 @@ _CODE_STATUS = {
 }
 
 
-def _event_failure(error: Mapping[str, Any]) -> ProviderFailure:
+def _event_failure(error: Any) -> ProviderFailure:
     """An error reported inside a 200 answer (``error`` event, ``response.failed``)."""
+    error = error if isinstance(error, dict) else {}
     code = str(error.get("code") or error.get("type") or "")
     status = _CODE_STATUS.get(code, 400 if code.startswith("invalid") else 500)
     return failure_for_status(status, code, str(error.get("message") or ""), quota=code == "insufficient_quota")

@@ -8,12 +8,21 @@ its own error shape), always after the API key has been scrubbed from the
 text. ``retrying`` wraps a whole step: a retryable failure before the step
 yielded anything is tried again after a backoff, a bounded number of times.
 
+Each instance keeps one pooled ``httpx.AsyncClient`` (keep-alive, at most
+``limits.maxConcurrentRuns`` connections, made on first use, closed with the
+driver): a model call reuses a warm connection instead of paying a TCP connect
+and a TLS handshake, which is at least two round trips before the model sees a
+byte. A streamed answer is read to the end of its body after its last event, so
+that its connection goes back to the pool.
+
 A connection that fails before the answer's head arrived (refused, reset,
 closed) is retryable. Once the provider has started a 2xx answer it has done,
 and billed, the work: a reset, a stall or a body cut short after that point is
-never retried, streamed or not. ``Upstream.reading`` turns anything else an
-adapter trips over while reading an answer (a shape it did not expect) into a
-``PROVIDER_ERROR`` that names it, never an internal error.
+never retried, streamed or not. An answer that is not of the shape the adapter
+reads is a ``PROVIDER_ERROR`` naming what is missing (``wire.checked``); any
+other exception while reading is a defect of ours and surfaces as one
+(``INTERNAL_ERROR``, logged with its traceback), never disguised as the
+provider's.
 """
 
 from __future__ import annotations
@@ -27,7 +36,6 @@ import math
 import random
 import re
 import ssl
-import traceback
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from contextlib import aclosing, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -185,10 +193,14 @@ class ServerSentEvent:
     data: str
 
     def json(self) -> Any:
-        return json.loads(self.data)
+        """The event's data as JSON; data that is not JSON is the provider's failure."""
+        try:
+            return json.loads(self.data)
+        except ValueError:
+            raise ProviderFailure(f"a {self.event!r} event of the stream is not JSON") from None
 
 
-async def _events(lines: AsyncIterator[str]) -> AsyncIterator[ServerSentEvent]:
+async def _events(lines: AsyncIterator[str]) -> AsyncGenerator[ServerSentEvent, None]:
     """The WHATWG event-stream format: ``event:``/``data:`` fields, a blank line dispatches.
 
     An event the stream ends inside (no blank line after it) is discarded, as the
@@ -211,9 +223,20 @@ async def _events(lines: AsyncIterator[str]) -> AsyncIterator[ServerSentEvent]:
             data.append(value)
 
 
+KEEP_ALIVE_S = 4.0
+"""How long an idle pooled connection is kept: below the 5 s after which uvicorn-based servers (vLLM,
+llama-cpp-python, LiteLLM) close theirs, so that the host does not send on a connection being closed."""
+
+TAIL_MAX_CHARS = 64 * 1024
+TAIL_TIMEOUT_S = 1.0
+"""A streamed answer's rest after its last event (normally only the body's end) is read for the
+connection's sake within these bounds; a provider sending more, or not ending its body within a second,
+costs the connection (it is closed, not pooled), never the run's time."""
+
+
 @dataclass(slots=True)
 class Upstream:
-    """One provider instance's HTTP side: base URL, auth headers, timeouts and its error mapping."""
+    """One provider instance's HTTP side: base URL, auth headers, timeouts, its pool and its error mapping."""
 
     provider_id: str
     base_url: str
@@ -221,9 +244,16 @@ class Upstream:
     """Includes the credentials: never shown."""
     classify: Classify
     timeout_s: float = 600.0
+    """For the next bytes of an answer (``timeoutMs``)."""
     secrets: tuple[str, ...] = field(default=(), repr=False)
     transport: httpx.AsyncBaseTransport | None = field(default=None, repr=False)
     """Tests may pass an httpx transport; by default httpx opens real connections."""
+    connect_timeout_s: float | None = None
+    """For a new connection (TCP and TLS) or a free one from the pool (``connectTimeoutMs``); ``timeout_s`` if None."""
+    max_connections: int = 64
+    """The pool's bound (``limits.maxConcurrentRuns``: no more model calls are ever in flight at once)."""
+    _pool: httpx.AsyncClient | None = field(default=None, init=False, repr=False)
+    _pool_loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
 
     def scrub(self, text: str) -> str:
         """``text`` without any configured secret in it."""
@@ -233,13 +263,36 @@ class Upstream:
         return text
 
     def _client(self) -> httpx.AsyncClient:
+        """The instance's pooled client, made on first use in the running event loop.
+
+        Connections belong to the loop they were opened in: a driver used from a new loop (an embedding
+        application's second ``asyncio.run``) gets a new pool; the old loop's is dropped with that loop.
+        """
+        loop = asyncio.get_running_loop()
+        if self._pool is None or self._pool_loop is not loop:
+            self._pool, self._pool_loop = self._new_client(), loop
+        return self._pool
+
+    def _new_client(self) -> httpx.AsyncClient:
+        connect = self.timeout_s if self.connect_timeout_s is None else self.connect_timeout_s
         return httpx.AsyncClient(
             base_url=self.base_url.rstrip("/"),
             headers=self.headers,
-            timeout=httpx.Timeout(self.timeout_s),
+            timeout=httpx.Timeout(self.timeout_s, connect=connect, pool=connect),
+            limits=httpx.Limits(
+                max_connections=self.max_connections,
+                max_keepalive_connections=self.max_connections,
+                keepalive_expiry=KEEP_ALIVE_S,
+            ),
             transport=self.transport,
             verify=tls_context(),
         )
+
+    async def aclose(self) -> None:
+        """Close the pooled connections (the driver's ``aclose``); a later call opens a new pool."""
+        pool, self._pool, self._pool_loop = self._pool, None, None
+        if pool is not None:
+            await pool.aclose()
 
     async def post_json(self, path: str, body: dict[str, Any], params: dict[str, str] | None = None) -> Any:
         """POST ``body``; the decoded JSON of a 2xx answer, else the classified failure."""
@@ -257,9 +310,20 @@ class Upstream:
     async def stream(
         self, path: str, body: dict[str, Any], params: dict[str, str] | None = None
     ) -> AsyncIterator[AsyncIterator[ServerSentEvent]]:
-        """POST ``body`` and read the answer as Server-Sent Events (a non-2xx answer is the failure)."""
+        """POST ``body`` and read the answer as Server-Sent Events (a non-2xx answer is the failure).
+
+        Once the reader is done with the events, the rest of the body is read (``TAIL_MAX_CHARS``,
+        ``TAIL_TIMEOUT_S``) so that the connection goes back to the pool; a reader that failed leaves the
+        connection to be closed, as its state is unknown.
+        """
         async with self._answer(path, body, params) as response:
-            yield self._read_events(response)
+            lines = response.aiter_lines()
+            events = self._read_events(lines)
+            try:
+                yield events
+            finally:
+                await events.aclose()
+            await _read_tail(lines)
 
     @asynccontextmanager
     async def _answer(
@@ -267,46 +331,39 @@ class Upstream:
     ) -> AsyncIterator[httpx.Response]:
         """The 2xx answer with its body still to read; a failure before its head is retryable."""
         answered = False
-        async with self._client() as client:
-            try:
-                # The request id and (while tracing) the model call's traceparent travel on to the provider.
-                headers = telemetry.outgoing_headers()
-                async with client.stream("POST", path, json=body, params=params, headers=headers) as response:
-                    answered = True  # the head is in: whatever fails from here (closing too) is not retried
-                    if response.status_code >= 300:
-                        try:
-                            text = (await response.aread()).decode("utf-8", "replace")
-                        except httpx.HTTPError as error:
-                            raise self._transport_failure(error, answered=True) from None
-                        raise self._failure(response.status_code, response.headers, text)
-                    yield response
-            except httpx.HTTPError as error:
-                raise self._transport_failure(error, answered=answered) from None
-
-    async def _read_events(self, response: httpx.Response) -> AsyncIterator[ServerSentEvent]:
+        client = self._client()
         try:
-            async for event in _events(response.aiter_lines()):
-                yield event
+            # The request id and (while tracing) the model call's traceparent travel on to the provider.
+            headers = telemetry.outgoing_headers()
+            async with client.stream("POST", path, json=body, params=params, headers=headers) as response:
+                answered = True  # the head is in: whatever fails from here (closing too) is not retried
+                if response.status_code >= 300:
+                    try:
+                        text = (await response.aread()).decode("utf-8", "replace")
+                    except httpx.HTTPError as error:
+                        raise self._transport_failure(error, answered=True) from None
+                    raise self._failure(response.status_code, response.headers, text)
+                yield response
+        except httpx.HTTPError as error:
+            raise self._transport_failure(error, answered=answered) from None
+
+    async def _read_events(self, lines: AsyncIterator[str]) -> AsyncGenerator[ServerSentEvent, None]:
+        try:
+            async with aclosing(_events(lines)) as events:
+                async for event in events:
+                    yield event
         except httpx.HTTPError as error:
             raise self._transport_failure(error, answered=True) from None
 
     @contextmanager
     def reading(self) -> Iterator[None]:
-        """Around an adapter's reading of an answer: failures scrubbed, and any exception the
-        adapter did not expect (an answer of a shape it does not know) a ``PROVIDER_ERROR`` naming it."""
+        """Around an adapter's reading of an answer: its failures (wrong shapes included) scrubbed of secrets.
+
+        Any other exception is left as it is: it is a defect of ours, and the run reports it as one."""
         try:
             yield
         except ProviderFailure as failure:
             raise self.scrubbed(failure) from None
-        except Exception as error:  # the point: no adapter slip becomes an internal error
-            where = _innermost(error)
-            log.warning("provider %s: unreadable answer: %s at %s", self.provider_id, self.scrub(_name(error)), where)
-            raise self.scrubbed(
-                ProviderFailure(
-                    f"the provider's answer could not be read ({_name(error)}); it is not of the shape "
-                    "this adapter expects"
-                )
-            ) from None
 
     def _failure(self, status: int, headers: httpx.Headers, text: str) -> ProviderFailure:
         try:
@@ -330,6 +387,8 @@ class Upstream:
     def _transport_failure(self, error: httpx.HTTPError, *, answered: bool) -> ProviderFailure:
         """A connection failure: retryable before the answer's head (unless the provider was too slow), never after."""
         what = type(error).__name__
+        if isinstance(error, httpx.PoolTimeout):  # more calls in flight than limits.maxConcurrentRuns allows
+            return ProviderFailure(f"no connection of the instance's pool came free in time ({what})", retryable=True)
         if isinstance(error, httpx.TimeoutException) and not isinstance(error, httpx.ConnectTimeout):
             where = "while it answered" if answered else "before it answered"
             return ProviderFailure(
@@ -337,21 +396,26 @@ class Upstream:
             )
         if answered:
             return ProviderFailure(self.scrub(f"the connection failed while the provider answered ({what}: {error})"))
-        retryable = isinstance(error, httpx.NetworkError | httpx.RemoteProtocolError)
+        # A connection refused, reset or not made in time: the provider has not seen the request.
+        retryable = isinstance(error, httpx.NetworkError | httpx.RemoteProtocolError | httpx.ConnectTimeout)
         return ProviderFailure(self.scrub(f"could not reach the provider ({what}: {error})"), retryable=retryable)
 
 
-def _name(error: Exception) -> str:
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+async def _read_tail(lines: AsyncIterator[str]) -> None:
+    """Read what is left of a streamed answer, within ``TAIL_MAX_CHARS`` and ``TAIL_TIMEOUT_S``.
 
-
-def _innermost(error: BaseException) -> str:
-    """Where ``error`` was raised (file:line in function): enough for a bug report, no data."""
-    frames = traceback.extract_tb(error.__traceback__)
-    if not frames:
-        return "unknown"
-    frame = frames[-1]
-    return f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} in {frame.name}"
+    Reaching the body's end is what lets httpx put the connection back in the pool; giving up only
+    means the connection is closed with the response.
+    """
+    left = TAIL_MAX_CHARS
+    try:
+        async with asyncio.timeout(TAIL_TIMEOUT_S):
+            async for line in lines:
+                left -= len(line) + 1
+                if left < 0:
+                    return
+    except (TimeoutError, httpx.HTTPError):
+        return
 
 
 _TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.IGNORECASE | re.DOTALL)

@@ -1,4 +1,5 @@
-"""Small pieces the adapters' wire mappings share: the user's text, stored items, tool arguments."""
+"""Small pieces the adapters' wire mappings share: the user's text, stored items, tool arguments, and
+``Shape``, which checks that an answer has what an adapter reads before it reads it."""
 
 from __future__ import annotations
 
@@ -6,14 +7,17 @@ import base64
 import binascii
 import json
 from collections.abc import Collection
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
-from .base import IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE, TEXT_MEDIA_TYPES, ModelRequest, RejectedFailure
+from pydantic import TypeAdapter, ValidationError
+
+from .base import IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE, TEXT_MEDIA_TYPES, ModelRequest, ProviderFailure, RejectedFailure
 
 __all__ = [
     "IMAGE_MEDIA_TYPES",
     "PDF_MEDIA_TYPE",
     "TEXT_MEDIA_TYPES",
+    "Shape",
     "accepts_media_type",
     "binary_attachments",
     "data_url",
@@ -92,3 +96,41 @@ def parse_arguments(text: str | None) -> dict[str, Any]:
     except ValueError:
         return {"_raw": text}
     return value if isinstance(value, dict) else {"_raw": text}
+
+
+ShapeT = TypeVar("ShapeT")
+
+
+class Shape(Generic[ShapeT]):
+    """A wire shape an adapter reads (a ``TypedDict``), checked against what the provider sent.
+
+    Checked strictly (a count must be a number, not a string of one) and only for what the adapter
+    reads: members it does not declare pass untouched, and the provider's own data is what the adapter
+    keeps, never a copy. A shape that does not fit is the provider's failure (``PROVIDER_ERROR``) naming
+    the first member that is missing or of the wrong type; so whatever fails after the check is ours.
+    """
+
+    __slots__ = ("_adapter", "what")
+
+    def __init__(self, shape: type[ShapeT], what: str) -> None:
+        self._adapter: TypeAdapter[ShapeT] = TypeAdapter(shape)
+        self.what = what
+
+    def of(self, data: Any, at: str = "") -> ShapeT:
+        """``data`` itself, once it is known to have this shape (``at``: where it is in the answer)."""
+        try:
+            self._adapter.validate_python(data, strict=True)
+        except ValidationError as error:
+            where = f" ({at})" if at else ""
+            raise ProviderFailure(
+                f"the provider's {self.what}{where} is not of the shape this adapter reads: {_first_problem(error)}"
+            ) from None
+        return cast(ShapeT, data)
+
+
+def _first_problem(error: ValidationError) -> str:
+    problems = error.errors(include_url=False, include_input=False)
+    first = problems[0]
+    where = ".".join(str(part) for part in first["loc"])
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return (f"{where}: {first['msg']}" if where else str(first["msg"])) + more
