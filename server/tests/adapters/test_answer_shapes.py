@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentic_driver import Driver, TokenPolicy
 from agentic_driver.config import parse_config
@@ -21,6 +23,9 @@ from agentic_driver.errors import ErrorCode
 from agentic_driver.http import create_app
 from agentic_driver.providers import anthropic as anthropic_wire
 from agentic_driver.providers import build_provider
+from agentic_driver.providers import gemini as gemini_wire
+from agentic_driver.providers import openai_chat as openai_chat_wire
+from agentic_driver.providers import openai_responses as openai_responses_wire
 from agentic_driver.providers.base import ModelRequest, ProviderFailure
 from agentic_driver.providers.network import NetworkAdapter
 
@@ -166,3 +171,45 @@ async def test_an_exception_of_our_own_is_an_internal_error_with_the_request_id_
     metrics = driver.metrics.render().decode()
     assert 'agentic_driver_errors_total{code="INTERNAL_ERROR"} 1.0' in metrics
     assert 'code="PROVIDER_ERROR"' not in metrics  # counted apart from the provider's failures
+
+
+CLASSIFIERS = {
+    "openai-responses": openai_responses_wire.classify,
+    "anthropic": anthropic_wire.classify,
+    "gemini": gemini_wire.classify,
+    "openai-chat": openai_chat_wire.classify,
+}
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=20,
+)
+"""Any decoded JSON, and error bodies' own member names with any value under them."""
+ERROR_BODIES = JSON | st.fixed_dictionaries(
+    {"error": st.fixed_dictionaries({}, optional={k: JSON for k in ("code", "status", "message", "type", "details")})}
+)
+
+
+@pytest.mark.parametrize("kind", CLASSIFIERS)
+@settings(max_examples=150, deadline=None)
+@given(status=st.integers(400, 599), payload=ERROR_BODIES)
+def test_any_error_body_maps_to_a_provider_failure_of_its_status(kind: str, status: int, payload: Any) -> None:
+    # No longer caught by a catch-all: a provider's odd error body must never become an INTERNAL_ERROR.
+    failure = CLASSIFIERS[kind](status, {}, payload)
+
+    assert isinstance(failure, ProviderFailure)
+
+
+IN_STREAM_ERRORS = {
+    "openai-responses": openai_responses_wire._event_failure,
+    "anthropic": anthropic_wire._event_failure,
+    "gemini": lambda error: gemini_wire._status_failure(error, {}),
+    "openai-chat": openai_chat_wire._event_failure,
+}
+
+
+@pytest.mark.parametrize("kind", IN_STREAM_ERRORS)
+@settings(max_examples=150, deadline=None)
+@given(error=JSON | st.fixed_dictionaries({}, optional={k: JSON for k in ("code", "status", "message", "type")}))
+def test_any_error_inside_a_200_stream_maps_to_a_provider_failure(kind: str, error: Any) -> None:
+    assert isinstance(IN_STREAM_ERRORS[kind](error), ProviderFailure)

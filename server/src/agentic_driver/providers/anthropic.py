@@ -169,6 +169,12 @@ class _TextBlock(TypedDict):
     text: str
 
 
+class _ThinkingBlock(TypedDict):
+    type: str
+    thinking: NotRequired[str]
+    signature: NotRequired[str]
+
+
 class _ToolUseBlock(TypedDict):
     type: str
     id: str
@@ -223,6 +229,7 @@ class _MessageDelta(TypedDict):
 MESSAGE = Shape(_Message, "message")
 BLOCK: dict[str, Shape[Any]] = {
     "text": Shape(_TextBlock, "text block"),
+    "thinking": Shape(_ThinkingBlock, "thinking block"),
     "tool_use": Shape(_ToolUseBlock, "tool_use block"),
 }
 """The content blocks the adapter reads into (every other kind is kept as it came)."""
@@ -246,10 +253,13 @@ DELTA_MEMBER = {
 
 def _checked_blocks(blocks: list[Any]) -> list[Any]:
     for index, block in enumerate(blocks):
-        shape = BLOCK.get(block["type"])
-        if shape is not None:
-            shape.of(block, f"content[{index}]")
+        _checked_block(block, index)
     return blocks
+
+
+def _checked_block(block: Any, index: int) -> Any:
+    shape = BLOCK.get(block["type"])
+    return block if shape is None else shape.of(block, f"content[{index}]")
 
 
 def _usage(usage: Mapping[str, Any]) -> Usage:
@@ -305,8 +315,8 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
             continue  # ping, and kinds added later
         elif usage is None:
             raise ProviderFailure(f"the stream sent {kind} before message_start")
-        elif kind == "content_block_start":
-            blocks[data["index"]] = dict(data["content_block"])
+        elif kind == "content_block_start":  # checked as it starts, for the deltas that grow it
+            blocks[data["index"]] = _checked_block(dict(data["content_block"]), data["index"])
             if data["content_block"]["type"] == "tool_use":
                 tool_json[data["index"]] = []
         elif kind == "content_block_delta":
