@@ -139,6 +139,11 @@ class _NetworkProvider(_Closed):
     connectTimeoutMs: Annotated[int, Field(ge=1)] | None = None
     """The longest wait for a new connection to the provider (TCP and TLS) or a free one of the instance's
     pool (``timeoutMs`` when absent); a connection that times out is retried like a refused one."""
+    keepAliveMs: Annotated[int, Field(ge=0)] = 4_000
+    """How long an idle connection of the instance's pool is kept for the next model call (0: none is kept).
+    The default stays below the 5 s after which uvicorn-based servers (vLLM, llama-cpp-python, LiteLLM) and
+    the providers' own SDKs let one go; raise it for a provider that keeps idle connections longer, so that a
+    conversation's pauses do not cost a new connection and TLS handshake."""
     maxRetries: Annotated[int, Field(ge=0, le=10)] = 2
     """Retries of a retryable failure (rate limit, overload, 5xx, connection) before any output; never for quota."""
     retryBaseMs: Annotated[int, Field(ge=0)] = 500

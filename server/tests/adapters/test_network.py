@@ -28,6 +28,7 @@ def test_every_network_adapter_takes_its_plumbing_from_the_config(kind: str) -> 
             "accountId": "acct",
             "timeoutMs": 2_500,
             "connectTimeoutMs": 700,
+            "keepAliveMs": 30_000,
             "maxRetries": 4,
             "retryBaseMs": 10,
             "stream": False,
@@ -44,8 +45,9 @@ def test_every_network_adapter_takes_its_plumbing_from_the_config(kind: str) -> 
     )
     assert (provider.retry.max_retries, provider.retry.base_s, provider.upstream.timeout_s) == (4, 0.01, 2.5)
     assert provider.upstream.connect_timeout_s == 0.7
-    timeout = provider.upstream._new_client().timeout
-    assert (timeout.connect, timeout.pool, timeout.read, timeout.write) == (0.7, 0.7, 2.5, 2.5)
+    client = provider.upstream._new_client()
+    assert (client.timeout.connect, client.timeout.pool, client.timeout.read) == (0.7, 0.7, 2.5)
+    assert client._transport._pool._keepalive_expiry == 30.0
     assert provider.upstream.secrets == ("sk-network-test",)
     assert "sk-network-test" in "".join(provider.upstream.headers.values())
 

@@ -290,3 +290,34 @@ async def test_a_connection_broken_after_the_head_is_never_retryable_even_if_clo
 
     assert "while the provider answered" in str(caught.value)
     assert not caught.value.retryable  # the provider did (and billed) the work: a retry would run it twice
+
+
+class _TlsBrokenBody(httpx.AsyncByteStream):
+    """A body whose TLS record fails mid-answer: httpx passes the ``ssl.SSLError`` on unwrapped."""
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield b'data: {"partial": true}\n\n'
+        raise ssl.SSLError(1, "[SSL: DECRYPTION_FAILED_OR_BAD_RECORD_MAC] decryption failed")
+
+
+@pytest.mark.parametrize("streamed", [True, False])
+async def test_a_tls_failure_while_the_provider_answers_is_a_transport_failure_not_a_defect(streamed: bool) -> None:
+    upstream = Upstream(
+        "p",
+        "https://upstream.invalid",
+        {},
+        lambda *_: failure_for_status(500),
+        transport=httpx.MockTransport(lambda request: httpx.Response(200, stream=_TlsBrokenBody())),
+    )
+
+    with pytest.raises(ProviderFailure) as caught:
+        if streamed:
+            async with upstream.stream("/x", {}) as events:
+                async for _ in events:
+                    pass
+        else:
+            await upstream.post_json("/x", {})
+
+    assert "the connection failed while the provider answered (SSLError" in str(caught.value)
+    assert not caught.value.retryable
+    await upstream.aclose()

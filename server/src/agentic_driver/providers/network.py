@@ -57,6 +57,8 @@ class NetworkConfig(Protocol):
     @property
     def connectTimeoutMs(self) -> int | None: ...
     @property
+    def keepAliveMs(self) -> int: ...
+    @property
     def maxRetries(self) -> int: ...
     @property
     def retryBaseMs(self) -> int: ...
@@ -107,6 +109,7 @@ class NetworkAdapter(ABC, Generic[ConfigT, SentT]):
                 secrets=(key,) if key else (),
                 connect_timeout_s=None if connect_ms is None else connect_ms / 1000,
                 max_connections=max_connections,
+                keep_alive_s=config.keepAliveMs / 1000,
             ),
             stream=config.stream,
             retry=RetryPolicy(config.maxRetries, config.retryBaseMs / 1000, config.maxRetryWaitMs / 1000),

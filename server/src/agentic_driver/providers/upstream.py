@@ -223,9 +223,9 @@ async def _events(lines: AsyncIterator[str]) -> AsyncGenerator[ServerSentEvent, 
             data.append(value)
 
 
-KEEP_ALIVE_S = 4.0
-"""How long an idle pooled connection is kept: below the 5 s after which uvicorn-based servers (vLLM,
-llama-cpp-python, LiteLLM) close theirs, so that the host does not send on a connection being closed."""
+TRANSPORT_ERRORS = (httpx.HTTPError, ssl.SSLError)
+"""What a broken connection raises: httpx's errors, and a TLS failure while an answer is read, which httpx
+passes on as it is (a ``ssl.SSLError`` is a transport failure like a reset, never a defect of ours)."""
 
 TAIL_MAX_CHARS = 64 * 1024
 TAIL_TIMEOUT_S = 1.0
@@ -252,6 +252,8 @@ class Upstream:
     """For a new connection (TCP and TLS) or a free one from the pool (``connectTimeoutMs``); ``timeout_s`` if None."""
     max_connections: int = 64
     """The pool's bound (``limits.maxConcurrentRuns``: no more model calls are ever in flight at once)."""
+    keep_alive_s: float = 4.0
+    """How long an idle pooled connection is kept (``keepAliveMs``)."""
     _pool: httpx.AsyncClient | None = field(default=None, init=False, repr=False)
     _pool_loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
 
@@ -282,7 +284,7 @@ class Upstream:
             limits=httpx.Limits(
                 max_connections=self.max_connections,
                 max_keepalive_connections=self.max_connections,
-                keepalive_expiry=KEEP_ALIVE_S,
+                keepalive_expiry=self.keep_alive_s,
             ),
             transport=self.transport,
             verify=tls_context(),
@@ -299,7 +301,7 @@ class Upstream:
         async with self._answer(path, body, params) as response:
             try:
                 content = await response.aread()
-            except httpx.HTTPError as error:
+            except TRANSPORT_ERRORS as error:
                 raise self._transport_failure(error, answered=True) from None
         try:
             return json.loads(content)
@@ -340,11 +342,11 @@ class Upstream:
                 if response.status_code >= 300:
                     try:
                         text = (await response.aread()).decode("utf-8", "replace")
-                    except httpx.HTTPError as error:
+                    except TRANSPORT_ERRORS as error:
                         raise self._transport_failure(error, answered=True) from None
                     raise self._failure(response.status_code, response.headers, text)
                 yield response
-        except httpx.HTTPError as error:
+        except TRANSPORT_ERRORS as error:
             raise self._transport_failure(error, answered=answered) from None
 
     async def _read_events(self, lines: AsyncIterator[str]) -> AsyncGenerator[ServerSentEvent, None]:
@@ -352,7 +354,7 @@ class Upstream:
             async with aclosing(_events(lines)) as events:
                 async for event in events:
                     yield event
-        except httpx.HTTPError as error:
+        except TRANSPORT_ERRORS as error:
             raise self._transport_failure(error, answered=True) from None
 
     @contextmanager
@@ -384,7 +386,7 @@ class Upstream:
         clean = type(failure)(message, retryable=failure.retryable, retry_after_seconds=failure.retry_after_seconds)
         return clean
 
-    def _transport_failure(self, error: httpx.HTTPError, *, answered: bool) -> ProviderFailure:
+    def _transport_failure(self, error: Exception, *, answered: bool) -> ProviderFailure:
         """A connection failure: retryable before the answer's head (unless the provider was too slow), never after."""
         what = type(error).__name__
         if isinstance(error, httpx.PoolTimeout):  # more calls in flight than limits.maxConcurrentRuns allows
@@ -414,7 +416,7 @@ async def _read_tail(lines: AsyncIterator[str]) -> None:
                 left -= len(line) + 1
                 if left < 0:
                     return
-    except (TimeoutError, httpx.HTTPError):
+    except (TimeoutError, *TRANSPORT_ERRORS):
         return
 
 
