@@ -265,6 +265,11 @@ bench: $(VENV_STAMP) ## Host vs floor vs peer, one run (a few minutes): table on
 bench-proxy: $(VENV_STAMP) setup-cluster ## The generated HAProxy config's added latency and CPU per turn vs direct, and two hosts behind it vs one -> bench/results/proxy.json
 	cd bench && ../$(BIN)/python -m harness.proxy
 
+# Options in BENCH_ARGS, e.g. BENCH_ARGS="--rounds 2 --calls 40" (a quick look) or "--compare-src /tmp/ref/server/src".
+.PHONY: bench-upstream
+bench-upstream: $(VENV_STAMP) ## Model calls through the host to a TLS fake provider vs a direct keep-alive client: connections, handshakes, added p50/p99, CPU per call -> bench/results/upstream.json
+	cd bench && ../$(BIN)/python -m harness.upstream $(BENCH_ARGS)
+
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick
 
