@@ -107,7 +107,9 @@ def serve(
     configure_logging(log_level, log_format or config.logging.format, Redactor(config_secrets(config)))
     tracing = config.tracing
     if tracing is not None:
-        telemetry.configure(tracing.endpoint, tracing.serviceName, tracing.captureMessageContent)
+        telemetry.configure(
+            tracing.endpoint, tracing.serviceName, tracing.captureMessageContent, gen_ai_system=tracing.emitGenAiSystem
+        )
     else:
         telemetry.configure()
     drain = Drain()

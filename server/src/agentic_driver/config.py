@@ -469,6 +469,10 @@ class TracingConfig(_Closed):
     """The ``service.name`` resource attribute of every span."""
     captureMessageContent: bool = False
     """Put prompt and completion text on the model call spans (off: only sizes, models and ids)."""
+    emitGenAiSystem: bool = False
+    """Also set the deprecated ``gen_ai.system`` (the same value as ``gen_ai.provider.name``, which replaced it)
+    on the turn and model call spans, for a backend that still reads only the old name. With tracing configured
+    by the ``OTEL_*`` variables, add this block for it: those variables still win over its endpoint."""
 
 
 class QualificationConfig(_Closed):

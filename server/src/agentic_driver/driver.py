@@ -103,6 +103,7 @@ class Driver:
         self.metrics = Metrics()
         self._clock = clock or SystemClock()
         self._providers = {p.id: p for p in providers}
+        self.metrics.declare_models((p, model) for p in self._providers.values() for model in p.models)
         self._store = (
             SessionStore(sessions, self._clock, self.metrics.sessions_stored.set, ids=self.ids)
             if sessions is not None
@@ -123,7 +124,7 @@ class Driver:
             max_event_bytes=max_run_event_bytes,
         )
         lifecycle = TurnLifecycle(
-            RunSlots(max_concurrent_runs, max_queued_runs),
+            RunSlots(max_concurrent_runs, max_queued_runs, self.metrics.run_slot_waited),
             self._runs,
             self.metrics,
             self._clock,

@@ -1,13 +1,157 @@
-"""Prometheus metrics of one driver (its own registry, so several drivers never collide)."""
+"""Prometheus metrics of one driver (its own registry, so several drivers never collide).
+
+The model call histograms follow the OpenTelemetry GenAI metrics of ``opentelemetry-semantic-conventions``
+0.66b2 (``telemetry.SEMCONV_VERSION``; docs/observability.md maps each one): their bucket boundaries are the
+ones the conventions recommend, and their labels are bounded by the host JSON: ``provider`` is a configured
+instance id, ``model`` one of that instance's configured ``models`` (the requested model, which admission
+checks against that list; never the model name the provider answers with), ``outcome`` one of
+``MODEL_CALL_OUTCOMES`` and ``type`` one of ``TOKEN_TYPES``.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+import time
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client.metrics_core import HistogramMetricFamily
+from prometheus_client.utils import floatToGoString
 
-__all__ = ["Metrics"]
+_le_text: Callable[[float], str] = floatToGoString  # how prometheus_client writes ``le`` (Go's float format)
+
+__all__ = [
+    "DURATION_BUCKETS",
+    "GEN_AI_METRICS",
+    "MODEL_CALL_OUTCOMES",
+    "SLOT_WAIT_BUCKETS",
+    "SLOT_WAIT_OUTCOMES",
+    "TOKEN_BUCKETS",
+    "TOKEN_TYPES",
+    "Metrics",
+]
+
+DURATION_BUCKETS = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
+"""Seconds: the explicit boundaries the GenAI conventions give ``gen_ai.client.operation.duration`` and
+``gen_ai.client.operation.time_to_first_chunk``."""
+TOKEN_BUCKETS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864)
+"""Tokens: the explicit boundaries the GenAI conventions give ``gen_ai.client.token.usage``."""
+SLOT_WAIT_BUCKETS = (0.001, 0.005, *DURATION_BUCKETS)
+"""Seconds: the model call's boundaries below two finer ones, since most waits for a slot are none at all."""
+MODEL_CALL_OUTCOMES = ("completed", "failed", "cancelled", "timeout")
+"""How a model call ended: its reply or tool calls arrived; the provider (or the host) failed; the run was
+cancelled, disconnected or shut down; the run's ``idleTimeoutMs`` passed without progress."""
+TOKEN_TYPES = ("input", "output", "cached_input", "cache_write", "reasoning")
+"""``input`` and ``output`` are the totals (``gen_ai.token.type``); the other three are parts of them."""
+SLOT_WAIT_OUTCOMES = ("acquired", "cancelled")
+GEN_AI_METRICS = {
+    "agentic_driver_model_call_duration_seconds": "gen_ai.client.operation.duration",
+    "agentic_driver_model_call_time_to_first_output_seconds": "gen_ai.client.operation.time_to_first_chunk",
+    "agentic_driver_model_call_tokens": "gen_ai.client.token.usage",
+}
+"""Each model call histogram and the GenAI metric it maps to (docs/observability.md; the names are checked
+against the pinned semantic conventions by ``tests/unit/test_model_call_metrics.py``)."""
+
+
+class _Instance(Protocol):
+    """What the metrics read of a provider instance."""
+
+    @property
+    def id(self) -> str: ...
+
+
+class _Tokens(Protocol):
+    """A usage report's counts (``providers.base.Usage``)."""
+
+    @property
+    def input_tokens(self) -> int: ...
+    @property
+    def output_tokens(self) -> int: ...
+    @property
+    def cached_input_tokens(self) -> int: ...
+    @property
+    def cache_write_tokens(self) -> int: ...
+    @property
+    def reasoning_tokens(self) -> int: ...
+
+
+class _Bins:
+    """One labelled histogram: a count per bucket (the last one past every boundary) and the sum."""
+
+    __slots__ = ("_bounds", "counts", "total")
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self._bounds = bounds
+        self.counts = [0] * (len(bounds) + 1)
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect_left(self._bounds, value)] += 1  # the first boundary >= value: Prometheus ``le``
+        self.total += value
+
+
+class _Histogram:
+    """A histogram family in the driver's registry, observed without a lock.
+
+    ``prometheus_client.Histogram`` takes two locks and walks its boundaries on every observation (about
+    1 us; an echo turn makes five): the host observes only on its event loop thread, where the scrape is
+    rendered too, so plain counters do. The scrape derives ``_count`` from the buckets, so they always agree.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        documentation: str,
+        labelnames: Sequence[str],
+        buckets: Sequence[float],
+        registry: CollectorRegistry,
+    ) -> None:
+        self.name, self._documentation, self._labelnames = name, documentation, tuple(labelnames)
+        self._bounds = tuple(float(b) for b in buckets)
+        self._le = [*(_le_text(b) for b in self._bounds), "+Inf"]
+        self._children: dict[tuple[str, ...], _Bins] = {}
+        registry.register(self)
+
+    def labels(self, *values: str) -> _Bins:
+        """The child of these label values, created at zero the first time (bind it: look-ups cost)."""
+        child = self._children.get(values)
+        if child is None:
+            if len(values) != len(self._labelnames):
+                raise ValueError(f"{self.name} takes the labels {self._labelnames}, not {values}")
+            child = self._children[values] = _Bins(self._bounds)
+        return child
+
+    def collect(self) -> Iterator[HistogramMetricFamily]:
+        family = HistogramMetricFamily(self.name, self._documentation, labels=self._labelnames)
+        for values, child in list(self._children.items()):
+            cumulative, buckets = 0, []
+            for le, count in zip(self._le, list(child.counts), strict=True):
+                cumulative += count
+                buckets.append((le, float(cumulative)))
+            family.add_metric(values, buckets, child.total)
+        yield family
+
+
+class _CallSeries:
+    """The bound histogram children of one (provider instance, model): one ``labels()`` per pair, not per call."""
+
+    __slots__ = ("cache_write", "cached_input", "duration", "first_output", "input", "output", "reasoning")
+
+    def __init__(self, metrics: Metrics, provider: str, model: str, streams: bool) -> None:
+        self.duration = {o: metrics.model_call_duration.labels(provider, model, o) for o in MODEL_CALL_OUTCOMES}
+        self.first_output = metrics.model_call_first_output.labels(provider, model) if streams else None
+        tokens = metrics.model_call_tokens
+        self.input, self.output, self.cached_input, self.cache_write, self.reasoning = (
+            tokens.labels(provider, model, kind) for kind in TOKEN_TYPES
+        )
+
+
+def _streams(provider: object) -> bool:
+    """Whether the instance calls its provider's streaming endpoint (a network instance's ``stream``; the echo
+    and CLI adapters always stream)."""
+    return getattr(provider, "stream", True) is not False
 
 
 def _tasks() -> int:
@@ -78,6 +222,42 @@ class Metrics:
             "HTTP connections open to the host (reported when the host serves HTTP itself).",
             registry=self.registry,
         )
+        self.model_call_duration = _Histogram(
+            "agentic_driver_model_call_duration_seconds",
+            "Model calls (one provider step, retries included) by provider instance, requested model and outcome "
+            "(completed, failed, cancelled, timeout): gen_ai.client.operation.duration.",
+            ["provider", "model", "outcome"],
+            DURATION_BUCKETS,
+            self.registry,
+        )
+        self.model_call_first_output = _Histogram(
+            "agentic_driver_model_call_time_to_first_output_seconds",
+            "Time from a streamed model call's start to its first text delta or tool call, by provider instance "
+            "and requested model: gen_ai.client.operation.time_to_first_chunk.",
+            ["provider", "model"],
+            DURATION_BUCKETS,
+            self.registry,
+        )
+        self.model_call_tokens = _Histogram(
+            "agentic_driver_model_call_tokens",
+            "Tokens per model call that reported usage, by provider instance, requested model and type (input, "
+            "output; cached_input, cache_write and reasoning are parts of them, observed when not zero): "
+            "gen_ai.client.token.usage.",
+            ["provider", "model", "type"],
+            TOKEN_BUCKETS,
+            self.registry,
+        )
+        self.run_slot_wait = _Histogram(
+            "agentic_driver_run_slot_wait_seconds",
+            "Time a run waited for a run slot (limits.maxConcurrentRuns) before a model call, by outcome "
+            "(acquired, cancelled while waiting).",
+            ["outcome"],
+            SLOT_WAIT_BUCKETS,
+            self.registry,
+        )
+        self._slot_acquired = self.run_slot_wait.labels("acquired")
+        self._slot_cancelled = self.run_slot_wait.labels("cancelled")
+        self._calls: dict[tuple[str, str], _CallSeries] = {}
 
     def snapshot_restored(self, sessions: int, idempotency_keys: int, dropped: Mapping[str, int]) -> None:
         """What the host took back from its restart snapshot at start (set once)."""
@@ -106,6 +286,52 @@ class Metrics:
 
     def error_answered(self, code: str) -> None:
         self._child(self.errors, (code,)).inc()
+
+    def declare_models(self, served: Iterable[tuple[_Instance, str]]) -> None:
+        """Create the model call series of every configured (instance, model) now, so they are scraped from the
+        start (at zero) and their number is fixed by the host JSON."""
+        for provider, model in served:
+            self._call_series(provider, model)
+
+    def model_call_ended(
+        self,
+        provider: _Instance,
+        model: str,
+        outcome: str,
+        started: float,
+        first_output: float | None,
+        usage_before: _Tokens,
+        usage_after: _Tokens,
+    ) -> None:
+        """Observe one model call: ``started`` and ``first_output`` are ``time.perf_counter()`` readings (the
+        latter None without output); the call reported usage when ``usage_after`` is not ``usage_before``."""
+        series = self._calls.get((provider.id, model))
+        if series is None:
+            series = self._call_series(provider, model)
+        series.duration[outcome].observe(time.perf_counter() - started)
+        if first_output is not None and series.first_output is not None:
+            series.first_output.observe(first_output - started)
+        if usage_after is usage_before:
+            return
+        series.input.observe(usage_after.input_tokens - usage_before.input_tokens)
+        series.output.observe(usage_after.output_tokens - usage_before.output_tokens)
+        cached = usage_after.cached_input_tokens - usage_before.cached_input_tokens
+        if cached:
+            series.cached_input.observe(cached)
+        written = usage_after.cache_write_tokens - usage_before.cache_write_tokens
+        if written:
+            series.cache_write.observe(written)
+        reasoning = usage_after.reasoning_tokens - usage_before.reasoning_tokens
+        if reasoning:
+            series.reasoning.observe(reasoning)
+
+    def _call_series(self, provider: _Instance, model: str) -> _CallSeries:
+        series = self._calls[(provider.id, model)] = _CallSeries(self, provider.id, model, _streams(provider))
+        return series
+
+    def run_slot_waited(self, seconds: float, acquired: bool = True) -> None:
+        """A run got a run slot after ``seconds`` in line (0 when one was free), or was cancelled in line."""
+        (self._slot_acquired if acquired else self._slot_cancelled).observe(seconds)
 
     def _child(self, counter: Counter, labels: tuple[str, ...]) -> Counter:
         # Counter.labels() validates and takes a lock on every call; a turn needs two, an error one.

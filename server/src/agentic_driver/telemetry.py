@@ -6,8 +6,9 @@ environment variable, or the host JSON ``tracing`` block (``OTEL_SDK_DISABLED=tr
 attribute test: the OpenTelemetry packages (the ``otel`` extra) are not even imported.
 
 On, spans follow the GenAI semantic conventions of ``opentelemetry-semantic-conventions`` 0.66b2 (pinned
-with the SDK in the ``otel`` extra; ``tests/unit/test_telemetry_names.py`` checks every name below against
-it)::
+with the SDK in the ``otel`` extra; the GenAI names as that release carries them, semantic conventions 1.44.0,
+where they are development-stability names kept in the separate ``semantic-conventions-genai`` repository;
+``tests/unit/test_observability.py`` checks every name below against it)::
 
     POST /v1/runs                        SERVER  (the client's traceparent is its parent)
       invoke_agent agentic-driver        INTERNAL  one turn, from admission to its end
@@ -16,7 +17,9 @@ it)::
 Attributes name the session (``gen_ai.conversation.id``), revision, run id and the error ``code``
 (``error.type``); prompt and completion text only when ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT``
 (or ``tracing.captureMessageContent``) is true. Tokens and API keys are never attributes. The model call's
-``traceparent`` travels to the provider with the upstream request (``outgoing_headers``).
+``traceparent`` travels to the provider with the upstream request (``outgoing_headers``). The provider is
+``gen_ai.provider.name``; the deprecated ``gen_ai.system`` it replaced is set too only when asked for (host
+JSON ``tracing.emitGenAiSystem``). The host's Prometheus histograms map to the GenAI metrics (``metrics.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ AGENT_NAME = "agentic-driver"
 tracer: Tracer | None = None
 """The host's tracer while tracing is on; None (the default) means every hook does nothing."""
 capture_content = False
+emit_gen_ai_system = False
+"""Also set the deprecated ``gen_ai.system`` beside ``gen_ai.provider.name`` (host JSON ``tracing.emitGenAiSystem``)."""
 _provider: TracerProvider | None = None
 
 # Attribute names (GenAI, HTTP, error and URL semantic conventions), checked against the pinned semconv.
@@ -91,12 +96,15 @@ def configure(
     service_name: str | None = None,
     capture_message_content: bool = False,
     env: Mapping[str, str] = os.environ,
+    *,
+    gen_ai_system: bool = False,
 ) -> bool:
     """Turn tracing on when the environment or ``endpoint`` (host JSON) asks for it. Returns whether it is on.
 
     The environment's own ``OTEL_EXPORTER_OTLP_*`` settings win over the host JSON, as operators expect.
+    ``gen_ai_system`` also sets the deprecated ``gen_ai.system`` on the GenAI spans.
     """
-    global tracer, capture_content, _provider
+    global tracer, capture_content, emit_gen_ai_system, _provider
     if _env_true(env, "OTEL_SDK_DISABLED") or env.get("OTEL_TRACES_EXPORTER", "").strip().lower() == "none":
         return False
     from_env = env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") or env.get("OTEL_EXPORTER_OTLP_ENDPOINT")
@@ -130,6 +138,7 @@ def configure(
     _provider.add_span_processor(BatchSpanProcessor(exporter))
     tracer = _provider.get_tracer("agentic_driver", __version__)
     capture_content = capture_message_content or _env_true(env, "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+    emit_gen_ai_system = gen_ai_system
     return True
 
 
@@ -199,10 +208,11 @@ def _gen_ai(operation: str, provider: object, model: str, run_id: str, session_i
     attributes: dict[str, Any] = {
         GEN_AI_OPERATION_NAME: operation,
         GEN_AI_PROVIDER_NAME: name,
-        GEN_AI_SYSTEM: name,  # the older name, which many tools still read
         GEN_AI_REQUEST_MODEL: model,
         RUN_ID: run_id,
     }
+    if emit_gen_ai_system:  # deprecated for gen_ai.provider.name; only for a backend that reads nothing else
+        attributes[GEN_AI_SYSTEM] = name
     if session_id is not None:
         attributes[GEN_AI_CONVERSATION_ID] = session_id
     return attributes

@@ -136,10 +136,12 @@ def test_a_session_turn_with_a_function_round(traced_host: Host, receiver: OtlpR
         }.items()
     )
     assert turn.attributes["gen_ai.usage.input_tokens"] > 0 and turn.attributes["gen_ai.usage.output_tokens"] > 0
+    assert "gen_ai.system" not in turn.attributes
     assert turn.status_code == "STATUS_CODE_UNSET"
     for call, reasons in zip(calls, (["tool_calls"], ["stop"]), strict=True):
         assert call.attributes["gen_ai.operation.name"] == "chat"
-        assert call.attributes["gen_ai.provider.name"] == call.attributes["gen_ai.system"] == "agentic_driver.echo"
+        assert call.attributes["gen_ai.provider.name"] == "agentic_driver.echo"
+        assert "gen_ai.system" not in call.attributes  # deprecated: only when the host JSON asks for it
         assert call.attributes["gen_ai.request.model"] == call.attributes["gen_ai.response.model"] == "echo-1"
         assert call.attributes["gen_ai.conversation.id"] == session.id
         assert call.attributes["gen_ai.response.finish_reasons"] == reasons
@@ -225,3 +227,23 @@ def test_the_host_json_tracing_block_alone_turns_tracing_on(
     spans = in_trace(receiver, trace_id, 3)
     assert {s.name for s in spans} == {"POST /v1/runs", "invoke_agent agentic-driver", "chat echo-1"}
     assert {s.resource["service.name"] for s in spans} == {"from-host-json"}
+
+
+def test_the_deprecated_gen_ai_system_only_when_the_host_json_asks(
+    launch: Callable[..., Host], receiver: OtlpReceiver, chat_fake: OpenAIChatFake
+) -> None:
+    config = traced_config("e2e-traced-system", chat_fake) | {
+        "tracing": {"endpoint": "http://127.0.0.1:9/unused", "emitGenAiSystem": True}
+    }
+    host = launch("traced-system", config, env=otel_env(receiver))  # the OTEL_* endpoint wins over the block's
+    header, trace_id, _ = traceparent()
+    with host.client(ALICE).with_headers({"traceparent": header}) as traced:
+        echoed = run.sync_detailed(client=traced, body=run_request("hello"))
+        chatted = run.sync_detailed(client=traced, body=run_request("hello", provider="chat", model="gpt-4o"))
+    assert echoed.status_code == 200 and chatted.status_code == 200, chatted.content
+    spans = in_trace(receiver, trace_id, 6)
+    for name, provider in (("chat echo-1", "agentic_driver.echo"), ("chat gpt-4o", "openai")):
+        call = one(spans, name)
+        assert call.attributes["gen_ai.provider.name"] == call.attributes["gen_ai.system"] == provider
+    turns = [s for s in spans if s.name == "invoke_agent agentic-driver"]
+    assert len(turns) == 2 and all("gen_ai.system" in s.attributes for s in turns)

@@ -13,7 +13,10 @@ connections) are sampled. The report gives throughput, answers by code, p50/p99 
 operation, RSS and task counts over time. The soak fails (exit 1) on any answer outside the
 contract (a 500, an unexpected code), an RSS above ``--max-rss-mb`` or still growing in the last
 third of the run, or if, once the load stops, runs, tasks, connections or sessions do not return to
-their baseline (sessions: none, after retention).
+their baseline (sessions: none, after retention). The model call and run slot histograms must be
+there, with observations, and with bounded series: the same number at two scrapes late in the run and
+after it, at most what the configured instances, models, outcomes and token types allow, and no label
+value but a configured model, although clients keep asking for models that are not.
 """
 
 from __future__ import annotations
@@ -33,10 +36,17 @@ from typing import Any
 
 import httpx
 
-from agentic_driver import testing
+from agentic_driver import metrics, testing
 
 TOKEN = "soak-token-000000000001"
 RETENTION_MS = 3_000
+MODELS = ("echo-1", "echo-2")
+HISTOGRAMS = (
+    "agentic_driver_model_call_duration_seconds",
+    "agentic_driver_model_call_time_to_first_output_seconds",
+    "agentic_driver_model_call_tokens",
+    "agentic_driver_run_slot_wait_seconds",
+)
 LOOKUP = [{"name": "lookup", "description": "Look up.", "parameters": {"type": "object"}}]
 EXPECTED = {
     200,
@@ -60,7 +70,7 @@ class Host:
     def __init__(self, workdir: Path) -> None:
         config = {
             "hostId": "soak",
-            "providers": [{"id": "echo", "kind": "echo", "accountId": "acct-1"}],
+            "providers": [{"id": "echo", "kind": "echo", "accountId": "acct-1", "models": list(MODELS)}],
             "sessions": {"retentionMs": RETENTION_MS, "maxEntries": 1_000, "maxMessages": 40},
             "limits": {"maxConcurrentRuns": 32, "maxQueuedRuns": 256, "drainTimeoutMs": 5_000},
             "idempotency": {"maxKeys": 500, "ttlMs": 30_000},
@@ -73,6 +83,7 @@ class Host:
                 }
             ],
         }
+        self.config = config
         path = workdir / "soak.json"
         path.write_text(json.dumps(config))
         try:
@@ -85,14 +96,31 @@ class Host:
             raise SystemExit(f"the host did not start: {failed}") from failed
         self.port, self.base_url, self.process = self.host.port, self.host.base_url, self.host.process
         self.log_path = self.host.log_path
+        self.labels_seen: set[tuple[str, str]] = set()
 
     def gauges(self) -> dict[str, float]:
+        """The unlabelled samples, and per histogram ``series:<name>`` (its labelled bucket, sum and count
+        samples) and ``count:<name>`` (observations, all labels together); every label value seen is kept
+        in ``labels_seen``."""
         text = httpx.get(self.base_url + "/metrics", trust_env=False, timeout=5, headers={"Connection": "close"}).text
-        values: dict[str, float] = {}
+        values: dict[str, float] = {f"{kind}:{name}": 0.0 for name in HISTOGRAMS for kind in ("series", "count")}
         for line in text.splitlines():
-            if line and not line.startswith("#") and "{" not in line:
+            if not line or line.startswith("#"):
+                continue
+            if "{" not in line:
                 name, value = line.split()
                 values[name] = float(value)
+                continue
+            name, _, rest = line.partition("{")
+            labels, _, value = rest.rpartition("} ")
+            family = name.removesuffix("_bucket").removesuffix("_sum").removesuffix("_count")
+            if family in HISTOGRAMS and name != family:
+                values[f"series:{family}"] += 1
+                if name.endswith("_count"):
+                    values[f"count:{family}"] += float(value)
+                for pair in labels.split(","):
+                    key, _, quoted = pair.partition("=")
+                    self.labels_seen.add((key, quoted.strip('"')))
         return values
 
     def stop(self) -> int:
@@ -153,11 +181,27 @@ async def _stream(stats: Stats, http: httpx.AsyncClient, body: dict[str, Any], a
     return last
 
 
-def _run(session: dict[str, Any] | None, text: str, **extra: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"provider": "echo", "model": "echo-1", "input": text, **extra}
+def _run(session: dict[str, Any] | None, text: str, model: str = "echo-1", **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"provider": "echo", "model": model, "input": text, **extra}
     if session is not None:
         body["session"] = {"id": session["id"], "revision": session["revision"]}
+        body["model"] = session["model"]
     return body
+
+
+def _series_bound(config: dict[str, Any]) -> dict[str, int]:
+    """The most series each histogram may have: per configured (instance, model), every outcome of the
+    duration, the first output, every token type; per host, the slot wait outcomes (buckets, +Inf, sum, count)."""
+    pairs = sum(len(p.get("models", ["echo-1"])) for p in config["providers"])
+    duration, tokens, wait = (
+        len(b) + 3 for b in (metrics.DURATION_BUCKETS, metrics.TOKEN_BUCKETS, metrics.SLOT_WAIT_BUCKETS)
+    )
+    return {
+        HISTOGRAMS[0]: pairs * len(metrics.MODEL_CALL_OUTCOMES) * duration,
+        HISTOGRAMS[1]: pairs * duration,
+        HISTOGRAMS[2]: pairs * len(metrics.TOKEN_TYPES) * tokens,
+        HISTOGRAMS[3]: len(metrics.SLOT_WAIT_OUTCOMES) * wait,
+    }
 
 
 async def _client(index: int, base_url: str, until: float, stats: Stats, seed: int) -> None:
@@ -170,7 +214,7 @@ async def _client(index: int, base_url: str, until: float, stats: Stats, seed: i
                 "create",
                 http.post(
                     "/v1/sessions",
-                    json={"provider": "echo", "model": "echo-1", "mode": rng.choice(["history", "native"])},
+                    json={"provider": "echo", "model": rng.choice(MODELS), "mode": rng.choice(["history", "native"])},
                 ),
             )
             if created is None or created.status_code != 201:
@@ -236,11 +280,13 @@ async def _client(index: int, base_url: str, until: float, stats: Stats, seed: i
                     if first is not None and first.status_code == 200:
                         session = first.json()["session"]
                 elif pick < 0.86:
-                    await _call(
-                        stats, "stateless", http.post("/v1/runs", json=_run(None, text, instructions="Be brief."))
-                    )
+                    body = _run(None, text, rng.choice(MODELS), instructions="Be brief.")
+                    await _call(stats, "stateless", http.post("/v1/runs", json=body))
                 elif pick < 0.88:
                     await _call(stats, "run-fail", http.post("/v1/runs", json=_run(None, "!fail\n" + text)))
+                elif pick < 0.90:  # a model the instance does not serve: MODEL_NOT_FOUND, and never a series
+                    body = _run(None, text, f"unlisted-{rng.randint(0, 10**9)}")
+                    await _call(stats, "run-unlisted", http.post("/v1/runs", json=body))
                 elif pick < 0.92:
                     await _call(
                         stats,
@@ -329,6 +375,12 @@ async def soak(seconds: float, clients: int, max_rss_mb: float, seed: int) -> in
         f"(baseline {baseline['agentic_driver_asyncio_tasks']:.0f}), active runs {runs:.0f}, "
         f"sessions {sessions:.0f}, connections {connections:.0f}; host exit code {exit_code}"
     )
+    bound = _series_bound(host.config)
+    late = samples[2 * len(samples) // 3 :] or [settled]
+    print("  histograms (series at 2/3 of the run, at its end, after it; bound; observations):")
+    for name in HISTOGRAMS:
+        counts = " ".join(f"{s[f'series:{name}']:5.0f}" for s in (late[0], late[-1], settled))
+        print(f"    {name:<56} {counts} {bound[name]:6d} {settled[f'count:{name}']:8.0f}")
 
     if stats.unexpected:
         failures.append(f"{len(stats.unexpected)} answers outside the contract, e.g. {stats.unexpected[:5]}")
@@ -346,6 +398,17 @@ async def soak(seconds: float, clients: int, max_rss_mb: float, seed: int) -> in
         failures.append("asyncio tasks did not return to their baseline")
     if settled["agentic_driver_open_connections"] > baseline["agentic_driver_open_connections"]:
         failures.append("connections did not return to their baseline")
+    for name in HISTOGRAMS:
+        counts = {late[0][f"series:{name}"], late[-1][f"series:{name}"], settled[f"series:{name}"]}
+        if not settled[f"series:{name}"] or not settled[f"count:{name}"]:
+            failures.append(f"{name} is missing from /metrics or observed nothing")
+        elif len(counts) != 1:
+            failures.append(f"{name} series kept changing late in the run: {sorted(counts)}")
+        elif settled[f"series:{name}"] > bound[name]:
+            failures.append(f"{name} has {settled[f'series:{name}']:.0f} series, above the bound of {bound[name]}")
+    strangers = {v for k, v in host.labels_seen if k == "model"} - set(MODELS)
+    if strangers:
+        failures.append(f"histogram series for models that are not configured: {sorted(strangers)[:5]}")
     if exit_code != 0:
         failures.append(f"the host exited {exit_code} on SIGTERM")
     if "Traceback" in host.log_path.read_text():

@@ -11,7 +11,7 @@ import pytest
 from opentelemetry.semconv._incubating.attributes import error_attributes, gen_ai_attributes
 from opentelemetry.semconv.attributes import http_attributes, url_attributes
 
-from agentic_driver import request_context, telemetry
+from agentic_driver import EchoProvider, request_context, telemetry
 from agentic_driver.logs import JsonFormatter, Redactor, TextFormatter
 
 TOKEN = "alice-secret-token-000000001"
@@ -121,3 +121,12 @@ def test_tracing_stays_off_without_configuration() -> None:
     assert not telemetry.configure(env={"OTEL_EXPORTER_OTLP_ENDPOINT": "http://x", "OTEL_TRACES_EXPORTER": "none"})
     assert telemetry.tracer is None
     assert telemetry.outgoing_headers() == {}
+
+
+def test_the_deprecated_gen_ai_system_is_set_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    echo = EchoProvider(id="echo", models=("echo-1",), account_id=None)
+    shared = telemetry._gen_ai("chat", echo, "echo-1", "run_1", None)
+    assert shared[telemetry.GEN_AI_PROVIDER_NAME] == "agentic_driver.echo"
+    assert telemetry.GEN_AI_SYSTEM not in shared
+    monkeypatch.setattr(telemetry, "emit_gen_ai_system", True)  # host JSON tracing.emitGenAiSystem
+    assert telemetry._gen_ai("chat", echo, "echo-1", "run_1", None)[telemetry.GEN_AI_SYSTEM] == "agentic_driver.echo"

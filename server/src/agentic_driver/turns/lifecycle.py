@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
@@ -292,10 +293,12 @@ class TurnLifecycle:
         step: _Step | None = None,
     ) -> _Step:
         """One provider call (into ``step``, a fresh one by default); no progress for ``idle_timeout_ms``
-        raises ``_IdleTimeout``. Untraced turns call it directly: one coroutine per model call, not two."""
+        raises ``_IdleTimeout``. Untraced turns call it directly: one coroutine per model call, not two.
+        Its duration, time to first output and usage are observed (``Metrics.model_call_ended``)."""
         run.model_work_started = True
         if step is None:
             step = _Step()
+        started, first_output, outcome, usage_before = time.perf_counter(), None, "failed", progress.usage
         # Without an idle timeout there is no deadline at all: asyncio.timeout costs a timer and several
         # running-loop look-ups per event, which a run that set none should not pay.
         idle = asyncio.timeout(None) if idle_timeout_ms is not None else contextlib.nullcontext()
@@ -304,16 +307,27 @@ class TurnLifecycle:
                 _arm(deadline, idle_timeout_ms)
                 async for event in events:
                     text = _take(event, step, progress)
+                    if first_output is None and (text is not None or step.calls):
+                        first_output = time.perf_counter()
                     if text is not None:
                         if deadline is not None:
                             deadline.reschedule(None)  # a slow reader is not a stalled provider
                         await run.publish_delta(text)
                     if not isinstance(event, RetryReport):  # a retried attempt is not progress of the answer
                         _arm(deadline, idle_timeout_ms)
+            outcome = "completed"
         except TimeoutError:
             if isinstance(idle, asyncio.Timeout) and idle.expired():
+                outcome = "timeout"
                 raise _IdleTimeout from None
             raise ProviderFailure("the provider call timed out") from None
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            raise
+        finally:
+            self._metrics.model_call_ended(
+                provider, request.model, outcome, started, first_output, usage_before, progress.usage
+            )
         return step
 
     async def _answer_calls(self, run: ActiveRun, calls: list[ToolCall], progress: _Progress) -> list[ToolExchange]:

@@ -4,13 +4,18 @@ Admission reserves a place synchronously (``reserve``), so the bound holds
 exactly even though the run's task starts later; a full line is HOST_BUSY. A
 run waiting here is still its session's active turn (``SESSION_BUSY``), and
 cancelling its task (cancel, delete, disconnect) takes it out of line at once.
-A slot is handed straight to the next waiter, first come first served.
+A slot is handed straight to the next waiter, first come first served. Each
+``acquire`` reports how long it waited (``on_wait``: the seconds, and whether it got
+the slot or was cancelled in line); one that found a slot free reports 0 without
+reading a clock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
+from collections.abc import Callable
 
 from ..errors import HostBusy
 
@@ -18,9 +23,10 @@ __all__ = ["RunSlots"]
 
 
 class RunSlots:
-    def __init__(self, size: int, max_waiting: int) -> None:
+    def __init__(self, size: int, max_waiting: int, on_wait: Callable[[float, bool], None] | None = None) -> None:
         self.size = size
         self.max_waiting = max_waiting
+        self._on_wait = on_wait
         self._in_use = 0
         self._reserved = 0
         self._waiters: deque[asyncio.Future[None]] = deque()
@@ -50,11 +56,15 @@ class RunSlots:
         """Take a slot, waiting in line if needed; ``reserved=False`` resumes a paused run past the bound."""
         if reserved:
             self._reserved -= 1
+        on_wait = self._on_wait
         if self._in_use < self.size and not self._waiters:
             self._in_use += 1
+            if on_wait is not None:
+                on_wait(0.0, True)
             return
         waiter = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
+        started = time.perf_counter()
         try:
             await waiter
         except asyncio.CancelledError:
@@ -62,7 +72,11 @@ class RunSlots:
                 self.release()  # the slot was handed over just as we were cancelled: pass it on
             elif waiter in self._waiters:  # a release may already have dropped our cancelled place
                 self._waiters.remove(waiter)
+            if on_wait is not None:
+                on_wait(time.perf_counter() - started, False)
             raise
+        if on_wait is not None:
+            on_wait(time.perf_counter() - started, True)
 
     def release(self) -> None:
         while self._waiters:
