@@ -183,6 +183,12 @@ class Metrics:
         self.errors = Counter(
             "agentic_driver_errors", "Error responses, by error code.", ["code"], registry=self.registry
         )
+        self.run_defects = Counter(
+            "agentic_driver_run_defects",
+            "Runs that ended in INTERNAL_ERROR, a defect of the host (logged with its traceback), however the run "
+            "was answered: a response, a streamed run.failed event or a session turn's interruption.",
+            registry=self.registry,
+        )
 
         self.active_runs = Gauge(
             "agentic_driver_active_runs",

@@ -170,7 +170,23 @@ async def test_an_exception_of_our_own_is_an_internal_error_with_the_request_id_
     assert logged and "planted defect" in str(logged[0].exc_info[1])  # type: ignore[index]
     metrics = driver.metrics.render().decode()
     assert 'agentic_driver_errors_total{code="INTERNAL_ERROR"} 1.0' in metrics
+    assert "agentic_driver_run_defects_total 1.0" in metrics
     assert 'code="PROVIDER_ERROR"' not in metrics  # counted apart from the provider's failures
+
+
+async def test_a_streamed_run_that_meets_a_defect_of_ours_is_counted_as_one(
+    host_with_a_planted_bug: tuple[httpx.AsyncClient, Driver], caplog: pytest.LogCaptureFixture
+) -> None:
+    client, driver = host_with_a_planted_bug
+
+    with caplog.at_level(logging.ERROR):
+        response = await client.post("/v1/runs/stream", json={"provider": "claude", "model": "m", "input": "hi"})
+
+    assert response.status_code == 200  # the stream had started: the failure is its last event
+    failed = [json.loads(line[5:]) for line in response.text.splitlines() if line.startswith("data:")][-1]
+    assert (failed["type"], failed["problem"]["code"]) == ("run.failed", "INTERNAL_ERROR")
+    assert driver.metrics.registry.get_sample_value("agentic_driver_run_defects_total") == 1.0
+    assert any(r.exc_info is not None for r in caplog.records)
 
 
 CLASSIFIERS = {

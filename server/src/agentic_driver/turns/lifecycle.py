@@ -232,6 +232,7 @@ class TurnLifecycle:
             self._fail(run, error)
         except Exception:
             log.exception("run %s failed unexpectedly", run.id)
+            self._metrics.run_defects.inc()
             self._stop(run, store, progress, "failed")
             self._fail(run, InternalError("The run failed unexpectedly."))
         finally:
