@@ -12,8 +12,11 @@ import (
 // SecuritySource is provider of security values (tokens, passwords, etc.).
 type SecuritySource interface {
 	// BearerAuth provides bearerAuth security value.
-	// A token configured on the host. It maps to a principal: a subject, the provider instances it may use
-	// and its session grants. Clients never send a subject, account or permissions themselves.
+	// A static token configured on the host, or a JWT access token from an identity provider the host
+	// trusts (host JSON `auth.jwt`: issuer, audience, signing keys, algorithms). Either maps to a
+	// principal: a subject, the provider instances it may use and its session grants (for a JWT, from its
+	// claims: `sub` and `scope` words such as `sessions:create` by default). Clients never send a subject,
+	// account or permissions themselves.
 	BearerAuth(ctx context.Context, operationName OperationName) (BearerAuth, error)
 }
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 FIX_IT: dict[str, str] = {
-    "UNAUTHENTICATED": "Send ``Authorization: Bearer <token>`` with a token configured on the host.",
+    "UNAUTHENTICATED": "Send ``Authorization: Bearer <token>`` with a token configured on the host or a valid JWT from a trusted issuer; ``WWW-Authenticate``'s ``error_description`` says why a token was refused (e.g. ``expired``).",
     "PERMISSION_DENIED": "The token lacks the session grant (``create``, ``read``, ``continue``, ``delete``) or the provider; ask the operator.",
     "SESSION_NOT_FOUND": "Unknown, expired, deleted, or not yours (also: wrong provider/model for it, or its provider's account binding changed). Start a new session.",
     "RUN_NOT_FOUND": "The run is not yours, or it ended (nothing to cancel or answer) and, past ``runs.retentionMs``, is no longer readable either: read its session for the outcome.",

@@ -1,7 +1,10 @@
 """Bearer tokens -> principals, and the grant checks every operation makes.
 
-Tokens are kept only as SHA-256 digests and compared in constant time; a
-secret is never logged, stored in clear or shown by ``repr``.
+Static tokens are kept only as SHA-256 digests and compared in constant time; a
+secret is never logged, stored in clear or shown by ``repr``. JWT access tokens
+from identity providers (host JSON ``auth.jwt``) are verified by ``auth_jwt``;
+``bearer`` puts both behind the one policy a request is authenticated against.
+``Rejection`` names why a presented token was refused.
 """
 
 from __future__ import annotations
@@ -10,12 +13,21 @@ import hashlib
 import hmac
 import os
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal
 
 from .config import ConfigError, TokenConfig
-from .errors import PermissionDenied
+from .errors import PermissionDenied, Unauthenticated
 
-__all__ = ["SessionGrant", "SessionPrincipal", "TokenPolicy", "bearer_matches", "secret_digest", "sha256_hex"]
+__all__ = [
+    "Rejection",
+    "SessionGrant",
+    "SessionPrincipal",
+    "TokenPolicy",
+    "bearer_matches",
+    "secret_digest",
+    "sha256_hex",
+]
 
 SessionGrant = Literal["create", "read", "continue", "delete"]
 ALL_GRANTS: frozenset[SessionGrant] = frozenset(("create", "read", "continue", "delete"))
@@ -58,13 +70,19 @@ class _Entry:
 
 
 class TokenPolicy:
-    """Maps a presented bearer token to its principal."""
+    """Maps a presented static bearer token to its principal."""
 
     def __init__(self, tokens: list[TokenConfig]) -> None:
         self._entries = [_Entry(_digest_of(t, i), _principal_of(t)) for i, t in enumerate(tokens)]
 
+    def __len__(self) -> int:
+        return len(self._entries)
+
     def authenticate(self, presented: str) -> SessionPrincipal | None:
-        digest = hashlib.sha256(presented.encode("utf-8")).digest()
+        return self.match(hashlib.sha256(presented.encode("utf-8")).digest())
+
+    def match(self, digest: bytes) -> SessionPrincipal | None:
+        """The principal of the configured token with this SHA-256, if any."""
         found: SessionPrincipal | None = None
         # Compare against every entry so the time taken does not depend on which one matches.
         for entry in self._entries:
@@ -104,3 +122,34 @@ def bearer_matches(authorization: str, digest: bytes) -> bool:
 def _principal_of(token: TokenConfig) -> SessionPrincipal:
     providers = None if "*" in token.providers else frozenset(token.providers)
     return SessionPrincipal(subject=token.subject, providers=providers, grants=frozenset(token.sessions))
+
+
+class Rejection(StrEnum):
+    """Why a presented bearer token was refused: the ``error_description`` of the 401's ``invalid_token``
+    challenge, and the end of the problem's ``detail``. A fixed class, never any part of the token or its claims."""
+
+    UNKNOWN_TOKEN = "unknown token"
+    """Neither a configured static token (an unknown or revoked one) nor a JWT for a configured issuer."""
+    MALFORMED = "malformed"
+    """Not a well-formed JWT (encoding, JSON, a claim of the wrong type)."""
+    EXPIRED = "expired"
+    """``exp`` has passed (beyond the issuer's leeway)."""
+    NOT_YET_VALID = "not yet valid"
+    """``nbf`` or ``iat`` is in the future (beyond the issuer's leeway)."""
+    WRONG_ISSUER = "wrong issuer"
+    """``iss`` names no configured issuer."""
+    WRONG_AUDIENCE = "wrong audience"
+    """``aud`` names none of the issuer's configured audiences."""
+    BAD_SIGNATURE = "bad signature"
+    """The signature does not verify with the issuer's key."""
+    UNKNOWN_KEY = "unknown key"
+    """``kid`` names no key the issuer publishes, even after a fetch of its JWKS."""
+    ALGORITHM_NOT_ALLOWED = "algorithm not allowed"
+    """``alg`` is not in the issuer's ``algorithms`` (``none`` and HMAC never are), or not the key's own."""
+    MISSING_CLAIM = "missing claim"
+    """A required claim is absent: ``exp``, ``iss``, ``aud`` or the subject claim."""
+    KEYS_UNAVAILABLE = "keys unavailable"
+    """The issuer's JWKS could not be fetched yet (the host logs why); retry later."""
+
+    def error(self) -> Unauthenticated:
+        return Unauthenticated(f"The bearer token is not valid: {self.value}.", invalid_token=self.value)

@@ -2,6 +2,7 @@
 
 agentic-driver serve [--config FILE] [--host H] [--port P] [--host-id ID] [--log-level L] [--log-format text|json]
                      [--tls-cert FILE --tls-key FILE | --behind-tls-proxy]
+agentic-driver reload --pid PID [--config FILE]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
 agentic-driver cluster config --host ID=ADDR ... --format haproxy|nginx|gateway-api [--bind ADDR:PORT]
@@ -17,6 +18,7 @@ import json
 import logging
 import os
 import secrets
+import signal
 import ssl
 import sys
 from collections.abc import Iterator, Mapping
@@ -28,7 +30,8 @@ from fastapi import FastAPI
 from pydantic import ValidationError
 
 from . import cluster, snapshot, telemetry
-from .auth import TokenPolicy, sha256_hex
+from .auth import sha256_hex
+from .bearer import Authenticator, BearerPolicy
 from .config import (
     ALL_GRANTS,
     HOST_ID_ENV,
@@ -55,14 +58,17 @@ log = logging.getLogger("agentic_driver.http")
 
 
 def build_host(
-    config: HostConfig, drain: Drain | None = None, metrics_access: MetricsAccess | None = None
+    config: HostConfig,
+    drain: Drain | None = None,
+    metrics_access: MetricsAccess | None = None,
+    auth: Authenticator | None = None,
 ) -> tuple[Driver, FastAPI]:
-    """The driver and its ASGI app for a validated config."""
+    """The driver and its ASGI app for a validated config (``auth``: its bearer policy, built if not given)."""
     driver = Driver.from_config(config)
     limits = config.limits
     app = create_app(
         driver,
-        TokenPolicy(config.tokens),
+        auth or Authenticator(BearerPolicy.from_config(config)),
         max_body_bytes=limits.maxBodyBytes,
         heartbeat_ms=limits.heartbeatMs,
         stream_stall_ms=limits.streamStallMs,
@@ -96,15 +102,18 @@ def serve(
     port: int = 8080,
     log_level: str = "info",
     log_format: LogFormat | None = None,
+    config_path: str | None = None,
 ) -> None:
     """Serve the host until SIGTERM or SIGINT, then drain (see ``http.server``) and return.
 
+    On SIGHUP the ``tokens`` and ``auth`` blocks are read again from ``config_path`` (``reload_auth``).
     Raises ``ConfigError`` before binding when ``host`` is not loopback and ``config.tls`` neither
     serves TLS nor says that a proxy terminates it, or when its certificate or key cannot be loaded.
     """
     check_listen_address(host, config.tls)
     ssl_context = server_ssl_context(config.tls) if config.tls.direct else None
-    configure_logging(log_level, log_format or config.logging.format, Redactor(config_secrets(config)))
+    redactor = Redactor(config_secrets(config))
+    configure_logging(log_level, log_format or config.logging.format, redactor)
     tracing = config.tracing
     if tracing is not None:
         telemetry.configure(
@@ -114,7 +123,8 @@ def serve(
         telemetry.configure()
     drain = Drain()
     access = MetricsAccess.of(config.metrics, host)
-    driver, app = build_host(config, drain, access)
+    auth = Authenticator(BearerPolicy.from_config(config))
+    driver, app = build_host(config, drain, access, auth)
     kept = snapshot.configured(config)
     key = snapshot.load_key(kept) if kept is not None else b""
     if kept is not None:
@@ -145,6 +155,7 @@ def serve(
             limits.drainTimeoutMs,
             metrics_config,
             drain_read_window_ms=limits.drainReadWindowMs,
+            on_reload=lambda: reload_auth(config_path, auth, redactor),
         ).run()
     except SystemExit:
         if kept is not None and driver.restored is not None and not drain.draining:
@@ -154,6 +165,35 @@ def serve(
         telemetry.shutdown()  # export the spans still queued
     if kept is not None and drain.draining:
         snapshot.write_after_drain(driver, kept, key)
+
+
+def reload_auth(config_path: str | None, auth: Authenticator, redactor: Redactor) -> bool:
+    """Read host JSON again and make its ``tokens`` and ``auth`` blocks current (on SIGHUP); whether it did.
+
+    The whole file is validated as at start; if it (or a ``tokenEnv``, a ``jwksFile``) cannot be used, the
+    current policy stays and the log says why (problems name JSON paths, never a secret). Sessions, runs
+    and connections are untouched; a request already authenticated finishes as it began."""
+    if config_path is None:
+        log.warning("SIGHUP: nothing to reload: the host runs the embedded default (no --config file)")
+        return False
+    try:
+        config = load_config(config_path)
+        redactor.add(config_secrets(config))  # before any line could show a new secret
+        policy = auth.replace(config)
+    except ConfigError as error:
+        log.error(
+            "SIGHUP: %s not reloaded, the tokens and auth in force stay: %s", config_path, "; ".join(error.problems)
+        )
+        return False
+    except Exception:
+        log.exception("SIGHUP: %s not reloaded, the tokens and auth in force stay", config_path)
+        return False
+    log.info(
+        "SIGHUP: tokens and auth reloaded from %s: %r (other blocks take effect at the next start)",
+        config_path,
+        policy,
+    )
+    return True
 
 
 def _uvicorn_config(
@@ -228,6 +268,11 @@ def _parser() -> argparse.ArgumentParser:
         choices=list(LOG_FORMATS),
         help="text or json (one object per line); default: host JSON logging.format",
     )
+    reload = commands.add_parser(
+        "reload", help="make a running host re-read the tokens and auth blocks of its --config file (SIGHUP)"
+    )
+    reload.add_argument("--pid", type=int, required=True, help="the host's process id")
+    reload.add_argument("--config", metavar="FILE", help="check this file (the host's) first; signal only if valid")
     token = commands.add_parser("token", help="operator tooling for bearer tokens").add_subparsers(
         dest="token_command", required=True
     )
@@ -306,6 +351,28 @@ def _token_create(subject: str, providers: list[str], grants: list[str]) -> int:
     return 0
 
 
+def _reload(pid: int, config_path: str | None) -> int:
+    if config_path is not None:
+        try:
+            load_config(config_path)
+        except ConfigError as error:
+            for problem in error.problems:
+                print(problem)
+            print(f"agentic-driver: {config_path} is not valid: no signal sent", file=sys.stderr)
+            return 1
+    try:
+        os.kill(pid, signal.SIGHUP)
+    except OSError as error:
+        print(f"agentic-driver: cannot signal process {pid}: {error.strerror}", file=sys.stderr)
+        return 1
+    print(
+        f"agentic-driver: sent SIGHUP to {pid}: it re-reads tokens and auth from its --config file; "
+        "its log says whether it did",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _config_check(path: str) -> int:
     try:
         config = load_config(path)
@@ -313,13 +380,26 @@ def _config_check(path: str) -> int:
         for problem in error.problems:
             print(problem)
         return 1
-    problems = snapshot_problems(config)
+    problems = snapshot_problems(config) + jwks_file_problems(config)
     for problem in problems:
         print(problem)
     if problems:
         return 1
     print(f"{path}: valid")
     return 0
+
+
+def jwks_file_problems(config: HostConfig) -> list[str]:
+    """What would keep an ``auth.jwt`` issuer's ``jwksFile`` from being read (a ``jwksUrl`` is not fetched)."""
+    if not any(issuer.jwksFile is not None for issuer in config.auth.jwt):
+        return []
+    from .auth_jwt import JwtIssuers  # PyJWT only for a config that has issuers
+
+    try:
+        JwtIssuers(config.auth.jwt)
+    except ConfigError as error:
+        return error.problems
+    return []
 
 
 def snapshot_problems(config: HostConfig, environ: Mapping[str, str] = os.environ) -> list[str]:
@@ -372,6 +452,8 @@ def _cluster_config(hosts: list[str], fmt: str, bind: str, check: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
+    if options.command == "reload":
+        return _reload(options.pid, options.config)
     if options.command == "token":
         return _token_create(options.subject, options.providers, options.grants)
     if options.command == "config":
@@ -387,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         if token is not None:
             print(f"agentic-driver: embedded default host; bearer token: {token}", flush=True)
         config = with_host_id(config, options.host_id)
-        serve(config, options.host, options.port, options.log_level, options.log_format)
+        serve(config, options.host, options.port, options.log_level, options.log_format, config_path=options.config)
     except ConfigError as error:
         print(f"agentic-driver: {error}", file=sys.stderr)
         return 2

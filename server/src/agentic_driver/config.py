@@ -9,14 +9,16 @@ tighten the contract's defaults.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .ids import HOST_ID_PATTERN, is_host_id
 from .jsontext import RepeatedMember, unique_members
@@ -28,7 +30,9 @@ __all__ = [
     "DEFAULT_MAX_RECORD_BYTES",
     "DEFAULT_MAX_RUN_EVENT_BYTES",
     "HOST_ID_ENV",
+    "JWT_ALGORITHMS",
     "AnthropicProviderConfig",
+    "AuthConfig",
     "CliProviderConfig",
     "ConfigError",
     "EchoProviderConfig",
@@ -36,6 +40,7 @@ __all__ = [
     "HostConfig",
     "HostToolConfig",
     "IdempotencyConfig",
+    "JwtIssuerConfig",
     "LimitsConfig",
     "OpenAIChatProviderConfig",
     "OpenAIResponsesProviderConfig",
@@ -390,6 +395,111 @@ class TokenConfig(_Closed):
     __str__ = __repr__
 
 
+JWT_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
+"""The signature algorithms an access token may use: asymmetric only, so nothing the host holds can sign one."""
+
+JwtAlgorithmName = Literal["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]
+
+
+def _asymmetric_algorithm(value: Any) -> Any:
+    """Refuse ``none`` and HMAC by name, saying why, before the literal check would only list the accepted ones."""
+    if isinstance(value, str) and value not in JWT_ALGORITHMS:
+        if value.lower() == "none":
+            raise ValueError("'none' is never accepted: an unsigned token proves nothing")
+        if value.upper().startswith("HS"):
+            raise ValueError(
+                f"{value!r} is refused: HMAC verifies with a shared secret, and beside a JWKS that 'secret' would be "
+                "a public key anyone can read; only RS*, PS*, ES* and EdDSA are accepted"
+            )
+        raise ValueError(f"{value!r} is not an accepted algorithm (one of {', '.join(JWT_ALGORITHMS)})")
+    return value
+
+
+def _listed(value: Any) -> Any:
+    return [value] if isinstance(value, str) else value
+
+
+def _is_loopback_host(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class JwtIssuerConfig(_Closed):
+    """An identity provider whose JWT access tokens the host accepts (docs/host-config.md, JWT access tokens).
+
+    A token is checked against the entry its ``iss`` names: an algorithm of ``algorithms``, a signature by one of
+    the issuer's keys, ``exp`` (required), ``nbf`` and ``iat``, and ``aud``; its claims then give the principal."""
+
+    issuer: Annotated[str, Field(min_length=1)]
+    """The ``iss`` the tokens carry, exactly (Keycloak: ``https://HOST/realms/REALM``; Auth0:
+    ``https://TENANT.auth0.com/``, with its trailing slash)."""
+    audience: Annotated[list[Annotated[str, Field(min_length=1)]], BeforeValidator(_listed), Field(min_length=1)]
+    """The audience this host is, or a list of them (a string is a list of one): a token's ``aud`` must name one."""
+    jwksUrl: Annotated[str, Field(pattern=r"^https?://")] | None = None
+    """Where the issuer publishes its keys (JWKS), over HTTPS (plain HTTP only from a loopback address). Fetched on
+    first use, cached for ``jwksCacheSeconds`` and fetched again when a token names a key id it does not hold, at
+    most once per ``jwksMinRefetchSeconds``; redirects are not followed."""
+    jwksFile: Annotated[str, Field(min_length=1)] | None = None
+    """A JWKS file instead of ``jwksUrl``, read at start and again on every reload (SIGHUP)."""
+    algorithms: Annotated[
+        list[Annotated[JwtAlgorithmName, BeforeValidator(_asymmetric_algorithm)]], Field(min_length=1)
+    ]
+    """The algorithms the issuer signs with (explicit: a token with any other ``alg`` is refused). Asymmetric only:
+    ``none`` and HS256/384/512 are refused here."""
+    leewaySeconds: Annotated[int, Field(ge=0, le=300)] = 30
+    """Clock skew tolerated on ``exp``, ``nbf`` and ``iat``."""
+    subjectClaim: Annotated[str, Field(min_length=1)] = "sub"
+    """The claim that names the principal's subject (it owns the sessions the token creates)."""
+    subjectPrefix: str = ""
+    """Put before every subject from this issuer, e.g. ``"kc:"``, so that two issuers (or a static token) never
+    name the same subject and so share its sessions."""
+    grantsClaim: Annotated[str, Field(min_length=1)] = "scope"
+    """The claim that holds the session grants, as space-separated words or a list of strings:
+    ``sessions:create``, ``sessions:read``, ``sessions:continue``, ``sessions:delete`` (other words are ignored)."""
+    providersClaim: Annotated[str, Field(min_length=1)] | None = None
+    """A claim listing the provider instances the token may use (space-separated or a list), within
+    ``providers``; absent: every token of the issuer may use all of ``providers``."""
+    providers: list[str]
+    """Provider instance ids this issuer's tokens may use; ``["*"]`` means every instance."""
+    jwksCacheSeconds: Annotated[int, Field(ge=1)] = 300
+    """How long fetched keys are used before they are fetched again: a key the issuer retired verifies new tokens
+    that long at most (while the issuer cannot be reached, the keys fetched before stay in use; a token already
+    verified is accepted until its ``exp``)."""
+    jwksMinRefetchSeconds: Annotated[int, Field(ge=1)] = 30
+    """The least time between two fetches of ``jwksUrl``, so that tokens naming unknown key ids cannot have the
+    host fetch on every request."""
+
+    @field_validator("jwksUrl")
+    @classmethod
+    def _https_unless_loopback(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        parts = urlsplit(value)
+        if not parts.hostname:
+            raise ValueError("not a URL with a host")
+        if parts.scheme != "https" and not _is_loopback_host(parts.hostname):
+            raise ValueError("keys are fetched over HTTPS only (plain HTTP only from a loopback address)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_key_source(self) -> JwtIssuerConfig:
+        if (self.jwksUrl is None) == (self.jwksFile is None):
+            raise ValueError("give exactly one of jwksUrl, jwksFile")
+        return self
+
+
+class AuthConfig(_Closed):
+    """Bearer tokens besides the static ``tokens``: JWT access tokens from identity providers. ``tokens`` and this
+    block are re-read on SIGHUP (``agentic-driver reload``) without a restart."""
+
+    jwt: list[JwtIssuerConfig] = []
+    """The issuers whose access tokens are accepted, one entry each, each with its own ``issuer``."""
+
+
 class TlsConfig(_Closed):
     """How bearer tokens are protected on the wire: the host's own TLS, or a proxy's in front."""
 
@@ -507,7 +617,9 @@ class HostConfig(_Closed):
     tools: list[HostToolConfig] = []
     """Host tools offered to the model on every run."""
     tokens: list[TokenConfig] = []
-    """The bearer tokens the host accepts."""
+    """The static bearer tokens the host accepts (re-read on SIGHUP)."""
+    auth: AuthConfig = AuthConfig()
+    """JWT access tokens from identity providers, beside ``tokens`` (re-read on SIGHUP)."""
     tls: TlsConfig = TlsConfig()
     """TLS where tokens travel; without it the host serves plain HTTP on loopback addresses only."""
     metrics: MetricsConfig = MetricsConfig()
@@ -587,6 +699,15 @@ def _cross_checks(data: Any) -> list[str]:
         for name in names if isinstance(names, list) else []:
             if isinstance(name, str) and name != "*" and name not in known:
                 problems.append(f"tokens[{index}].providers: unknown provider {name!r}")
+    auth = data.get("auth") if isinstance(data, dict) else None
+    issuers = auth.get("jwt") if isinstance(auth, dict) else None
+    issuers = issuers if isinstance(issuers, list) else []
+    problems += _repeats(_names({"jwt": issuers}, "jwt", "issuer"), "auth.jwt", "issuer", "issuer")
+    for index, issuer in enumerate(issuers):
+        names = issuer.get("providers") if isinstance(issuer, dict) else None
+        for name in names if isinstance(names, list) else []:
+            if isinstance(name, str) and name != "*" and name not in known:
+                problems.append(f"auth.jwt[{index}].providers: unknown provider {name!r}")
     qualification = data.get("qualification") if isinstance(data, dict) else None
     names = qualification.get("providers") if isinstance(qualification, dict) else None
     for name in names if isinstance(names, list) else []:

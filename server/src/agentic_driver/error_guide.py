@@ -17,7 +17,10 @@ from .errors import ErrorCode
 __all__ = ["WHAT_TO_DO"]
 
 WHAT_TO_DO: Mapping[ErrorCode, str] = {
-    ErrorCode.UNAUTHENTICATED: ("Send `Authorization: Bearer <token>` with a token configured on the host."),
+    ErrorCode.UNAUTHENTICATED: (
+        "Send `Authorization: Bearer <token>` with a token configured on the host or a valid JWT from a trusted "
+        "issuer; `WWW-Authenticate`'s `error_description` says why a token was refused (e.g. `expired`)."
+    ),
     ErrorCode.PERMISSION_DENIED: (
         "The token lacks the session grant (`create`, `read`, `continue`, `delete`) or the provider; ask the operator."
     ),

@@ -302,6 +302,14 @@ class RetryLater(DriverError):
 class Unauthenticated(DriverError):
     code = ErrorCode.UNAUTHENTICATED
 
+    invalid_token: str | None = None
+    """Why a presented token was refused, a reason class (``auth.Rejection``) that the challenge carries as
+    ``error="invalid_token", error_description=...``; ``None`` when no bearer token was presented at all."""
+
+    def __init__(self, detail: str, *, invalid_token: str | None = None) -> None:
+        super().__init__(detail)
+        self.invalid_token = invalid_token
+
 
 class PermissionDenied(DriverError):
     code = ErrorCode.PERMISSION_DENIED

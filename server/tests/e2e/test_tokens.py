@@ -13,6 +13,9 @@ from agentic_driver_client.models import Discovery, Health
 from .conftest import ALICE, CAROL, DAVE, Host, assert_problem, create_request, new_session, run_request
 
 CHALLENGE = 'Bearer realm="agentic-driver"'
+"""No bearer token presented: a challenge without an error code (RFC 6750 section 3.1)."""
+UNKNOWN_TOKEN = CHALLENGE + ', error="invalid_token", error_description="unknown token"'
+"""A bearer token this host does not accept (never configured, or revoked)."""
 
 
 def _discovery(host: Host, token: str) -> Discovery:
@@ -60,7 +63,8 @@ def test_wrong_token_is_unauthenticated(main_host: Host) -> None:
             ]
         for response in responses:
             assert_problem(response, 401, "UNAUTHENTICATED")
-            assert response.headers["www-authenticate"] == CHALLENGE
+            assert response.headers["www-authenticate"] == UNKNOWN_TOKEN
+            assert wrong.encode() not in response.content
     assert main_host.provider_calls("echo") == calls
 
 
@@ -77,9 +81,12 @@ def test_missing_or_malformed_authorization_is_unauthenticated(main_host: Host) 
         health = get_health.sync_detailed(client=anonymous)
         assert health.status_code == 200 and isinstance(health.parsed, Health)
     with main_host.raw() as http:
-        for authorization in (f"Basic {ALICE}", ALICE, "Bearer", f"Token {ALICE}", f"Bearer  {ALICE}x"):
+        for authorization in (f"Basic {ALICE}", ALICE, "Bearer", f"Token {ALICE}"):
             response = http.get("/v1/discovery", headers={"Authorization": authorization})
             assert_problem(response, 401, "UNAUTHENTICATED")
             assert response.headers["www-authenticate"] == CHALLENGE
+        response = http.get("/v1/discovery", headers={"Authorization": f"Bearer  {ALICE}x"})
+        assert_problem(response, 401, "UNAUTHENTICATED")
+        assert response.headers["www-authenticate"] == UNKNOWN_TOKEN
         # the scheme name is case-insensitive
         assert http.get("/v1/discovery", headers={"Authorization": f"bearer {ALICE}"}).status_code == 200

@@ -24,6 +24,8 @@ def test_the_embedded_default_host_imports_no_upstream_adapter() -> None:
 
     assert "agentic_driver.providers.echo" in loaded
     assert not loaded & {"httpx", "agentic_driver.providers.anthropic", "agentic_driver.providers.openai_responses"}
+    # nor the JWT verifier (PyJWT) without auth.jwt
+    assert not loaded & {"agentic_driver.auth_jwt", "jwt"}
     # tracing is off unless configured, and then the OpenTelemetry SDK and exporter are not even imported
     # (FastAPI itself imports the OpenTelemetry API when it is installed, for its own hooks, which are off)
     assert "agentic_driver.telemetry" in loaded

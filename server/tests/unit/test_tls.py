@@ -118,7 +118,9 @@ class ServeRecorder:
     def __init__(self) -> None:
         self.calls: list[tuple[TlsConfig, str]] = []
 
-    def __call__(self, config: Any, host: str, port: int, log_level: str, log_format: Any = None) -> None:
+    def __call__(
+        self, config: Any, host: str, port: int, log_level: str, log_format: Any = None, config_path: Any = None
+    ) -> None:
         self.calls.append((config.tls, host))
 
 

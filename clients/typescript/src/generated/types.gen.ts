@@ -1365,7 +1365,7 @@ export type GetDiscoveryData = {
 
 export type GetDiscoveryErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
 };
@@ -1408,7 +1408,7 @@ export type CreateSessionData = {
 
 export type CreateSessionErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -1503,7 +1503,7 @@ export type DeleteSessionData = {
 
 export type DeleteSessionErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -1572,7 +1572,7 @@ export type ReadSessionData = {
 
 export type ReadSessionErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -1641,7 +1641,7 @@ export type TruncateSessionData = {
 
 export type TruncateSessionErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -1746,7 +1746,7 @@ export type ForkSessionData = {
 
 export type ForkSessionErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -1855,7 +1855,7 @@ export type RunData = {
 
 export type RunErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -2012,7 +2012,7 @@ export type StreamRunData = {
 
 export type StreamRunErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -2160,7 +2160,7 @@ export type SubmitRunActionsData = {
 
 export type SubmitRunActionsErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -2300,7 +2300,7 @@ export type StreamRunActionsData = {
 
 export type StreamRunActionsErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -2397,7 +2397,7 @@ export type CancelRunData = {
 
 export type CancelRunErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -2463,7 +2463,7 @@ export type GetRunData = {
 
 export type GetRunErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**
@@ -2537,7 +2537,7 @@ export type StreamRunEventsData = {
 
 export type StreamRunEventsErrors = {
     /**
-     * `UNAUTHENTICATED`: the bearer token is missing or not configured on this host.
+     * `UNAUTHENTICATED`: the bearer token is missing, not configured on this host (or revoked), or a JWT that does not verify.
      */
     401: UnauthenticatedProblem;
     /**

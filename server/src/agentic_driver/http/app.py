@@ -28,6 +28,7 @@ from starlette.responses import Response
 from starlette.routing import Match, Route
 
 from ..auth import SessionPrincipal, TokenPolicy
+from ..bearer import Authenticator, BearerPolicy
 from ..driver import Driver
 from ..errors import (
     DriverError,
@@ -35,7 +36,6 @@ from ..errors import (
     MethodNotAllowed,
     RouteNotFound,
     RunCancelled,
-    Unauthenticated,
     ValidationFailed,
 )
 from ..models import (
@@ -230,7 +230,7 @@ async def unless_disconnected(request: Request, work: Awaitable[T]) -> T:
 
 def create_app(
     driver: Driver,
-    tokens: TokenPolicy,
+    tokens: TokenPolicy | Authenticator,
     *,
     max_body_bytes: int = 4 * 1024 * 1024,
     heartbeat_ms: int = 15_000,
@@ -262,12 +262,11 @@ def create_app(
     spec_yaml = openapi_document()
     owner = OwnerCheck(driver.host_id)
 
-    def principal_of(request: Request) -> SessionPrincipal:
-        scheme, _, presented = request.headers.get("authorization", "").partition(" ")
-        principal = tokens.authenticate(presented.strip()) if scheme.lower() == "bearer" and presented else None
-        if principal is None:
-            raise Unauthenticated("A valid bearer token is required.")
-        return principal
+    # The policy is read once per request, so a reload (SIGHUP, see cli) applies from the next request on.
+    auth = tokens if isinstance(tokens, Authenticator) else Authenticator(BearerPolicy(tokens))
+
+    async def principal_of(request: Request) -> SessionPrincipal:
+        return await auth.principal(request.headers.get("authorization", ""))
 
     @app.exception_handler(DriverError)
     async def _driver_error(request: Request, error: Exception) -> Response:
@@ -297,9 +296,9 @@ def create_app(
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return problem_response(InternalError("The host failed unexpectedly."), _instance(request), driver.metrics)
 
-    def owned_id(request: Request, name: str) -> tuple[str, SessionPrincipal]:
+    async def owned_id(request: Request, name: str) -> tuple[str, SessionPrincipal]:
         """The path's session or run id and the caller, once the id is known to belong to this host."""
-        principal = principal_of(request)
+        principal = await principal_of(request)
         an_id: str = request.path_params[name]
         owner.path_id(request, an_id)
         return an_id, principal
@@ -316,14 +315,14 @@ def create_app(
     # (bench/README.md, "Where a turn's CPU goes"): the operations come first, turns first of all.
     @route("POST", "/v1/runs")
     async def run(request: Request) -> Response:
-        principal = principal_of(request)
+        principal = await principal_of(request)
         key = idempotency_key(request)
         body = await run_body(request)
         return _json(await unless_disconnected(request, driver.run(body, principal, idempotency_key=key)))
 
     @route("POST", "/v1/runs/stream")
     async def stream_run(request: Request) -> EventStreamResponse:
-        principal = principal_of(request)
+        principal = await principal_of(request)
         key = idempotency_key(request)
         body = await run_body(request)
         events = await driver.stream_run(body, principal, idempotency_key=key)
@@ -331,36 +330,36 @@ def create_app(
 
     @route("POST", "/v1/sessions")
     async def create_session(request: Request) -> Response:
-        principal = principal_of(request)
+        principal = await principal_of(request)
         key = idempotency_key(request)
         body = await parse_body(request, CreateSessionRequest, max_body_bytes)
         return _json(await driver.create_session(body, principal, idempotency_key=key), 201)
 
     @route("GET", "/v1/sessions/{session_id:session_id}")
     async def read_session(request: Request) -> Response:
-        return _json(await driver.read_session(*owned_id(request, "session_id")))
+        return _json(await driver.read_session(*await owned_id(request, "session_id")))
 
     @route("POST", "/v1/sessions/{session_id:any}/truncate")
     async def truncate_session(request: Request) -> Response:
-        session_id, principal = owned_id(request, "session_id")
+        session_id, principal = await owned_id(request, "session_id")
         body = await parse_body(request, TruncateSessionRequest, max_body_bytes)
         return _json(await driver.truncate_session(session_id, body, principal))
 
     @route("POST", "/v1/sessions/{session_id:any}/fork")
     async def fork_session(request: Request) -> Response:
-        session_id, principal = owned_id(request, "session_id")
+        session_id, principal = await owned_id(request, "session_id")
         key = idempotency_key(request)
         body = await parse_body(request, ForkSessionRequest, max_body_bytes)
         return _json(await driver.fork_session(session_id, body, principal, idempotency_key=key), 201)
 
     @route("DELETE", "/v1/sessions/{session_id:session_id}")
     async def delete_session(request: Request) -> Response:
-        await driver.delete_session(*owned_id(request, "session_id"))
+        await driver.delete_session(*await owned_id(request, "session_id"))
         return Response(status_code=204)
 
     @route("POST", "/v1/runs/{run_id:any}/actions")
     async def submit_run_actions(request: Request) -> Response:
-        run_id, principal = owned_id(request, "run_id")
+        run_id, principal = await owned_id(request, "run_id")
         key = idempotency_key(request)
         body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
         work = driver.submit_run_actions(run_id, body, principal, idempotency_key=key)
@@ -368,7 +367,7 @@ def create_app(
 
     @route("POST", "/v1/runs/{run_id:any}/actions/stream")
     async def stream_run_actions(request: Request) -> EventStreamResponse:
-        run_id, principal = owned_id(request, "run_id")
+        run_id, principal = await owned_id(request, "run_id")
         key = idempotency_key(request)
         body = await parse_body(request, SubmitRunActionsRequest, max_body_bytes)
         events = await driver.stream_run_actions(run_id, body, principal, idempotency_key=key)
@@ -376,22 +375,22 @@ def create_app(
 
     @route("GET", "/v1/runs/{run_id:any}/events")
     async def stream_run_events(request: Request) -> EventStreamResponse:
-        run_id, principal = owned_id(request, "run_id")
+        run_id, principal = await owned_id(request, "run_id")
         events = await driver.stream_run_events(run_id, principal, after=last_event_id(request))
         return EventStreamResponse(events, heartbeat_ms / 1000, stall_s)
 
     @route("GET", "/v1/runs/{run_id:run_id}")
     async def get_run(request: Request) -> Response:
-        return _json(await driver.get_run(*owned_id(request, "run_id")))
+        return _json(await driver.get_run(*await owned_id(request, "run_id")))
 
     @route("POST", "/v1/runs/{run_id:any}/cancel")
     async def cancel_run(request: Request) -> Response:
-        run_id, principal = owned_id(request, "run_id")
+        run_id, principal = await owned_id(request, "run_id")
         return _json(await driver.cancel_run(run_id, principal))
 
     @route("GET", "/v1/discovery")
     async def get_discovery(request: Request) -> Response:
-        return _json(await driver.discovery(principal_of(request)))
+        return _json(await driver.discovery(await principal_of(request)))
 
     @route("GET", "/healthz")
     async def get_health(request: Request) -> Response:

@@ -38,6 +38,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from types import FrameType
 from typing import Any, cast
 
@@ -249,8 +250,11 @@ class HostServer(uvicorn.Server):
         metrics: uvicorn.Config | None = None,
         *,
         drain_read_window_ms: int = 0,
+        on_reload: Callable[[], object] | None = None,
     ) -> None:
         super().__init__(config)
+        self._on_reload = on_reload
+        """Called in the event loop on SIGHUP (the CLI re-reads the bearer policy); absent: SIGHUP is not handled."""
         self._metrics_config = metrics
         self._driver = driver
         self._drain = drain
@@ -265,11 +269,15 @@ class HostServer(uvicorn.Server):
     async def serve(self, sockets: Any = None) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop_now = asyncio.Event()
+        if self._on_reload is not None:
+            self._loop.add_signal_handler(signal.SIGHUP, self._on_reload)  # a loop callback, not in the handler
         if self._driver.store is not None:
             self._driver.store.arm_timers()  # sessions restored from a snapshot before the loop ran
         try:
             await super().serve(sockets)
         finally:
+            if self._on_reload is not None:
+                self._loop.remove_signal_handler(signal.SIGHUP)
             await self._driver.aclose()  # the providers' pooled connections, in the loop that opened them
 
     async def startup(self, sockets: Any = None) -> None:
