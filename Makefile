@@ -273,6 +273,11 @@ bench-upstream: $(VENV_STAMP) ## Model calls through the host to a TLS fake prov
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick
 
+# Options in INSTRUCTIONS_ARGS, e.g. "--only host,floor,bare" (the totals, ~1 minute) or "--ref-src /tmp/ref/server/src".
+.PHONY: bench-instructions
+bench-instructions: $(VENV_STAMP) ## Instructions per turn of the whole server process (valgrind), host vs floor, and per layer (~8 min)
+	cd bench && ../$(BIN)/python -m harness.instructions $(INSTRUCTIONS_ARGS)
+
 BENCH_TRACING_BASE ?= HEAD~1
 bench-tracing: $(VENV_STAMP) ## CPU per turn: tracing off vs the host at BENCH_TRACING_BASE (a git ref), and tracing on vs off
 	rm -rf bench/results/tracing-baseline && mkdir -p bench/results/tracing-baseline

@@ -343,3 +343,34 @@ def test_the_snapshot_section_writes_and_restores_and_reports_its_ratios() -> No
     assert section["file_bytes"] > section["encoded_bytes"] > 0
     assert 1.0 < section["ratios"]["file_over_encoded"] < 1.1  # the encoding, a tag, a header, idempotency: none
     assert "restart snapshot (per 20 sessions of 3 turns" in lines[-1]
+
+
+# -- the instruction count's layer arithmetic (no valgrind here: made-up counts) ----------------------
+
+
+def test_layer_costs_are_differences_of_the_variants_counts() -> None:
+    from harness.instructions import Counted, layer_rows, report
+    from harness.variants import VARIANTS
+
+    def counted(name: str, c1: float, c8: float) -> Counted:
+        return Counted(name, name, per_turn={1: c1, 8: c8})
+
+    counts = {
+        "host": counted("host", 1000.0, 1100.0),
+        "floor": counted("floor", 400.0, 440.0),
+        "bare": counted("bare", 100.0, 100.0),
+        "no-observer": counted("no-observer", 970.0, 1060.0),  # removed: host - variant
+        "decode-twice": counted("decode-twice", 1020.0, 1120.0),  # doubled: variant - host
+        "stub-turn": counted("stub-turn", 400.0, 400.0),
+        "no-metrics": counted("no-metrics", 990.0, 1090.0),  # a part of the turn: not counted twice in the rest
+    }
+    rows = dict(layer_rows(counts))
+    assert rows["RequestObserver (request id, context, access line)"] == {1: 30.0, 8: 40.0}
+    assert rows["JSON decode (strict, http/body.py)"] == {1: 20.0, 8: 20.0}
+    assert rows["the driver's turn (Driver.run)"] == {1: 600.0, 8: 700.0}
+    assert rows["  of which metric updates"] == {1: 10.0, 8: 10.0}
+    rest = rows["rest of the host (endpoint glue, Request/Response objects, ...)"]
+    assert rest == {1: 1000.0 - 100 - 30 - 20 - 600, 8: 1100.0 - 100 - 40 - 20 - 700}
+    printed = report(counts)
+    assert "2.50x" in printed  # host 1,050 against floor 420 on the mean of the two phases
+    assert {"host", "stub-turn", "no-protocol-bounds"} <= set(VARIANTS)

@@ -44,8 +44,8 @@ def mint_request_id() -> str:
     try:
         return _minted.pop()
     except IndexError:
-        block = os.urandom(16 * MINTED_PER_BATCH).hex()
-        _minted.extend(block[start : start + 32] for start in range(0, len(block), 32))
+        # 32 hex digits per id, split in C: a space every 16 bytes (the block is a whole number of ids).
+        _minted.extend(os.urandom(16 * MINTED_PER_BATCH).hex(" ", 16).split(" "))
         return _minted.pop()
 
 

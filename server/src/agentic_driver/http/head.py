@@ -13,6 +13,8 @@ INTERNAL_ERROR; there the server's own HEAD handling applies, as uvicorn's does.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["HeadAsGet"]
@@ -24,11 +26,13 @@ class HeadAsGet:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # Not a coroutine itself: anything but HEAD gets the app's own awaitable, with no frame of ours around it.
         if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._head(scope, receive, send)
 
+    async def _head(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_without_content(message: Message) -> None:
             if message["type"] == "http.response.body":
                 if message.get("more_body", False):

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -70,16 +71,16 @@ class RequestGuard:
         self._drain = drain
         self._metrics = metrics
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # A plain function that hands back the awaitable to run (the app's, or the refusal): every request passes
+        # here, and a coroutine of its own would add one more frame to create and to resume at each await.
         if scope["type"] != "http":
-            await self._app(scope, receive, send)
-            return
+            return self._app(scope, receive, send)
         if self._drain.draining:
             send = _closing(send)
             if is_new_work(scope["method"], scope["path"]):
-                await self._refuse(self._drain.refusal(), scope, receive, send)
-                return
-        await self._app(scope, receive if scope.get(BODY_RECEIVED) else self._deadline(receive), send)
+                return self._refuse(self._drain.refusal(), scope, receive, send)
+        return self._app(scope, receive if scope.get(BODY_RECEIVED) else self._deadline(receive), send)
 
     async def _refuse(self, error: DriverError, scope: Scope, receive: Receive, send: Send) -> None:
         await problem_response(error, scope["path"], self._metrics)(scope, receive, send)

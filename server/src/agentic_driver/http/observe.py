@@ -10,7 +10,7 @@ code, duration, session and run, and, with tracing on, ends the request's server
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -51,11 +51,12 @@ class RequestObserver:
         )
         header = (_REQUEST_ID, context.request_id.encode("latin-1"))
 
-        async def answer(message: Message) -> None:
+        def answer(message: Message) -> Awaitable[None]:
+            # A plain function handing back send's own awaitable: no coroutine of its own per message.
             if message["type"] == "http.response.start":
                 context.status = message["status"]
                 message["headers"] = [*message.get("headers", ()), header]
-            await send(message)
+            return send(message)
 
         token = request_context.enter(context)
         span = None

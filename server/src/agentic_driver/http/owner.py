@@ -25,11 +25,13 @@ from starlette.requests import Request
 
 from ..errors import MisdirectedRequest
 from ..ids import owner_of
+from .headers import request_header
 
 __all__ = ["HOST_HEADER", "OwnerCheck"]
 
 HOST_HEADER = "agentic-host"
 """``Agentic-Host``: the host the client means (a request header; HTTP header names are case-insensitive)."""
+_HOST_HEADER = HOST_HEADER.encode("latin-1")
 
 
 class OwnerCheck:
@@ -53,7 +55,7 @@ class OwnerCheck:
 
     def header(self, request: Request) -> None:
         """Raise ``MisdirectedRequest`` when the ``Agentic-Host`` header names another host."""
-        named = request.headers.get(HOST_HEADER)
+        named = request_header(request, _HOST_HEADER)
         if named is not None and named != self.host_id:
             raise self._misdirected(named, f"the request names host {named!r} (Agentic-Host)")
 
