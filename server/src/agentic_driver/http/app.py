@@ -48,6 +48,7 @@ from ..models import (
 from .body import parse_body
 from .docs_page import mount_docs_page
 from .head import HeadAsGet
+from .headers import request_header
 from .limits import Drain, RequestGuard
 from .metrics_access import MetricsAccess
 from .observe import OPERATIONS, RequestObserver, operation_id
@@ -154,7 +155,7 @@ def _allowed_methods(app: FastAPI, request: Request) -> list[str]:
 
 
 def idempotency_key(request: Request) -> str | None:
-    key = request.headers.get("idempotency-key")
+    key = request_header(request, b"idempotency-key")
     if key is not None and not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX:
         raise ValidationFailed(
             f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters.",
@@ -168,7 +169,7 @@ LAST_EVENT_ID = re.compile(r"[1-9][0-9]{0,17}")
 
 def last_event_id(request: Request) -> int:
     """The ``Last-Event-ID`` header as an event id; 0 (from the first event) when absent."""
-    value = request.headers.get("last-event-id")
+    value = request_header(request, b"last-event-id")
     if value is None:
         return 0
     if LAST_EVENT_ID.fullmatch(value) is None:
@@ -266,7 +267,7 @@ def create_app(
     auth = tokens if isinstance(tokens, Authenticator) else Authenticator(BearerPolicy(tokens))
 
     async def principal_of(request: Request) -> SessionPrincipal:
-        return await auth.principal(request.headers.get("authorization", ""))
+        return await auth.principal(request_header(request, b"authorization") or "")
 
     @app.exception_handler(DriverError)
     async def _driver_error(request: Request, error: Exception) -> Response:
