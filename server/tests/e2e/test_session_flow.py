@@ -109,7 +109,8 @@ def test_stateless_run_sends_its_own_context(main_host: Host) -> None:
         assert plain.id != result.id
         # nothing is remembered between stateless runs
         assert run_ok(alice, run_request("!recall")).output.text == "recall: 0 messages; last user: (none)"
-        assert main_host.sessions_stored() == stored_before
+        # None was stored. (At most as many as before: the shared host's older sessions may expire meanwhile.)
+        assert main_host.sessions_stored() <= stored_before
 
 
 def test_imported_history_is_seen_and_turns_record_only_new_messages(main_host: Host) -> None:
