@@ -43,10 +43,6 @@ def fakes() -> Iterator[dict[str, FakeUpstream]]:
             fake.stop()
 
 
-def _base_url(kind: str, fake: FakeUpstream) -> str:
-    return fake.base_url
-
-
 @pytest.fixture
 async def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Driver]:
     monkeypatch.setenv(KEY_ENV, KEY)
@@ -55,7 +51,7 @@ async def driver(fakes: dict[str, FakeUpstream], monkeypatch: pytest.MonkeyPatch
             "id": f"{kind}-{'stream' if stream else 'json'}",
             "kind": kind,
             "models": ["m-1"],
-            "baseUrl": _base_url(kind, fake),
+            "baseUrl": fake.base_url,
             "apiKeyEnv": KEY_ENV,
             "stream": stream,
             "maxRetries": 0,

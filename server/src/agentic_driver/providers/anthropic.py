@@ -41,7 +41,7 @@ from .base import (
 from .history_filters import ALL_FILTERS, filter_anthropic
 from .network import NetworkAdapter
 from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
-from .wire import Shape, binary_attachments, dump_item, load_item, parse_arguments, user_text
+from .wire import Shape, Tagged, binary_attachments, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["AnthropicProvider", "map_request", "process_response", "process_stream"]
 
@@ -187,10 +187,6 @@ class _Message(TypedDict):
     usage: NotRequired[_Usage | None]
 
 
-class _Event(TypedDict):
-    type: str
-
-
 class _StartedMessage(TypedDict):  # message_start's: its content is still empty, its usage is what counts
     usage: NotRequired[_Usage | None]
 
@@ -227,20 +223,25 @@ class _MessageDelta(TypedDict):
 
 
 MESSAGE = Shape(_Message, "message")
-BLOCK: dict[str, Shape[Any]] = {
-    "text": Shape(_TextBlock, "text block"),
-    "thinking": Shape(_ThinkingBlock, "thinking block"),
-    "tool_use": Shape(_ToolUseBlock, "tool_use block"),
-}
+BLOCK = Tagged(
+    "content block",
+    {
+        "text": Shape(_TextBlock, "text block"),
+        "thinking": Shape(_ThinkingBlock, "thinking block"),
+        "tool_use": Shape(_ToolUseBlock, "tool_use block"),
+    },
+)
 """The content blocks the adapter reads into (every other kind is kept as it came)."""
-EVENT = Shape(_Event, "stream event")
-STREAM_SHAPES: dict[str, Shape[Any]] = {
-    "message_start": Shape(_MessageStart, "message_start event"),
-    "content_block_start": Shape(_BlockStart, "content_block_start event"),
-    "content_block_delta": Shape(_BlockDelta, "content_block_delta event"),
-    "content_block_stop": Shape(_BlockStop, "content_block_stop event"),
-    "message_delta": Shape(_MessageDelta, "message_delta event"),
-}
+EVENT = Tagged(
+    "stream event",
+    {
+        "message_start": Shape(_MessageStart, "message_start event"),
+        "content_block_start": Shape(_BlockStart, "content_block_start event"),
+        "content_block_delta": Shape(_BlockDelta, "content_block_delta event"),
+        "content_block_stop": Shape(_BlockStop, "content_block_stop event"),
+        "message_delta": Shape(_MessageDelta, "message_delta event"),
+    },
+)
 DELTA_MEMBER = {
     "text_delta": "text",
     "thinking_delta": "thinking",
@@ -249,17 +250,6 @@ DELTA_MEMBER = {
     "citations_delta": "citation",
 }
 """Each delta kind the adapter applies, and the member it must carry."""
-
-
-def _checked_blocks(blocks: list[Any]) -> list[Any]:
-    for index, block in enumerate(blocks):
-        _checked_block(block, index)
-    return blocks
-
-
-def _checked_block(block: Any, index: int) -> Any:
-    shape = BLOCK.get(block["type"])
-    return block if shape is None else shape.of(block, f"content[{index}]")
 
 
 def _usage(usage: Mapping[str, Any]) -> Usage:
@@ -288,7 +278,7 @@ def _finish(content: list[Any], added: list[Any], usage: Mapping[str, Any]) -> l
 def process_response(data: Any, added: list[Any]) -> list[TurnEvent]:
     """A non-streamed message -> the step's events."""
     message = MESSAGE.of(data)
-    content = _checked_blocks(list(message["content"]))
+    content = BLOCK.each(list(message["content"]), "content")
     text = "".join(block["text"] for block in content if block["type"] == "text")
     return ([TextDelta(text)] if text else []) + _finish(content, added, message.get("usage") or {})
 
@@ -303,20 +293,18 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
     usage: dict[str, Any] | None = None  # set by message_start: a stream must begin with one
     async for event in events:
         data = event.json()
-        kind = EVENT.of(data)["type"]
-        shape = STREAM_SHAPES.get(kind)
-        if shape is not None:
-            shape.of(data)
+        kind = EVENT.of(data)
         if kind == "message_start":
             usage = dict(data["message"].get("usage") or {})
         elif kind == "error":
             raise _event_failure(data.get("error"))
-        elif kind not in STREAM_SHAPES and kind != "message_stop":
+        elif kind not in EVENT and kind != "message_stop":
             continue  # ping, and kinds added later
         elif usage is None:
             raise ProviderFailure(f"the stream sent {kind} before message_start")
         elif kind == "content_block_start":  # checked as it starts, for the deltas that grow it
-            blocks[data["index"]] = _checked_block(dict(data["content_block"]), data["index"])
+            block = blocks[data["index"]] = dict(data["content_block"])
+            BLOCK.of(block, f"content[{data['index']}]")
             if data["content_block"]["type"] == "tool_use":
                 tool_json[data["index"]] = []
         elif kind == "content_block_delta":
@@ -330,7 +318,7 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
         elif kind == "message_delta":
             usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
         else:  # message_stop
-            for finished in _finish(_checked_blocks([blocks[i] for i in sorted(blocks)]), added, usage):
+            for finished in _finish(BLOCK.each([blocks[i] for i in sorted(blocks)], "content"), added, usage):
                 yield finished
             return
     raise ProviderFailure("the stream ended before the message stopped")

@@ -40,7 +40,7 @@ from .base import (
 from .history_filters import ALL_FILTERS, filter_openai_responses
 from .network import NetworkAdapter
 from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
-from .wire import Shape, binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
+from .wire import Shape, Tagged, binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
 
 __all__ = ["OpenAIResponsesProvider", "map_request", "process_response", "process_stream"]
 
@@ -203,10 +203,6 @@ class _StreamedResponse(TypedDict):  # in response.completed: output may be left
     usage: NotRequired[_Usage | None]
 
 
-class _Event(TypedDict):
-    type: str
-
-
 class _TextDelta(TypedDict):
     delta: str
 
@@ -225,27 +221,21 @@ class _Failed(TypedDict):
 
 
 RESPONSE = Shape(_Response, "response")
-ITEM: dict[str, Shape[Any]] = {
-    "function_call": Shape(_FunctionCall, "function_call item"),
-    "message": Shape(_MessageItem, "message item"),
-}
+ITEM = Tagged(
+    "output item",
+    {"function_call": Shape(_FunctionCall, "function_call item"), "message": Shape(_MessageItem, "message item")},
+)
 """The output items the adapter reads into (every other kind is kept as it came)."""
-EVENT = Shape(_Event, "stream event")
-STREAM_SHAPES: dict[str, Shape[Any]] = {
-    "response.output_text.delta": Shape(_TextDelta, "response.output_text.delta event"),
-    "response.output_item.done": Shape(_ItemDone, "response.output_item.done event"),
-    "response.completed": Shape(_Completed, "response.completed event"),
-    "response.incomplete": Shape(_Completed, "response.incomplete event"),
-    "response.failed": Shape(_Failed, "response.failed event"),
-}
-
-
-def _checked_items(output: list[Any]) -> list[Any]:
-    for index, item in enumerate(output):
-        shape = ITEM.get(item["type"])
-        if shape is not None:
-            shape.of(item, f"output[{index}]")
-    return output
+EVENT = Tagged(
+    "stream event",
+    {
+        "response.output_text.delta": Shape(_TextDelta, "response.output_text.delta event"),
+        "response.output_item.done": Shape(_ItemDone, "response.output_item.done event"),
+        "response.completed": Shape(_Completed, "response.completed event"),
+        "response.incomplete": Shape(_Completed, "response.incomplete event"),
+        "response.failed": Shape(_Failed, "response.failed event"),
+    },
+)
 
 
 def _usage(usage: _Usage | None) -> Usage:
@@ -287,7 +277,7 @@ def process_response(data: Any, added: list[Any]) -> list[TurnEvent]:
     if isinstance(data, dict) and data.get("status") == "failed":
         raise _event_failure(data.get("error"))
     response = RESPONSE.of(data)
-    output = _checked_items(list(response["output"]))
+    output = ITEM.each(list(response["output"]), "output")
     text = _text(output)
     return ([TextDelta(text)] if text else []) + _finish(output, added, response.get("usage"))
 
@@ -300,10 +290,7 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
     done: dict[int, Any] = {}
     async for event in events:
         data = event.json()
-        kind = EVENT.of(data)["type"]
-        shape = STREAM_SHAPES.get(kind)
-        if shape is not None:
-            shape.of(data)
+        kind = EVENT.of(data)
         if kind == "response.output_text.delta":
             yield TextDelta(data["delta"])
         elif kind == "response.output_item.done":
@@ -311,7 +298,7 @@ async def process_stream(events: AsyncIterator[ServerSentEvent], added: list[Any
         elif kind in ("response.completed", "response.incomplete"):
             response = data["response"]
             output = [done[index] for index in sorted(done)] or list(response.get("output") or ())
-            for finished in _finish(_checked_items(output), added, response.get("usage")):
+            for finished in _finish(ITEM.each(output, "output"), added, response.get("usage")):
                 yield finished
             return
         elif kind == "response.failed":

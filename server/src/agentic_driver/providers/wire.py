@@ -6,10 +6,11 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any, Generic, TypeVar, cast
 
 from pydantic import TypeAdapter, ValidationError
+from typing_extensions import TypedDict
 
 from .base import IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE, TEXT_MEDIA_TYPES, ModelRequest, ProviderFailure, RejectedFailure
 
@@ -18,6 +19,7 @@ __all__ = [
     "PDF_MEDIA_TYPE",
     "TEXT_MEDIA_TYPES",
     "Shape",
+    "Tagged",
     "accepts_media_type",
     "binary_attachments",
     "data_url",
@@ -126,6 +128,38 @@ class Shape(Generic[ShapeT]):
                 f"the provider's {self.what}{where} is not of the shape this adapter reads: {_first_problem(error)}"
             ) from None
         return cast(ShapeT, data)
+
+
+class _Typed(TypedDict):
+    type: str
+
+
+class Tagged:
+    """A union tagged by its ``type`` member (content blocks, output items, stream events): each kind the
+    adapter reads, with the ``Shape`` it must have; a kind not listed passes once it has a ``type``."""
+
+    __slots__ = ("_kinds", "_typed")
+
+    def __init__(self, what: str, kinds: Mapping[str, Shape[Any]]) -> None:
+        self._typed = Shape(_Typed, what)
+        self._kinds = dict(kinds)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._kinds
+
+    def of(self, data: Any, at: str = "") -> str:
+        """The kind of ``data``, once ``data`` has that kind's shape (``at``: where it is in the answer)."""
+        kind = self._typed.of(data, at)["type"]
+        shape = self._kinds.get(kind)
+        if shape is not None:
+            shape.of(data, at)
+        return kind
+
+    def each(self, items: list[Any], name: str) -> list[Any]:
+        """``items`` themselves, once each has its kind's shape (found at ``name[index]``)."""
+        for index, item in enumerate(items):
+            self.of(item, f"{name}[{index}]")
+        return items
 
 
 def _first_problem(error: ValidationError) -> str:
