@@ -180,6 +180,9 @@ var (
 	ErrHostUnavailable = &CodeError{ErrorCodeHOSTUNAVAILABLE}
 	// ErrRunEventsExpired: the events after the Last-Event-ID sent are no longer all buffered (firstEventId).
 	ErrRunEventsExpired = &CodeError{ErrorCodeRUNEVENTSEXPIRED}
+	// ErrSubjectQuotaExceeded: the caller's subject holds the most this host allows it (limit, maximum;
+	// Retry-After for the rate). Never retried.
+	ErrSubjectQuotaExceeded = &CodeError{ErrorCodeSUBJECTQUOTAEXCEEDED}
 )
 
 var sentinels = map[ErrorCode]*CodeError{}
@@ -195,6 +198,7 @@ func init() {
 		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
 		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout, ErrMalformedRequest,
 		ErrMisdirectedRequest, ErrHostUnavailable, ErrAttachmentUnsupported, ErrRunEventsExpired,
+		ErrSubjectQuotaExceeded,
 	} {
 		sentinels[sentinel.Code] = sentinel
 	}

@@ -1717,6 +1717,8 @@ func (s *ErrorCode) Decode(d *jx.Decoder) error {
 		*s = ErrorCodeHOSTUNAVAILABLE
 	case ErrorCodeRUNEVENTSEXPIRED:
 		*s = ErrorCodeRUNEVENTSEXPIRED
+	case ErrorCodeSUBJECTQUOTAEXCEEDED:
+		*s = ErrorCodeSUBJECTQUOTAEXCEEDED
 	default:
 		*s = ErrorCode(v)
 	}

@@ -490,23 +490,23 @@ func (*Discovery) getDiscoveryRes() {}
 // `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`, `UNSUPPORTED_CONTINUATION`,
 // `SESSION_CONTEXT_UNSUPPORTED`, `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
 // `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT`,
-// `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR`
-// 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`, `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502;
-// `SESSION_STORE_FULL`, `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
-// `PROVIDER_TIMEOUT` 504; `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400; `RUN_EVENTS_EXPIRED`
-// 410. `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the
-// documented operations (or a host defect) and appear in no operation. The connection-level guards
-// answer before any operation is known, so they appear in no operation either: `HEADERS_TOO_LARGE`
-// (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host
-// holds its maximum of open connections; the new connection is answered and closed), and
-// `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1 request: a control byte in a
-// header, a bad request line or target, a bad `Content-Length` or chunk size, a header line without a
-// colon; the answer carries `Connection: close` and the connection is closed). `HOST_UNAVAILABLE`
-// (with `ownerHostId` when the request named a session or run, and `Retry-After`) is answered by the
-// proxy in front of several hosts, never by a host, so it appears in no operation either: the proxy
-// cannot reach the host that owns the session or run (down or restarting), or no host takes new work.
-// A client retries it a bounded number of times; a host that comes back has lost its sessions
-// (`SESSION_NOT_FOUND`).
+// `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED`, `SUBJECT_QUOTA_EXCEEDED` 429;
+// `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
+// `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
+// `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503; `PROVIDER_TIMEOUT` 504;
+// `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400; `RUN_EVENTS_EXPIRED` 410. `ROUTE_NOT_FOUND`,
+// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
+// host defect) and appear in no operation. The connection-level guards answer before any operation is
+// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
+// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
+// connections; the new connection is answered and closed), and `MALFORMED_REQUEST` (the bytes received
+// are not a valid HTTP/1.1 request: a control byte in a header, a bad request line or target, a bad
+// `Content-Length` or chunk size, a header line without a colon; the answer carries
+// `Connection: close` and the connection is closed). `HOST_UNAVAILABLE` (with `ownerHostId` when the
+// request named a session or run, and `Retry-After`) is answered by the proxy in front of several
+// hosts, never by a host, so it appears in no operation either: the proxy cannot reach the host that
+// owns the session or run (down or restarting), or no host takes new work. A client retries it a
+// bounded number of times; a host that comes back has lost its sessions (`SESSION_NOT_FOUND`).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 
@@ -555,6 +555,7 @@ const (
 	ErrorCodeMISDIRECTEDREQUEST        ErrorCode = "MISDIRECTED_REQUEST"
 	ErrorCodeHOSTUNAVAILABLE           ErrorCode = "HOST_UNAVAILABLE"
 	ErrorCodeRUNEVENTSEXPIRED          ErrorCode = "RUN_EVENTS_EXPIRED"
+	ErrorCodeSUBJECTQUOTAEXCEEDED      ErrorCode = "SUBJECT_QUOTA_EXCEEDED"
 )
 
 // AllValues returns all ErrorCode values.
@@ -604,6 +605,7 @@ func (ErrorCode) AllValues() []ErrorCode {
 		ErrorCodeMISDIRECTEDREQUEST,
 		ErrorCodeHOSTUNAVAILABLE,
 		ErrorCodeRUNEVENTSEXPIRED,
+		ErrorCodeSUBJECTQUOTAEXCEEDED,
 	}
 }
 
@@ -697,6 +699,8 @@ func (s ErrorCode) MarshalText() ([]byte, error) {
 	case ErrorCodeHOSTUNAVAILABLE:
 		return []byte(s), nil
 	case ErrorCodeRUNEVENTSEXPIRED:
+		return []byte(s), nil
+	case ErrorCodeSUBJECTQUOTAEXCEEDED:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -837,6 +841,9 @@ func (s *ErrorCode) UnmarshalText(data []byte) error {
 		return nil
 	case ErrorCodeRUNEVENTSEXPIRED:
 		*s = ErrorCodeRUNEVENTSEXPIRED
+		return nil
+	case ErrorCodeSUBJECTQUOTAEXCEEDED:
+		*s = ErrorCodeSUBJECTQUOTAEXCEEDED
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -2294,8 +2301,9 @@ type Problem struct {
 	// The same value as the `Retry-After` header, where waiting helps.
 	RetryAfterSeconds OptInt `json:"retryAfterSeconds"`
 	// `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
-	// `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host
-	// setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
+	// `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`, `SUBJECT_QUOTA_EXCEEDED`: the bound that
+	// was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the
+	// attachment).
 	Limit OptString `json:"limit"`
 	// The value of that bound.
 	Maximum OptInt `json:"maximum"`
@@ -2718,7 +2726,6 @@ func (s *ProviderRateLimitedHeaders) SetResponse(val Problem) {
 	s.Response = val
 }
 
-func (*ProviderRateLimitedHeaders) runRes()              {}
 func (*ProviderRateLimitedHeaders) submitRunActionsRes() {}
 
 type ReadSessionForbidden Problem
@@ -3843,6 +3850,34 @@ func (s *RunStatus) UnmarshalText(data []byte) error {
 		return errors.Errorf("invalid value: %q", data)
 	}
 }
+
+// RunTooManyRequestsHeaders wraps Problem with response headers.
+type RunTooManyRequestsHeaders struct {
+	RetryAfter OptInt
+	Response   Problem
+}
+
+// GetRetryAfter returns the value of RetryAfter.
+func (s *RunTooManyRequestsHeaders) GetRetryAfter() OptInt {
+	return s.RetryAfter
+}
+
+// GetResponse returns the value of Response.
+func (s *RunTooManyRequestsHeaders) GetResponse() Problem {
+	return s.Response
+}
+
+// SetRetryAfter sets the value of RetryAfter.
+func (s *RunTooManyRequestsHeaders) SetRetryAfter(val OptInt) {
+	s.RetryAfter = val
+}
+
+// SetResponse sets the value of Response.
+func (s *RunTooManyRequestsHeaders) SetResponse(val Problem) {
+	s.Response = val
+}
+
+func (*RunTooManyRequestsHeaders) runRes() {}
 
 // RunUnavailableHeaders wraps Problem with response headers.
 type RunUnavailableHeaders struct {
@@ -5542,6 +5577,37 @@ type StreamRunUnsupportedMediaType Problem
 
 func (*StreamRunUnsupportedMediaType) initSSEStream(sseConnectFunc, sseClientConfig) {}
 func (*StreamRunUnsupportedMediaType) streamRunRes()                                 {}
+
+// SubjectQuotaExceededHeaders wraps Problem with response headers.
+type SubjectQuotaExceededHeaders struct {
+	RetryAfter OptInt
+	Response   Problem
+}
+
+// GetRetryAfter returns the value of RetryAfter.
+func (s *SubjectQuotaExceededHeaders) GetRetryAfter() OptInt {
+	return s.RetryAfter
+}
+
+// GetResponse returns the value of Response.
+func (s *SubjectQuotaExceededHeaders) GetResponse() Problem {
+	return s.Response
+}
+
+// SetRetryAfter sets the value of RetryAfter.
+func (s *SubjectQuotaExceededHeaders) SetRetryAfter(val OptInt) {
+	s.RetryAfter = val
+}
+
+// SetResponse sets the value of Response.
+func (s *SubjectQuotaExceededHeaders) SetResponse(val Problem) {
+	s.Response = val
+}
+
+func (*SubjectQuotaExceededHeaders) createSessionRes()                             {}
+func (*SubjectQuotaExceededHeaders) forkSessionRes()                               {}
+func (*SubjectQuotaExceededHeaders) initSSEStream(sseConnectFunc, sseClientConfig) {}
+func (*SubjectQuotaExceededHeaders) streamRunRes()                                 {}
 
 type SubmitRunActionsBadGateway Problem
 

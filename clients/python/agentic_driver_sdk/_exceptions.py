@@ -42,7 +42,8 @@
         ├── HeadersTooLargeError                431 HEADERS_TOO_LARGE
         ├── MalformedRequestError               400 MALFORMED_REQUEST
         ├── RateLimitError                      429
-        │   └── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)
+        │   ├── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)
+        │   └── SubjectQuotaExceededError           SUBJECT_QUOTA_EXCEEDED (.limit, .maximum, .retry_after)
         └── InternalServerError                 5xx
             ├── InternalError                       INTERNAL_ERROR
             ├── SessionsDisabledError               SESSIONS_DISABLED
@@ -122,6 +123,7 @@ __all__ = [
     "SessionStoreFullError",
     "SessionsDisabledError",
     "ShuttingDownError",
+    "SubjectQuotaExceededError",
     "ToolNameConflictError",
     "UnauthenticatedError",
     "UnprocessableEntityError",
@@ -448,13 +450,29 @@ class MisdirectedRequestError(APIStatusError):
 
 
 class RateLimitError(APIStatusError):
-    """429: too many requests. Never retried (``clients/BEHAVIOUR.md``): neither ``PROVIDER_RATE_LIMITED`` nor a
-    proxy's 429."""
+    """429: too many requests. Never retried (``clients/BEHAVIOUR.md``): not ``PROVIDER_RATE_LIMITED``, not
+    ``SUBJECT_QUOTA_EXCEEDED``, not a proxy's 429."""
 
 
 @_code("PROVIDER_RATE_LIMITED")
 class ProviderRateLimitedError(RateLimitError):
     """``retry_after`` is the provider's ``Retry-After`` when it sent one; never retried."""
+
+
+@_code("SUBJECT_QUOTA_EXCEEDED")
+class SubjectQuotaExceededError(RateLimitError):
+    """``limit`` names the host's bound (``perSubject.maxSessions``, ``perSubject.maxActiveRuns``,
+    ``perSubject.runsPerMinute``), ``maximum`` its value; ``retry_after`` is set for the rate. Never retried."""
+
+    @property
+    def limit(self) -> str | None:
+        value = self.problem.get("limit")
+        return value if isinstance(value, str) else None
+
+    @property
+    def maximum(self) -> int | None:
+        value = self.problem.get("maximum")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class InternalServerError(APIStatusError):

@@ -403,6 +403,13 @@ pub enum ProblemKind {
     RunEventsExpired {
         first_event_id: u64,
     },
+    /// The caller's subject holds the most this host process allows it: `limit` names the bound
+    /// (`perSubject.maxSessions`, `perSubject.maxActiveRuns`, `perSubject.runsPerMinute`) and
+    /// `maximum` its value; `retry_after_seconds` is set for the rate. Never retried.
+    SubjectQuotaExceeded {
+        limit: Option<String>,
+        maximum: Option<i64>,
+    },
     /// A code this client does not know (a newer host).
     Unknown(String),
 }
@@ -495,6 +502,9 @@ impl ProblemKind {
             },
             ErrorCode::HostUnavailable => ProblemKind::HostUnavailable { owner_host_id: fields.owner_host_id.clone() },
             ErrorCode::RunEventsExpired => ProblemKind::RunEventsExpired { first_event_id: fields.first_event_id? },
+            ErrorCode::SubjectQuotaExceeded => {
+                ProblemKind::SubjectQuotaExceeded { limit: limit(), maximum: fields.maximum }
+            }
         })
     }
 
@@ -545,6 +555,7 @@ impl ProblemKind {
             ProblemKind::MisdirectedRequest { .. } => ErrorCode::MisdirectedRequest,
             ProblemKind::HostUnavailable { .. } => ErrorCode::HostUnavailable,
             ProblemKind::RunEventsExpired { .. } => ErrorCode::RunEventsExpired,
+            ProblemKind::SubjectQuotaExceeded { .. } => ErrorCode::SubjectQuotaExceeded,
             ProblemKind::Unknown(_) => return None,
         })
     }

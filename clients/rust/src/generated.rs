@@ -392,7 +392,8 @@ pub mod types {
 `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
 `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
 `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
-`TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+`TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED`,
+`SUBJECT_QUOTA_EXCEEDED` 429; `HEADERS_TOO_LARGE`
 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
 `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
 `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
@@ -518,6 +519,8 @@ sessions (`SESSION_NOT_FOUND`).
         HostUnavailable,
         #[serde(rename = "RUN_EVENTS_EXPIRED")]
         RunEventsExpired,
+        #[serde(rename = "SUBJECT_QUOTA_EXCEEDED")]
+        SubjectQuotaExceeded,
     }
     impl ::std::fmt::Display for ErrorCode {
         fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -568,6 +571,7 @@ sessions (`SESSION_NOT_FOUND`).
                 Self::MisdirectedRequest => f.write_str("MISDIRECTED_REQUEST"),
                 Self::HostUnavailable => f.write_str("HOST_UNAVAILABLE"),
                 Self::RunEventsExpired => f.write_str("RUN_EVENTS_EXPIRED"),
+                Self::SubjectQuotaExceeded => f.write_str("SUBJECT_QUOTA_EXCEEDED"),
             }
         }
     }
@@ -621,6 +625,7 @@ sessions (`SESSION_NOT_FOUND`).
                 "MISDIRECTED_REQUEST" => Ok(Self::MisdirectedRequest),
                 "HOST_UNAVAILABLE" => Ok(Self::HostUnavailable),
                 "RUN_EVENTS_EXPIRED" => Ok(Self::RunEventsExpired),
+                "SUBJECT_QUOTA_EXCEEDED" => Ok(Self::SubjectQuotaExceeded),
                 _ => Err("invalid value".into()),
             }
         }
@@ -1388,7 +1393,7 @@ carries in `x-error-codes`.
         ///The request path.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub instance: ::std::option::Option<::std::string::String>,
-        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
+        ///`SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`, `SUBJECT_QUOTA_EXCEEDED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub limit: ::std::option::Option<::std::string::String>,
         ///The value of that bound.
@@ -2395,6 +2400,26 @@ says for what); it is still the session's active turn.
             Self(value)
         }
     }
+    ///`RunTooManyRequestsProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct RunTooManyRequestsProblem(pub Problem);
+    impl ::std::ops::Deref for RunTooManyRequestsProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<RunTooManyRequestsProblem> for Problem {
+        fn from(value: RunTooManyRequestsProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for RunTooManyRequestsProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
+        }
+    }
     ///`RunUnavailableProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
@@ -3025,6 +3050,26 @@ back before it reported ready.
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
                 })
+        }
+    }
+    ///`SubjectQuotaExceededProblem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct SubjectQuotaExceededProblem(pub Problem);
+    impl ::std::ops::Deref for SubjectQuotaExceededProblem {
+        type Target = Problem;
+        fn deref(&self) -> &Problem {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<SubjectQuotaExceededProblem> for Problem {
+        fn from(value: SubjectQuotaExceededProblem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<Problem> for SubjectQuotaExceededProblem {
+        fn from(value: Problem) -> Self {
+            Self(value)
         }
     }
     ///`SubmitRunActionsIdempotencyKey`
@@ -3688,6 +3733,7 @@ kept for a bounded time and number (host `idempotency` settings).
             413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
@@ -4020,6 +4066,7 @@ kept for a bounded time and number (host `idempotency` settings).
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
@@ -4214,6 +4261,7 @@ kept for a bounded time and number (host `idempotency` settings).
             415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             421u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             501u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),

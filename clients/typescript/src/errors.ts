@@ -192,6 +192,8 @@ export class SessionStoreFullError extends ProblemError<'SESSION_STORE_FULL'> {}
 export class HostBusyError extends ProblemError<'HOST_BUSY'> {}
 export class ProviderTimeoutError extends ProblemError<'PROVIDER_TIMEOUT'> {}
 export class ProviderRateLimitedError extends ProblemError<'PROVIDER_RATE_LIMITED'> {}
+/** Your subject holds the most this host allows it (`limit`, `maximum`; `retryAfterSeconds` for the rate). Never retried. */
+export class SubjectQuotaExceededError extends ProblemError<'SUBJECT_QUOTA_EXCEEDED'> {}
 export class ProviderOverloadedError extends ProblemError<'PROVIDER_OVERLOADED'> {}
 export class ProviderAuthFailedError extends ProblemError<'PROVIDER_AUTH_FAILED'> {}
 export class ProviderRejectedError extends ProblemError<'PROVIDER_REJECTED'> {}
@@ -282,6 +284,7 @@ export const PROBLEM_ERRORS = {
   MISDIRECTED_REQUEST: MisdirectedRequestError,
   HOST_UNAVAILABLE: HostUnavailableError,
   RUN_EVENTS_EXPIRED: RunEventsExpiredError,
+  SUBJECT_QUOTA_EXCEEDED: SubjectQuotaExceededError,
 } as const satisfies { [C in ErrorCode]: ProblemErrorClass<C> };
 
 /** Any catalogue error, discriminated by `code`: `switch (error.code)` narrows to one class. */

@@ -289,6 +289,21 @@ DEFAULT_MAX_ENDED_RUNS = 1_000
 DEFAULT_MAX_RUN_ATTACHMENT_BYTES = 20 * 1024 * 1024
 
 
+class PerSubjectConfig(_Closed):
+    """Bounds on what one subject (a token's principal, its ``subjectPrefix`` included) may hold on this host
+    process at once; each absent bound is unbounded. They are per process: behind a proxy of N hosts a subject
+    may hold up to N times each. A refusal is ``SUBJECT_QUOTA_EXCEEDED`` 429, before any model work."""
+
+    maxSessions: Annotated[int, Field(ge=1)] | None = None
+    """Stored sessions a subject may hold (created, forked or imported); ``limit: perSubject.maxSessions``."""
+    maxActiveRuns: Annotated[int, Field(ge=1)] | None = None
+    """Runs of a subject active at once, those paused for function results included;
+    ``limit: perSubject.maxActiveRuns``."""
+    runsPerMinute: Annotated[int, Field(ge=1)] | None = None
+    """Runs a subject may start in any 60 seconds (a sliding window; an idempotent replay starts none);
+    ``limit: perSubject.runsPerMinute``, with ``Retry-After`` until the oldest leaves the window."""
+
+
 class LimitsConfig(_Closed):
     maxConcurrentRuns: Annotated[int, Field(ge=1)] = 64
     """Run slots: model calls in flight at once; further runs wait (and their sessions are busy)."""
@@ -333,6 +348,8 @@ class LimitsConfig(_Closed):
     """The largest request head (request line and headers) the host reads (HEADERS_TOO_LARGE beyond)."""
     maxConnections: Annotated[int, Field(ge=1)] = 1_000
     """Open connections at most; a connection beyond is answered HOST_BUSY (``limit: maxConnections``) and closed."""
+    perSubject: PerSubjectConfig = PerSubjectConfig()
+    """Opt-in bounds per subject (stored sessions, active runs, runs a minute); none by default."""
 
 
 class RunsConfig(_Closed):

@@ -34,6 +34,7 @@ from .config import (
     ConfigError,
     HostConfig,
     IdempotencyConfig,
+    PerSubjectConfig,
     RunsConfig,
     SessionsConfig,
 )
@@ -58,6 +59,7 @@ from .pricing import Prices
 from .providers import Provider, build_provider
 from .providers.base import HoldsConnections, ToolSpec
 from .qualification import NativeQualification
+from .quotas import SubjectQuotas
 from .reach import Reach
 from .sessions import SessionRecord, SessionStore
 from .sessions.creation import create_session
@@ -94,6 +96,7 @@ class Driver:
         clock: Clock | None = None,
         attachment_limits: AttachmentLimits | None = None,
         qualification: NativeQualification | None = None,
+        per_subject: PerSubjectConfig | None = None,
     ) -> None:
         self.host_id = host_id
         self.restored: RestoreReport | None = None
@@ -104,8 +107,10 @@ class Driver:
         self._clock = clock or SystemClock()
         self._providers = {p.id: p for p in providers}
         self.metrics.declare_models((p, model) for p in self._providers.values() for model in p.models)
+        self.quotas = SubjectQuotas(per_subject or PerSubjectConfig(), self._clock, self.metrics.subject_quota_refused)
+        """``limits.perSubject``: what one subject may hold on this host process."""
         self._store = (
-            SessionStore(sessions, self._clock, self.metrics.sessions_stored.set, ids=self.ids)
+            SessionStore(sessions, self._clock, self.metrics.sessions_stored.set, ids=self.ids, quotas=self.quotas)
             if sessions is not None
             else None
         )
@@ -135,7 +140,7 @@ class Driver:
             compact_max_chars=sessions.compactToolResultsMaxChars if sessions is not None else 500,
         )
         self._turns = RunAdmission(
-            lifecycle, self._reach, self._keys, self.ids, attachment_limits or AttachmentLimits()
+            lifecycle, self._reach, self._keys, self.ids, attachment_limits or AttachmentLimits(), self.quotas
         )
         slots, store, registry = lifecycle.slots, self._store, self._runs
         self.metrics.watch(
@@ -183,6 +188,7 @@ class Driver:
             },
             clock=clock,
             attachment_limits=AttachmentLimits(config.limits.maxAttachmentBytes, config.limits.maxRunAttachmentBytes),
+            per_subject=config.limits.perSubject,
             qualification=(
                 None
                 if config.qualification is None

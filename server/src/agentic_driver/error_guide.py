@@ -130,6 +130,11 @@ WHAT_TO_DO: Mapping[ErrorCode, str] = {
         "`firstEventId` is the oldest still held. Read the run (`GET /v1/runs/{runId}`) for its outcome, or "
         "rejoin from `firstEventId - 1` accepting the gap."
     ),
+    ErrorCode.SUBJECT_QUOTA_EXCEEDED: (
+        "Your subject holds the most this host allows it (`limit`: `perSubject.maxSessions` stored sessions, "
+        "`perSubject.maxActiveRuns` active runs, or `perSubject.runsPerMinute` runs started in the last 60 s; "
+        "`maximum` is the bound); nothing was started. Delete a session, let a run end, or wait `Retry-After`."
+    ),
     ErrorCode.HOST_UNAVAILABLE: (
         "Sent by the proxy, not a host: the host that owns the session or run (`ownerHostId`) is down or "
         "restarting (without `ownerHostId`: no host takes new work). Retry after `Retry-After` a few times; a "

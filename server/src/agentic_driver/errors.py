@@ -42,6 +42,7 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
     │   ├── IdempotencyKeyReused             IDEMPOTENCY_KEY_REUSED
     │   ├── ToolNameConflict                 TOOL_NAME_CONFLICT
     │   └── AttachmentUnsupported            ATTACHMENT_UNSUPPORTED
+    ├── SubjectQuotaExceeded             429 SUBJECT_QUOTA_EXCEEDED
     ├── HeadersTooLarge                  431 HEADERS_TOO_LARGE
     ├── InternalError                    500 INTERNAL_ERROR
     ├── SessionsDisabled                 501 SESSIONS_DISABLED
@@ -116,6 +117,7 @@ __all__ = [
     "SessionStoreFull",
     "SessionsDisabled",
     "ShuttingDown",
+    "SubjectQuotaExceeded",
     "ToolNameConflict",
     "Unauthenticated",
     "Unprocessable",
@@ -171,6 +173,7 @@ class ErrorCode(StrEnum):
     MISDIRECTED_REQUEST = "MISDIRECTED_REQUEST"
     HOST_UNAVAILABLE = "HOST_UNAVAILABLE"
     RUN_EVENTS_EXPIRED = "RUN_EVENTS_EXPIRED"
+    SUBJECT_QUOTA_EXCEEDED = "SUBJECT_QUOTA_EXCEEDED"
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +229,7 @@ CATALOGUE: dict[ErrorCode, CodeSpec] = {
     ErrorCode.MISDIRECTED_REQUEST: CodeSpec(421, "Misdirected request"),
     ErrorCode.HOST_UNAVAILABLE: CodeSpec(503, "Host unavailable"),
     ErrorCode.RUN_EVENTS_EXPIRED: CodeSpec(410, "Run events expired"),
+    ErrorCode.SUBJECT_QUOTA_EXCEEDED: CodeSpec(429, "Subject quota exceeded"),
 }
 
 
@@ -490,6 +494,18 @@ class ProviderRateLimited(ProviderFailed):
     """The provider refused for rate or quota; ``Retry-After`` is set when the provider said when to retry."""
 
     code = ErrorCode.PROVIDER_RATE_LIMITED
+
+
+class SubjectQuotaExceeded(DriverError):
+    """The caller's subject holds the most of something ``limits.perSubject`` allows this host process (stored
+    sessions, active runs, runs a minute); refused before any model work. ``Retry-After`` only for the rate."""
+
+    code = ErrorCode.SUBJECT_QUOTA_EXCEEDED
+
+    def __init__(self, detail: str, *, limit: str, maximum: int, retry_after_seconds: int | None = None) -> None:
+        super().__init__(detail, retry_after_seconds=retry_after_seconds, limit=limit, maximum=maximum)
+        self.limit = limit
+        self.maximum = maximum
 
 
 class InternalError(DriverError):

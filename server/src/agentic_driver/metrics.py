@@ -161,6 +161,14 @@ def _tasks() -> int:
         return 0
 
 
+QUOTA_LIMITS = ("perSubject.maxSessions", "perSubject.maxActiveRuns", "perSubject.runsPerMinute")
+"""The ``limit`` values of ``SUBJECT_QUOTA_EXCEEDED``: the quota refusal series."""
+
+
+def _reason_label(reason: str | None) -> str:
+    return "missing" if reason is None else reason.replace(" ", "_")
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
@@ -187,6 +195,22 @@ class Metrics:
             "agentic_driver_run_defects",
             "Runs that ended in INTERNAL_ERROR, a defect of the host (logged with its traceback), however the run "
             "was answered: a response, a streamed run.failed event or a session turn's interruption.",
+            registry=self.registry,
+        )
+        self.subject_quota_refusals = Counter(
+            "agentic_driver_subject_quota_refusals",
+            "Requests refused with SUBJECT_QUOTA_EXCEEDED, by the limit hit (perSubject.maxSessions, "
+            "perSubject.maxActiveRuns, perSubject.runsPerMinute); no subject label, so the series stay three.",
+            ["limit"],
+            registry=self.registry,
+        )
+        for limit in QUOTA_LIMITS:
+            self.subject_quota_refusals.labels(limit)
+        self.auth_refusals = Counter(
+            "agentic_driver_auth_refusals",
+            "Requests refused with UNAUTHENTICATED, by reason: missing (no bearer token), or the reason class the "
+            "401's WWW-Authenticate names, spaces as underscores (unknown_token, expired, wrong_audience, ...).",
+            ["reason"],
             registry=self.registry,
         )
 
@@ -292,6 +316,19 @@ class Metrics:
 
     def error_answered(self, code: str) -> None:
         self._child(self.errors, (code,)).inc()
+
+    def subject_quota_refused(self, limit: str) -> None:
+        self._child(self.subject_quota_refusals, (limit,)).inc()
+
+    def auth_refused(self, reason: str | None) -> None:
+        """A request was refused as unauthenticated: ``reason`` is the token's rejection class, ``None`` when no
+        bearer token was presented."""
+        self._child(self.auth_refusals, (_reason_label(reason),)).inc()
+
+    def declare_auth_reasons(self, reasons: Iterable[str]) -> None:
+        """Create the refusal series of every reason class now (at zero), so they are scraped from the start."""
+        for reason in (None, *reasons):
+            self._child(self.auth_refusals, (_reason_label(reason),))
 
     def declare_models(self, served: Iterable[tuple[_Instance, str]]) -> None:
         """Create the model call series of every configured (instance, model) now, so they are scraped from the

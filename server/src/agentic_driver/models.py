@@ -646,6 +646,7 @@ class Problem(BaseModel):
             "MISDIRECTED_REQUEST",
             "HOST_UNAVAILABLE",
             "RUN_EVENTS_EXPIRED",
+            "SUBJECT_QUOTA_EXCEEDED",
         ]
     )
     """
@@ -681,7 +682,7 @@ class Problem(BaseModel):
     """
     limit: str | MISSING = MISSING
     """
-    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
+    `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`, `SUBJECT_QUOTA_EXCEEDED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
     """
     maximum: int | MISSING = MISSING
     """
@@ -792,6 +793,14 @@ class ProviderErrorProblem(Problem):
 
 
 class ProviderRateLimitedProblem(Problem):
+    pass
+
+
+class SubjectQuotaExceededProblem(Problem):
+    pass
+
+
+class RunTooManyRequestsProblem(Problem):
     pass
 
 

@@ -37,8 +37,8 @@ class Problem:
             active_run_id (str | Unset): `SESSION_BUSY`: the run that holds the session.
             retry_after_seconds (int | Unset): The same value as the `Retry-After` header, where waiting helps.
             limit (str | Unset): `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`,
-                `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host setting name (on
-                `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
+                `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`, `SUBJECT_QUOTA_EXCEEDED`: the bound that was hit, by
+                its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
             maximum (int | Unset): The value of that bound.
             attachment (int | Unset): `ATTACHMENT_UNSUPPORTED`: the refused attachment's index in `attachments`.
             media_type (str | Unset): `ATTACHMENT_UNSUPPORTED`: the refused attachment's media type, as sent.

@@ -968,7 +968,8 @@ export type CancelRunResponse = {
  * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
  * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
  * `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
- * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+ * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED`,
+ * `SUBJECT_QUOTA_EXCEEDED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
@@ -1038,7 +1039,8 @@ export const ErrorCode = {
     MALFORMED_REQUEST: 'MALFORMED_REQUEST',
     MISDIRECTED_REQUEST: 'MISDIRECTED_REQUEST',
     HOST_UNAVAILABLE: 'HOST_UNAVAILABLE',
-    RUN_EVENTS_EXPIRED: 'RUN_EVENTS_EXPIRED'
+    RUN_EVENTS_EXPIRED: 'RUN_EVENTS_EXPIRED',
+    SUBJECT_QUOTA_EXCEEDED: 'SUBJECT_QUOTA_EXCEEDED'
 } as const;
 
 /**
@@ -1053,7 +1055,8 @@ export const ErrorCode = {
  * `UNSUPPORTED_CONTINUATION`, `SESSION_CONTEXT_UNSUPPORTED`,
  * `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
  * `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`,
- * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED` 429; `HEADERS_TOO_LARGE`
+ * `TOOL_NAME_CONFLICT`, `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED`,
+ * `SUBJECT_QUOTA_EXCEEDED` 429; `HEADERS_TOO_LARGE`
  * 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
  * `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`,
  * `HOST_BUSY`, `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503;
@@ -1143,7 +1146,7 @@ export type Problem = {
      */
     retryAfterSeconds?: number;
     /**
-     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
+     * `SESSION_LIMIT_EXCEEDED`, `SESSION_STORE_FULL`, `PAYLOAD_TOO_LARGE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `HOST_BUSY`, `ATTACHMENT_UNSUPPORTED`, `SUBJECT_QUOTA_EXCEEDED`: the bound that was hit, by its host setting name (on `ATTACHMENT_UNSUPPORTED` only when a size bound refused the attachment).
      */
     limit?: string;
     /**
@@ -1222,6 +1225,10 @@ export type RequestTimeoutProblem = Problem;
 export type ProviderErrorProblem = Problem;
 
 export type ProviderRateLimitedProblem = Problem;
+
+export type SubjectQuotaExceededProblem = Problem;
+
+export type RunTooManyRequestsProblem = Problem;
 
 export type ProviderOverloadedProblem = Problem;
 
@@ -1445,6 +1452,19 @@ export type CreateSessionErrors = {
      *
      */
     422: CreateSessionInvalidProblem;
+    /**
+     * `SUBJECT_QUOTA_EXCEEDED`: the caller's subject (the principal its
+     * token maps to) holds the most of something host JSON's
+     * `limits.perSubject` allows this host process: stored sessions
+     * (`limit: perSubject.maxSessions`), active runs
+     * (`limit: perSubject.maxActiveRuns`) or runs started in the last 60
+     * seconds (`limit: perSubject.runsPerMinute`, with `Retry-After`: when
+     * the oldest of them leaves the window). Refused before any model work;
+     * nothing was stored or started. Not retried by clients: delete a
+     * session, let a run end, or wait.
+     *
+     */
+    429: SubjectQuotaExceededProblem;
     /**
      * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
      */
@@ -1789,6 +1809,19 @@ export type ForkSessionErrors = {
      */
     422: ForkInvalidProblem;
     /**
+     * `SUBJECT_QUOTA_EXCEEDED`: the caller's subject (the principal its
+     * token maps to) holds the most of something host JSON's
+     * `limits.perSubject` allows this host process: stored sessions
+     * (`limit: perSubject.maxSessions`), active runs
+     * (`limit: perSubject.maxActiveRuns`) or runs started in the last 60
+     * seconds (`limit: perSubject.runsPerMinute`, with `Retry-After`: when
+     * the oldest of them leaves the window). Refused before any model work;
+     * nothing was stored or started. Not retried by clients: delete a
+     * session, let a run end, or wait.
+     *
+     */
+    429: SubjectQuotaExceededProblem;
+    /**
      * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
      */
     501: SessionsDisabledProblem;
@@ -1924,9 +1957,14 @@ export type RunErrors = {
      * `retryAfterSeconds`) is set when the provider said when to retry
      * (its header, or Gemini's `RetryInfo.retryDelay`); a spend or quota
      * limit carries none. A session turn leaves the session interrupted.
+     * `SUBJECT_QUOTA_EXCEEDED`: the caller's subject holds its most active
+     * runs (`limit: perSubject.maxActiveRuns`) or started its most runs in
+     * the last 60 seconds (`limit: perSubject.runsPerMinute`, with
+     * `Retry-After`) on this host process; refused before any model work,
+     * the session untouched.
      *
      */
-    429: ProviderRateLimitedProblem;
+    429: RunTooManyRequestsProblem;
     /**
      * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
      */
@@ -2068,6 +2106,19 @@ export type StreamRunErrors = {
      *
      */
     422: RunInvalidProblem;
+    /**
+     * `SUBJECT_QUOTA_EXCEEDED`: the caller's subject (the principal its
+     * token maps to) holds the most of something host JSON's
+     * `limits.perSubject` allows this host process: stored sessions
+     * (`limit: perSubject.maxSessions`), active runs
+     * (`limit: perSubject.maxActiveRuns`) or runs started in the last 60
+     * seconds (`limit: perSubject.runsPerMinute`, with `Retry-After`: when
+     * the oldest of them leaves the window). Refused before any model work;
+     * nothing was stored or started. Not retried by clients: delete a
+     * session, let a run end, or wait.
+     *
+     */
+    429: SubjectQuotaExceededProblem;
     /**
      * `SESSIONS_DISABLED`: this host keeps no sessions (it sets no `sessions.retentionMs`).
      */

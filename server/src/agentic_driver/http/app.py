@@ -27,7 +27,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
-from ..auth import SessionPrincipal, TokenPolicy
+from ..auth import Rejection, SessionPrincipal, TokenPolicy
 from ..bearer import Authenticator, BearerPolicy
 from ..driver import Driver
 from ..errors import (
@@ -256,6 +256,7 @@ def create_app(
     )
     route = _router(app)
     drain = drain or Drain()
+    driver.metrics.declare_auth_reasons(reason.value for reason in Rejection)
     app.add_middleware(RequestGuard, body_timeout_ms=body_timeout_ms, drain=drain, metrics=driver.metrics)
     app.add_middleware(HeadAsGet)
     app.add_middleware(RequestObserver)  # outermost: every answer, the guards' refusals too, has a request id

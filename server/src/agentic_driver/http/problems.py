@@ -35,6 +35,8 @@ def problem_response(error: DriverError, instance: str, metrics: Metrics | None 
         headers["WWW-Authenticate"] = bearer_challenge(getattr(error, "invalid_token", None))
     if metrics is not None:
         metrics.error_answered(error.code.value)
+        if error.code is ErrorCode.UNAUTHENTICATED:
+            metrics.auth_refused(getattr(error, "invalid_token", None))
     body = error.problem(instance)
     request = request_context.current()
     if request is not None:

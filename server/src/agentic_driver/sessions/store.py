@@ -19,6 +19,7 @@ from ..config import SessionsConfig
 from ..errors import SessionLimitExceeded, SessionRevisionConflict, SessionStoreFull, ValidationFailed
 from ..ids import HostIds
 from ..providers.base import VisibleMessage
+from ..quotas import SubjectQuotas
 from .records import (
     InterruptedTurnRecord,
     Mode,
@@ -56,8 +57,13 @@ class SessionStore:
         on_change: Callable[[int], None] = lambda size: None,
         *,
         ids: HostIds | None = None,
+        quotas: SubjectQuotas | None = None,
     ) -> None:
         self.policy = policy
+        self._quotas = quotas
+        """``limits.perSubject``: the stored sessions a subject may hold."""
+        self._held: dict[str, int] = {}
+        """Stored sessions per subject; a subject with none has no entry."""
         self._ids = ids or HostIds("local-host")
         self._clock = clock
         self._records: dict[str, SessionRecord] = {}
@@ -89,7 +95,7 @@ class SessionStore:
         size = _text_bytes(instructions) + sum(message_bytes(m) for m in history)
         self._check_messages(len(history), "The imported history")
         self._check_bytes(size, "The imported history and instructions")
-        self._make_room()
+        self._make_room(owner.subject)
         now = self._clock.now_ms()
         record = SessionRecord(
             id=self._ids.new_session_id(),
@@ -104,24 +110,22 @@ class SessionStore:
             imported=len(history),
             native_filter=native_filter,
         )
-        self._records[record.id] = record
+        self._insert(record)
         self._start_idle(record, now)
-        self._on_change(len(self._records))
         return record
 
     def adopt(self, record: SessionRecord) -> None:
         """Store a restored record (bounds apply). It keeps its id only when that id names this host and is
         free here; otherwise it gets a new id of this host, so requests for it reach this process."""
         self._check_record(record, "The imported session")
-        self._make_room()
+        self._make_room(record.owner.subject)
         if record.id in self._records or not self._ids.owns(record.id):
             record.id = self._ids.new_session_id()
         record.status = "interrupted" if record.interrupted_turn is not None else "ready"
         now = self._clock.now_ms()
         record.updated_ms = now
-        self._records[record.id] = record
+        self._insert(record)
         self._start_idle(record, now)
-        self._on_change(len(self._records))
 
     def fork(self, source: SessionRecord, boundary: int) -> SessionRecord:
         """A new ready session of the same owner holding ``source`` as it was at revision ``boundary``: history,
@@ -135,7 +139,7 @@ class SessionStore:
                 "(readSession lists them).",
                 current_revision=source.revision,
             )
-        self._make_room()
+        self._make_room(source.owner.subject)
         last = source.turns[kept - 1] if kept else None
         now = self._clock.now_ms()
         record = SessionRecord(
@@ -157,9 +161,8 @@ class SessionStore:
             tools_fingerprint=source.tools_fingerprint if kept else None,
         )
         record.record_bytes = _record_bytes(record)
-        self._records[record.id] = record
+        self._insert(record)
         self._start_idle(record, now)
-        self._on_change(len(self._records))
         return record
 
     def restore(self, record: SessionRecord, expires_ms: int, prefix_fingerprint: str | None = None) -> None:
@@ -172,9 +175,8 @@ class SessionStore:
         record.status = "interrupted" if record.interrupted_turn is not None else "ready"
         record.expires_ms = expires_ms
         record.prefix_fingerprint = prefix_fingerprint
-        self._records[record.id] = record
+        self._insert(record)
         self._schedule_expiry(record, expires_ms, self._clock.now_ms())
-        self._on_change(len(self._records))
 
     def records(self) -> list[SessionRecord]:
         """Every stored record, expired ones removed first."""
@@ -320,6 +322,12 @@ class SessionStore:
 
     def _remove(self, record: SessionRecord) -> None:
         if self._records.pop(record.id, None) is not None:
+            subject = record.owner.subject
+            left = self._held[subject] - 1
+            if left:
+                self._held[subject] = left
+            else:
+                del self._held[subject]
             record.deleted = True
             self._cancel_timer(record)
             self._on_change(len(self._records))
@@ -333,7 +341,24 @@ class SessionStore:
         for record in [r for r in self._records.values() if self._expired(r, now)]:
             self._remove(record)
 
-    def _make_room(self) -> None:
+    def _insert(self, record: SessionRecord) -> None:
+        self._records[record.id] = record
+        subject = record.owner.subject
+        self._held[subject] = self._held.get(subject, 0) + 1
+        self._on_change(len(self._records))
+
+    def held_by(self, subject: str) -> int:
+        """How many sessions ``subject`` holds in this store."""
+        return self._held.get(subject, 0)
+
+    def _make_room(self, subject: str | None = None) -> None:
+        """Refuse a new record of ``subject`` over its quota (``None``: a restart's own record, never refused
+        by a quota), then one that would exceed ``maxEntries``; expired records are swept first."""
+        quotas = self._quotas
+        if subject is not None and quotas is not None and not quotas.session_fits(self.held_by(subject)):
+            self._sweep_expired(self._clock.now_ms())
+            if not quotas.session_fits(self.held_by(subject)):
+                quotas.refuse_session()
         if len(self._records) < self.policy.maxEntries:
             return
         now = self._clock.now_ms()

@@ -40,6 +40,7 @@ from ..errors import (
 from ..ids import HostIds
 from ..models import RunRequest, RunResult, SubmitRunActionsRequest
 from ..providers.base import ModelRequest, Provider, ToolSpec, VisibleMessage
+from ..quotas import SubjectQuotas
 from ..reach import Reach
 from ..sessions import SessionRecord, SessionStore
 from ..tools import HostTool
@@ -62,6 +63,7 @@ class RunAdmission:
         keys: KeyedRequests,
         ids: HostIds,
         attachment_limits: AttachmentLimits,
+        quotas: SubjectQuotas | None = None,
     ) -> None:
         self.lifecycle = lifecycle
         self._runs = lifecycle.runs
@@ -70,6 +72,7 @@ class RunAdmission:
         self._keys = keys
         self._ids = ids
         self._attachment_limits = attachment_limits
+        self._quotas = quotas
 
     # -- the operations (each replays a finished outcome of its idempotency key first) --------
 
@@ -202,9 +205,15 @@ class RunAdmission:
         store.begin_turn(record, run, prefix_fingerprint=prefix)
 
     def reserve(self, run: ActiveRun) -> None:
-        """Claim the run's places (a waiting place if it may wait, a run slot or a place in line), or refuse it."""
+        """Claim the run's places (its subject's quota, a waiting place if it may wait, a run slot or a place in
+        line), or refuse it."""
+        quotas = self._quotas
+        if quotas is not None:
+            quotas.check_run(run.subject, self._runs.active_of(run.subject))
         self._runs.check_waiting_place(run)
         self.lifecycle.slots.reserve()
+        if quotas is not None:
+            quotas.note_run(run.subject)
 
     def _begin_run(self, request: RunRequest, principal: SessionPrincipal) -> ActiveRun:
         provider = self._reach.granted_provider(principal, request.provider, request.model)

@@ -187,6 +187,8 @@ class RunRegistry:
         self.max_waiting = max_waiting
         self.may_wait = 0
         """Active runs holding a waiting place (admitted, not ended, offering functions)."""
+        self._active_by_subject: dict[str, int] = {}
+        """Active runs per subject (``limits.perSubject.maxActiveRuns``); a subject with none has no entry."""
         self._clock = clock
         self.retention_ms = retention_ms
         self.max_ended = max_ended
@@ -211,6 +213,7 @@ class RunRegistry:
 
     def add(self, run: ActiveRun) -> None:
         self._runs[run.id] = run
+        self._active_by_subject[run.subject] = self._active_by_subject.get(run.subject, 0) + 1
         if run.may_wait:
             self.may_wait += 1
 
@@ -218,6 +221,11 @@ class RunRegistry:
         """The run ended: it leaves the active runs and stays readable for the retention period."""
         if self._runs.pop(run.id, None) is None:
             return
+        left = self._active_by_subject[run.subject] - 1
+        if left:
+            self._active_by_subject[run.subject] = left
+        else:
+            del self._active_by_subject[run.subject]
         if run.may_wait:
             self.may_wait -= 1
         run.input = ""  # a kept run answers getRun and rejoins, neither of which shows its input: let it go
@@ -228,6 +236,10 @@ class RunRegistry:
             self._forget(next(iter(self._ended)))
         if self._timer is None:
             self._arm()
+
+    def active_of(self, subject: str) -> int:
+        """How many runs of ``subject`` are active (admitted and not ended, paused ones included)."""
+        return self._active_by_subject.get(subject, 0)
 
     def find(self, run_id: str, subject: str) -> ActiveRun | None:
         """The caller's active run (what cancel and action submissions act on)."""

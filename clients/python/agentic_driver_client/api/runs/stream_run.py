@@ -91,6 +91,11 @@ def _parse_response(
 
         return response_422
 
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 501:
         response_501 = Problem.from_dict(response.json())
 
