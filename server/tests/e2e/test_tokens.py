@@ -90,3 +90,27 @@ def test_missing_or_malformed_authorization_is_unauthenticated(main_host: Host) 
         assert response.headers["www-authenticate"] == UNKNOWN_TOKEN
         # the scheme name is case-insensitive
         assert http.get("/v1/discovery", headers={"Authorization": f"bearer {ALICE}"}).status_code == 200
+
+
+def auth_refusals(host: Host) -> dict[str, int]:
+    return {
+        labels["reason"]: int(value)
+        for name, labels, value in host.metrics()
+        if name == "agentic_driver_auth_refusals_total"
+    }
+
+
+def test_refusals_are_counted_by_reason_never_by_token(main_host: Host) -> None:
+    before = auth_refusals(main_host)
+    assert {"missing", "unknown_token", "expired", "bad_signature", "keys_unavailable"} <= set(before)
+    with main_host.raw() as anonymous:
+        assert anonymous.get("/v1/discovery").status_code == 401
+    with main_host.raw("not-a-configured-token-01") as stranger:
+        assert stranger.get("/v1/discovery").status_code == 401
+        assert stranger.get("/v1/discovery").status_code == 401
+    after = auth_refusals(main_host)
+    assert after["missing"] - before["missing"] == 1
+    assert after["unknown_token"] - before["unknown_token"] == 2
+    with main_host.raw() as http:
+        exposed = http.get("/metrics").text
+    assert "not-a-configured-token-01" not in exposed
