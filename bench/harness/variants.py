@@ -38,10 +38,13 @@ class _Skip:
 
 
 def _watch_delay() -> None:
-    from agentic_driver.http import app
+    try:  # where the watch lives since the handlers moved to module level; before, in http.app
+        from agentic_driver.http import disconnect as module
+    except ImportError:
+        from agentic_driver.http import app as module  # type: ignore[no-redef,unused-ignore]
 
-    if hasattr(app, "DISCONNECT_WATCH_DELAY_S"):
-        app.DISCONNECT_WATCH_DELAY_S = WATCH_DELAY_S  # type: ignore[attr-defined,unused-ignore]
+    if hasattr(module, "DISCONNECT_WATCH_DELAY_S"):
+        module.DISCONNECT_WATCH_DELAY_S = WATCH_DELAY_S  # type: ignore[attr-defined,unused-ignore]
 
 
 def _without_host_middleware(name: str) -> Callable[[], None]:

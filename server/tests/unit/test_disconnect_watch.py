@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.types import Message
 
 from agentic_driver.errors import RunCancelled
-from agentic_driver.http.app import DISCONNECT_WATCH_DELAY_S, unless_disconnected
+from agentic_driver.http.disconnect import DISCONNECT_WATCH_DELAY_S, unless_disconnected
 
 
 def request_whose_client(gone: asyncio.Event) -> Request:

@@ -13,17 +13,16 @@ Off unless the host JSON says ``"docs": true`` (the embedded default of
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import functools
 from importlib import resources
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import RouteNotFound
+from .operations import Operation
 
-__all__ = ["CONTENT_SECURITY_POLICY", "mount_docs_page"]
-
-Endpoint = Callable[[Request], Awaitable[Response]]
+__all__ = ["CONTENT_SECURITY_POLICY", "DOCS_PAGE"]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -51,19 +50,30 @@ def _headers() -> dict[str, str]:
     return {"Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff"}
 
 
-def mount_docs_page(route: Callable[[str, str], Callable[[Endpoint], Endpoint]]) -> None:
-    """Add ``GET /docs`` and ``GET /docs/{asset}`` (HEAD too) with ``route``, reading the files once."""
-    page = _read("index.html")
-    assets = {name: (_read(name), media_type) for name, media_type in ASSETS.items()}
+@functools.cache
+def _page() -> bytes:
+    return _read("index.html")
 
-    @route("GET", "/docs")
-    async def get_docs(request: Request) -> Response:
-        return Response(page, media_type="text/html; charset=utf-8", headers=_headers())
 
-    @route("GET", "/docs/{asset:path}")
-    async def get_docs_asset(request: Request) -> Response:
-        found = assets.get(request.path_params["asset"])
-        if found is None:
-            raise RouteNotFound(f"No route {request.url.path}.")
-        content, media_type = found
-        return Response(content, media_type=media_type, headers=_headers())
+@functools.cache
+def _assets() -> dict[str, tuple[bytes, str]]:
+    return {name: (_read(name), media_type) for name, media_type in ASSETS.items()}
+
+
+async def get_docs(served: object, request: Request) -> Response:
+    return Response(_page(), media_type="text/html; charset=utf-8", headers=_headers())
+
+
+async def get_docs_asset(served: object, request: Request) -> Response:
+    found = _assets().get(request.path_params["asset"])
+    if found is None:
+        raise RouteNotFound(f"No route {request.url.path}.")
+    content, media_type = found
+    return Response(content, media_type=media_type, headers=_headers())
+
+
+DOCS_PAGE = (
+    Operation("getDocs", "GET", "/docs", get_docs),
+    Operation("getDocsAsset", "GET", "/docs/{asset:path}", get_docs_asset),
+)
+"""``GET /docs`` and ``GET /docs/{asset}`` (HEAD too), each file read once, on its first request."""

@@ -10,26 +10,17 @@ code, duration, session and run, and, with tracing on, ends the request's server
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import request_context, telemetry
 from ..logs import access_log
 
-__all__ = ["OPERATIONS", "RequestObserver"]
-
-OPERATIONS: dict[Callable[..., object], tuple[str, str]] = {}
-"""Route endpoint -> (operationId, path template), filled as the app registers its routes."""
+__all__ = ["RequestObserver"]
 
 _REQUEST_ID = request_context.REQUEST_ID_HEADER.lower().encode("latin-1")
 _INFO = logging.INFO
-
-
-def operation_id(endpoint_name: str) -> str:
-    """``create_session`` -> ``createSession`` (the host's handlers are named after their operations)."""
-    head, *rest = endpoint_name.split("_")
-    return head + "".join(part.capitalize() for part in rest)
 
 
 class RequestObserver:
@@ -81,14 +72,16 @@ class RequestObserver:
     @staticmethod
     def _routed(scope: Scope, context: request_context.RequestContext) -> str | None:
         """Fill the operation, session and run from the route that served the request; its path template."""
-        known = OPERATIONS.get(scope.get("endpoint"))  # type: ignore[arg-type]  # None (unrouted) is no key
-        if known is None:
+        # The endpoint that served it: only ``app.OperationEndpoint`` knows its operation.
+        operation = getattr(scope.get("endpoint"), "operation", None)
+        if operation is None:
             return None
-        context.operation = known[0]
+        context.operation = operation.operation_id
         params = scope.get("path_params")
         if params:
             if context.session_id is None:
                 context.session_id = params.get("session_id")
             if context.run_id is None:
                 context.run_id = params.get("run_id")
-        return known[1]
+        template: str = operation.template
+        return template
