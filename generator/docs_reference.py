@@ -124,12 +124,14 @@ def render_host_json() -> str:
 
 
 def _describe_fields(schema: dict[str, Any], definitions: dict[str, Any]) -> None:
-    """Give each field the attribute docstring written under it in config.py.
+    """Give each field the attribute docstring written under it in the config package.
 
     The host does not read them (pydantic's ``use_attribute_docstrings`` parses each class's source when the
     module is imported: about 6% of the host's start-up), so the reference reads them here, the same way.
     """
-    docs = _attribute_docstrings(Path(inspect.getfile(config)).read_text(encoding="utf-8"))
+    docs: dict[str, dict[str, str]] = {}
+    for module in sorted(Path(inspect.getfile(config)).parent.glob("*.py")):  # the package, block by block
+        docs.update(_attribute_docstrings(module.read_text(encoding="utf-8")))
     for model in [schema, *definitions.values()]:
         cls = getattr(config, str(model.get("title")), None)
         owners = [docs.get(c.__name__, {}) for c in getattr(cls, "__mro__", ())]
