@@ -75,6 +75,13 @@ $(DOCS_PAGE_NODE_STAMP): server/docs-page/package.json server/docs-page/package-
 	cd server/docs-page && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The tests' OpenID provider (server/tests/idp: oidc-provider as its package-lock.json pins it), for test-python.
+# --prefer-offline: once in the npm cache, a fresh install needs no registry.
+IDP_NODE_STAMP := server/tests/idp/node_modules/.installed
+$(IDP_NODE_STAMP): server/tests/idp/package.json server/tests/idp/package-lock.json
+	cd server/tests/idp && npm ci --prefer-offline --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
 setup: $(VENV_STAMP) $(NODE_STAMP) $(OASDIFF_STAMP) $(DOCS_PAGE_NODE_STAMP) ## Install every tool into .venv, node_modules and .tools
 
 $(LLM_STAMP):
@@ -156,7 +163,7 @@ $(OPENAPI_GENERATOR_JAR):
 validate-spec: $(CONTRACT_STAMP) $(NODE_STAMP) $(CONTRACT_NODE_STAMP) $(OPENAPI_GENERATOR_JAR) ## Tools nobody here wrote on openapi.yaml and a live host (Spectral, Redocly strict, openapi-generator, schemathesis, Prism)
 	OPENAPI_GENERATOR_JAR=$(OPENAPI_GENERATOR_JAR) $(BIN)/pytest -c contract-tests/pytest.ini contract-tests/validators -q
 
-test-python: $(VENV_STAMP) ## The host's unit and end-to-end tests
+test-python: $(VENV_STAMP) $(IDP_NODE_STAMP) ## The host's unit and end-to-end tests
 	cd server && ../$(BIN)/pytest -q --ignore=tests/e2e/test_real_model.py --ignore=tests/cluster
 
 # HAProxy and nginx for the cluster tests and `make cluster`: Debian packages, installed only when missing
@@ -250,7 +257,7 @@ newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: clien
 # take about the same time. Every install is done first (setup-test), so no two lanes install at once.
 TEST_LANE_1 := test-cluster contract test-kit validate-spec test-python-client soak-ci
 TEST_LANE_2 := check-generated lint typecheck lint-spec check-breaking test-python test-docs-page test-bench test-typescript test-go test-rust test-llm
-TEST_SETUP := $(VENV_STAMP) $(NODE_STAMP) $(OASDIFF_STAMP) $(DOCS_PAGE_NODE_STAMP) $(CONTRACT_STAMP) $(CONTRACT_NODE_STAMP) \
+TEST_SETUP := $(VENV_STAMP) $(NODE_STAMP) $(OASDIFF_STAMP) $(DOCS_PAGE_NODE_STAMP) $(IDP_NODE_STAMP) $(CONTRACT_STAMP) $(CONTRACT_NODE_STAMP) \
 	$(OPENAPI_GENERATOR_JAR) $(LLM_STAMP) $(LITELLM_STAMP) setup-cluster
 
 .PHONY: setup-test
