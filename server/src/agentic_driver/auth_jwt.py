@@ -18,11 +18,11 @@ fetches with blocking ``urllib`` under a threading lock (each use would need a t
 issuer would hold them all), and the releases our floor (2.10) admits refetch on every unknown ``kid``, so a
 stream of made-up key ids would have the host fetch per request (later ones add a cooldown). Keys are
 fetched here with httpx's async client instead (the host's HTTP client already; the TLS context, whose CA
-bundle loading blocks, is built once in a thread), never more than once per ``jwksMinRefetchSeconds``, one
-fetch at a time per issuer (requests whose key is not held wait for it; while stale keys are fetched again,
-the keys held serve), and a failed fetch keeps the keys fetched before.
+bundle loading blocks, is built once in a thread), one fetch at a time per issuer: requests whose key is not
+held wait for it (at most one such fetch per ``jwksMinRefetchSeconds``); stale keys are fetched again in the
+background while they serve; and a failed fetch keeps the keys fetched before.
 
-A verified token is remembered by its SHA-256 until its ``exp`` (plus leeway) in a bounded LRU, so a token an
+A verified token is remembered by its SHA-256 until its ``exp`` plus the issuer's leeway in a bounded LRU, so a token an
 application repeats costs one dictionary lookup after the first request. A reload builds a new, empty cache.
 """
 
@@ -138,7 +138,11 @@ class _Issuer:
         self._prepared: dict[tuple[str | None, str], jwt.PyJWK] = {}
         self._fetched_at = 0.0
         self._last_attempt: float | None = None
+        self._failed_at: float | None = None
+        """When the last fetch attempt failed (``None`` once one succeeds)."""
         self._lock = asyncio.Lock()
+        self._scheduled: asyncio.Task[None] | None = None
+        """The refresh of stale keys under way, which requests holding their key do not wait for."""
         self._ssl: ssl.SSLContext | None = None
         self.fetches = 0
         """Fetches of ``jwksUrl`` attempted (for tests and the log)."""
@@ -146,13 +150,13 @@ class _Issuer:
             self._keys = _read_jwks_file(config.jwksFile, f"{where}.jwksFile")
 
     async def key(self, kid: str | None, alg: str) -> jwt.PyJWK:
-        """The issuer's key ``kid`` bound to ``alg``; fetches the JWKS when stale or when ``kid`` is unknown."""
-        if self.config.jwksUrl is not None and (
-            self._keys is None
-            # stale: fetch again, unless a fetch is under way (then the keys held serve meanwhile)
-            or (time.monotonic() - self._fetched_at >= self.config.jwksCacheSeconds and not self._lock.locked())
-        ):
-            await self._refresh()
+        """The issuer's key ``kid`` bound to ``alg``; fetches the JWKS when none is held or ``kid`` is unknown
+        (waiting for it), and when the keys held are stale (in the background: they serve meanwhile)."""
+        if self.config.jwksUrl is not None:
+            if self._keys is None:
+                await self._refresh()
+            elif self._stale(time.monotonic()) and (self._scheduled is None or self._scheduled.done()):
+                self._scheduled = asyncio.create_task(self._refresh(scheduled=True))
         if self._keys is None:
             raise _Refused(Rejection.KEYS_UNAVAILABLE)
         jwk = self._find(kid)
@@ -179,11 +183,28 @@ class _Issuer:
             return next(iter(keys.values()))  # a token without kid, from an issuer with one key
         return keys.get(kid)
 
-    async def _refresh(self) -> None:
-        """Fetch the JWKS unless another fetch was attempted within ``jwksMinRefetchSeconds``."""
+    async def refreshed(self) -> None:
+        """Wait for the background fetch of stale keys, if one is under way."""
+        scheduled = self._scheduled
+        if scheduled is not None:
+            await asyncio.shield(scheduled)
+
+    def _stale(self, now: float) -> bool:
+        return now - self._fetched_at >= self.config.jwksCacheSeconds
+
+    async def _refresh(self, *, scheduled: bool = False) -> None:
+        """Fetch the JWKS. For a key not held, unless a fetch was attempted within ``jwksMinRefetchSeconds``
+        (made-up key ids cannot have the host fetch per request); when ``scheduled`` (the keys held are
+        stale), unless they are fresh again or a fetch failed within that time (a down issuer is not
+        hammered). So a retired key stops verifying new tokens ``jwksCacheSeconds`` after the last fetch,
+        once the fetch that follows completes, whatever ``jwksMinRefetchSeconds`` is."""
         async with self._lock:  # one fetch at a time; those who waited find it done and the limit reached
             now = time.monotonic()
-            if self._last_attempt is not None and now - self._last_attempt < self.config.jwksMinRefetchSeconds:
+            limit = self.config.jwksMinRefetchSeconds
+            if scheduled:
+                if not self._stale(now) or (self._failed_at is not None and now - self._failed_at < limit):
+                    return
+            elif self._last_attempt is not None and now - self._last_attempt < limit:
                 return
             self._last_attempt = now
             self.fetches += 1
@@ -194,6 +215,7 @@ class _Issuer:
             # Whatever went wrong (HTTP, TLS, DNS, a bad document), a token is refused or served by the keys
             # held: never a 500.
             except Exception as error:
+                self._failed_at = time.monotonic()
                 held = "the keys fetched before stay in use" if self._keys is not None else "no keys yet"
                 log.warning(
                     "JWKS of issuer %s not fetched from %s: %s: %s (%s)",
@@ -204,7 +226,7 @@ class _Issuer:
                     held,
                 )
                 return
-            self._keys, self._fetched_at = keys, time.monotonic()
+            self._keys, self._fetched_at, self._failed_at = keys, time.monotonic(), None
             self._prepared.clear()
             log.info("JWKS of issuer %s fetched from %s: %d signing keys", self.config.issuer, url, len(keys))
 
@@ -275,6 +297,11 @@ class JwtIssuers:
 
     def issuers(self) -> Iterable[_Issuer]:
         return self._by_issuer.values()
+
+    async def refreshed(self) -> None:
+        """Wait for every issuer's background fetch of stale keys under way (what tests wait on)."""
+        for issuer in self._by_issuer.values():
+            await issuer.refreshed()
 
     def cached(self, digest: bytes) -> SessionPrincipal | None:
         """The principal of a token verified before (its SHA-256 is ``digest``) whose ``exp`` has not passed."""

@@ -339,15 +339,18 @@ async def test_stale_keys_are_fetched_again_and_kept_while_the_issuer_is_down(
         token = idp.token(exp=int(time.time()) + 3600)
         await policy.authenticate(token)
         clock.now += 301
-        await policy.authenticate(idp.token(sub="user-2"))
+        await policy.authenticate(idp.token(sub="user-2"))  # served by the keys held; a fetch starts
+        await policy._issuers.refreshed()  # type: ignore[union-attr]
         assert idp.fetches == 2
     clock.now += 301  # stale, and the issuer no longer answers
 
     with caplog.at_level(logging.WARNING, logger="agentic_driver.auth"):
         principal = await policy.authenticate(idp.token(sub="user-3"))
+        await policy._issuers.refreshed()  # type: ignore[union-attr]
+        again = await policy.authenticate(idp.token(sub="user-4"))  # the failed fetch is not retried at once
 
-    assert principal.subject == "user-3"
-    assert "not fetched" in caplog.text and "the keys fetched before stay in use" in caplog.text
+    assert (principal.subject, again.subject) == ("user-3", "user-4")
+    assert caplog.text.count("not fetched") == 1 and "the keys fetched before stay in use" in caplog.text
     assert token not in caplog.text
 
 
@@ -360,18 +363,37 @@ async def test_while_stale_keys_are_fetched_again_the_keys_held_serve(
         await policy.authenticate(idp.token())
         clock.now += 301
         idp.fetch_delay_s = 1.0
-        fetching = asyncio.create_task(policy.authenticate(idp.token(sub="waits-for-the-fetch")))
-        for _ in range(500):  # until the fetch of the stale keys is under way
-            if idp.fetches == 2:
-                break
-            await asyncio.sleep(0.01)
 
         started = time.monotonic()
-        served = await policy.authenticate(idp.token(sub="served-meanwhile"))
+        first = await policy.authenticate(idp.token(sub="finds-the-keys-stale"))
+        second = await policy.authenticate(idp.token(sub="served-meanwhile"))
         waited = time.monotonic() - started
 
-        assert served.subject == "served-meanwhile" and waited < 0.5 and not fetching.done()
-        assert (await fetching).subject == "waits-for-the-fetch"
+        assert (first.subject, second.subject) == ("finds-the-keys-stale", "served-meanwhile") and waited < 0.5
+        await policy._issuers.refreshed()  # type: ignore[union-attr]
+        assert idp.fetches == 2  # one fetch, in the background
+
+
+async def test_a_retired_key_stops_verifying_once_the_cache_window_passed_whatever_the_refetch_limit(
+    idp: FakeIssuer, ca: trustme.CA, clock: Clock
+) -> None:
+    with idp.serve_jwks(ca) as url:
+        entry = issuer_entry(idp, {"jwksUrl": url}, jwksCacheSeconds=10, jwksMinRefetchSeconds=30)
+        policy = BearerPolicy.from_config(host_config([entry]))
+        old = idp.keys[0]
+        await policy.authenticate(idp.token(old))
+        idp.keys.remove(old)  # the issuer retires its key
+        idp.add_key("EC", "ec-new")
+        clock.now += 9
+        assert (await policy.authenticate(idp.token(old, sub="within-the-window"))).subject == "within-the-window"
+        clock.now += 2  # the keys held are 11 s old: past jwksCacheSeconds, within jwksMinRefetchSeconds
+        assert (await policy.authenticate(idp.token(old, sub="as-the-fetch-starts"))).subject == "as-the-fetch-starts"
+        await policy._issuers.refreshed()  # type: ignore[union-attr]
+
+        refused = await refusal(policy, idp.token(old, sub="after-the-fetch"))
+
+    assert refused.invalid_token == Rejection.UNKNOWN_KEY
+    assert idp.fetches == 2
 
 
 async def test_an_issuer_never_reached_is_keys_unavailable_and_logged(

@@ -111,12 +111,14 @@ class JwtIssuerConfig(_Closed):
     providers: list[str]
     """Provider instance ids this issuer's tokens may use; ``["*"]`` means every instance."""
     jwksCacheSeconds: Annotated[int, Field(ge=1)] = 300
-    """How long fetched keys are used before they are fetched again: a key the issuer retired verifies new tokens
-    that long at most (while the issuer cannot be reached, the keys fetched before stay in use; a token already
-    verified is accepted until its ``exp``)."""
+    """How long fetched keys are used before they are fetched again, in the background (the first request
+    that finds them stale is still served by them): a key the issuer retired verifies new tokens until that
+    fetch completes. While the issuer cannot be reached the keys fetched before stay in use; a token already
+    verified is accepted until its ``exp`` plus ``leewaySeconds``."""
     jwksMinRefetchSeconds: Annotated[int, Field(ge=1)] = 30
-    """The least time between two fetches of ``jwksUrl``, so that tokens naming unknown key ids cannot have the
-    host fetch on every request."""
+    """The least time between two fetches for a key id the host does not hold (made-up key ids cannot have the
+    host fetch on every request), and between a failed fetch and the next; it never delays the fetch of stale
+    keys after a successful one."""
 
     @field_validator("jwksUrl")
     @classmethod
