@@ -7759,6 +7759,119 @@ func (s *RunsPolicy) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode implements json.Marshaler.
+func (s *ServedModelRuns) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ServedModelRuns) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("model")
+		e.Str(s.Model)
+	}
+	{
+		e.FieldStart("runs")
+		e.Int(s.Runs)
+	}
+}
+
+var jsonFieldsNameOfServedModelRuns = [2]string{
+	0: "model",
+	1: "runs",
+}
+
+// Decode decodes ServedModelRuns from json.
+func (s *ServedModelRuns) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ServedModelRuns to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "model":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Model = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"model\"")
+			}
+		case "runs":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int()
+				s.Runs = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"runs\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ServedModelRuns")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfServedModelRuns) {
+					name = jsonFieldsNameOfServedModelRuns[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ServedModelRuns) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ServedModelRuns) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes SessionGrant as json.
 func (s SessionGrant) Encode(e *jx.Encoder) {
 	e.Str(string(s))
@@ -8001,9 +8114,19 @@ func (s *SessionInfo) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		if s.ServedModelRuns != nil {
+			e.FieldStart("servedModelRuns")
+			e.ArrStart()
+			for _, elem := range s.ServedModelRuns {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
 }
 
-var jsonFieldsNameOfSessionInfo = [18]string{
+var jsonFieldsNameOfSessionInfo = [19]string{
 	0:  "id",
 	1:  "revision",
 	2:  "status",
@@ -8022,6 +8145,7 @@ var jsonFieldsNameOfSessionInfo = [18]string{
 	15: "cost",
 	16: "retries",
 	17: "servedModels",
+	18: "servedModelRuns",
 }
 
 // Decode decodes SessionInfo from json.
@@ -8242,6 +8366,23 @@ func (s *SessionInfo) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"servedModels\"")
+			}
+		case "servedModelRuns":
+			if err := func() error {
+				s.ServedModelRuns = make([]ServedModelRuns, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem ServedModelRuns
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.ServedModelRuns = append(s.ServedModelRuns, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"servedModelRuns\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)

@@ -3971,6 +3971,35 @@ func (s *RunsPolicy) SetMaxEntries(val int) {
 	s.MaxEntries = val
 }
 
+// One model that answered turns of a session, and how many.
+// Ref: #/components/schemas/ServedModelRuns
+type ServedModelRuns struct {
+	// The model as the provider reported it.
+	Model string `json:"model"`
+	// The turns it answered.
+	Runs int `json:"runs"`
+}
+
+// GetModel returns the value of Model.
+func (s *ServedModelRuns) GetModel() string {
+	return s.Model
+}
+
+// GetRuns returns the value of Runs.
+func (s *ServedModelRuns) GetRuns() int {
+	return s.Runs
+}
+
+// SetModel sets the value of Model.
+func (s *ServedModelRuns) SetModel(val string) {
+	s.Model = val
+}
+
+// SetRuns sets the value of Runs.
+func (s *ServedModelRuns) SetRuns(val int) {
+	s.Runs = val
+}
+
 // A session permission a token may hold.
 // Ref: #/components/schemas/SessionGrant
 type SessionGrant string
@@ -4094,8 +4123,16 @@ type SessionInfo struct {
 	// Cumulative cost when the host has prices for the model, else null.
 	Cost    NilFloat64      `json:"cost"`
 	Retries RetryAccounting `json:"retries"`
-	// The model that answered each turn, as the provider reported it, oldest first.
+	// Deprecated: read `servedModelRuns`, whose size does not grow with the session's turns. The model
+	// that answered each of the session's last 100 turns that reported one, as the provider reported it,
+	// oldest first (hosts before 0.3 kept every turn's).
+	//
+	// Deprecated: schema marks this property as deprecated.
 	ServedModels []string `json:"servedModels"`
+	// Each model that answered a turn of the session, as the provider reported it, in the order first
+	// served, with how many turns it answered. One entry per distinct model, so it stays small whatever
+	// the number of turns; like `runCount`, truncation never rewinds it. Sent by every host from 0.3 on.
+	ServedModelRuns []ServedModelRuns `json:"servedModelRuns"`
 }
 
 // GetID returns the value of ID.
@@ -4188,6 +4225,11 @@ func (s *SessionInfo) GetServedModels() []string {
 	return s.ServedModels
 }
 
+// GetServedModelRuns returns the value of ServedModelRuns.
+func (s *SessionInfo) GetServedModelRuns() []ServedModelRuns {
+	return s.ServedModelRuns
+}
+
 // SetID sets the value of ID.
 func (s *SessionInfo) SetID(val string) {
 	s.ID = val
@@ -4276,6 +4318,11 @@ func (s *SessionInfo) SetRetries(val RetryAccounting) {
 // SetServedModels sets the value of ServedModels.
 func (s *SessionInfo) SetServedModels(val []string) {
 	s.ServedModels = val
+}
+
+// SetServedModelRuns sets the value of ServedModelRuns.
+func (s *SessionInfo) SetServedModelRuns(val []ServedModelRuns) {
+	s.ServedModelRuns = val
 }
 
 // `history` keeps submitted user text and final visible assistant text. `native` also keeps the

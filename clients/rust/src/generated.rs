@@ -2457,6 +2457,15 @@ says for what); it is still the session's active turn.
         #[serde(rename = "retentionMs")]
         pub retention_ms: ::std::num::NonZeroU64,
     }
+    ///One model that answered turns of a session, and how many.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ServedModelRuns {
+        ///The model as the provider reported it.
+        pub model: ::std::string::String,
+        ///The turns it answered.
+        pub runs: ::std::num::NonZeroU64,
+    }
     ///`SessionAccountRequiredProblem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(transparent)]
@@ -2595,7 +2604,23 @@ format (`ses_{random}`) name no host and stay valid.
         ///Every turn ever run that reached the model, including interrupted and failed ones; truncation never rewinds it.
         #[serde(rename = "runCount")]
         pub run_count: u64,
-        ///The model that answered each turn, as the provider reported it, oldest first.
+        /**Each model that answered a turn of the session, as the provider
+reported it, in the order first served, with how many turns it
+answered. One entry per distinct model, so it stays small
+whatever the number of turns; like `runCount`, truncation never
+rewinds it. Sent by every host from 0.3 on.
+*/
+        #[serde(
+            rename = "servedModelRuns",
+            default,
+            skip_serializing_if = "::std::vec::Vec::is_empty"
+        )]
+        pub served_model_runs: ::std::vec::Vec<ServedModelRuns>,
+        /**Deprecated: read `servedModelRuns`, whose size does not grow with
+the session's turns. The model that answered each of the
+session's last 100 turns that reported one, as the provider
+reported it, oldest first (hosts before 0.3 kept every turn's).
+*/
         #[serde(rename = "servedModels")]
         pub served_models: ::std::vec::Vec<::std::string::String>,
         pub status: SessionStatus,

@@ -35,6 +35,7 @@ from .clock import format_ms
 from .models import SessionInfo
 from .providers.base import Provider, Usage, VisibleMessage
 from .sessions import Accounting, InterruptedTurnRecord, Owner, SessionRecord, SessionStore, TurnLog, TurnRecord
+from .sessions.records import RECENT_SERVED_MODELS
 from .views import read_session_view
 
 __all__ = ["SCHEMA_VERSION", "ImportRejected", "ImportReport", "export_record", "parse", "record_of", "restore"]
@@ -115,7 +116,8 @@ def export_record(record: SessionRecord, include_instructions: bool, provider_ki
                 "usage": _usage(accounting.retry_usage),
                 "cost": accounting.retry_cost,
             },
-            "servedModels": list(accounting.served_models),
+            "servedModels": list(accounting.recent_models),
+            "servedModelRuns": [{"model": model, "runs": runs} for model, runs in accounting.served_runs],
         },
     }
     if include_instructions:
@@ -167,12 +169,19 @@ class _RetriesV1(_Part):
     cost: Cost = None
 
 
+class _ServedModelRunsV1(_Part):
+    model: StrictStr
+    runs: Annotated[StrictInt, Field(ge=1, lt=2**63)]
+
+
 class _AccountingV1(_Part):
     runCount: Count = 0
     usage: _UsageV1 = _UsageV1()
     cost: Cost = None
     retries: _RetriesV1 = _RetriesV1()
     servedModels: list[StrictStr] = []
+    """The last turns' models (every turn's, from hosts before ``servedModelRuns``)."""
+    servedModelRuns: list[_ServedModelRunsV1] | None = None
 
 
 class _SessionV1(_Part):
@@ -315,15 +324,22 @@ def _usage_of(usage: _UsageV1) -> Usage:
 
 
 def _accounting(accounting: _AccountingV1) -> Accounting:
-    return Accounting(
+    record = Accounting(
         runs=accounting.runCount,
         usage=_usage_of(accounting.usage),
         cost=None if accounting.cost is None else float(accounting.cost),
         retries=accounting.retries.count,
         retry_usage=_usage_of(accounting.retries.usage),
         retry_cost=None if accounting.retries.cost is None else float(accounting.retries.cost),
-        served_models=list(accounting.servedModels),
     )
+    if accounting.servedModelRuns is not None:
+        for served in accounting.servedModelRuns:
+            record.served(served.model, served.runs)
+        record.recent_models = tuple(accounting.servedModels[-RECENT_SERVED_MODELS:])
+    else:  # an envelope from before servedModelRuns: its list had every turn's model
+        for model in accounting.servedModels:
+            record.served(model)
+    return record
 
 
 def _interrupted(turn: _InterruptedTurnV1 | None) -> InterruptedTurnRecord | None:

@@ -284,6 +284,24 @@ class Usage(BaseModel):
     """
 
 
+class ServedModelRuns(BaseModel):
+    """
+    One model that answered turns of a session, and how many.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    model: str
+    """
+    The model as the provider reported it.
+    """
+    runs: Annotated[int, Field(ge=1)]
+    """
+    The turns it answered.
+    """
+
+
 class RetryAccounting(BaseModel):
     """
     Provider attempts that failed and were retried, and what they consumed (already billed).
@@ -1006,9 +1024,22 @@ class SessionInfo(BaseModel):
     Cumulative cost when the host has prices for the model, else null.
     """
     retries: RetryAccounting
-    servedModels: list[str]
+    servedModels: Annotated[list[str], Field(deprecated=True, max_length=100)]
     """
-    The model that answered each turn, as the provider reported it, oldest first.
+    Deprecated: read `servedModelRuns`, whose size does not grow with
+    the session's turns. The model that answered each of the
+    session's last 100 turns that reported one, as the provider
+    reported it, oldest first (hosts before 0.3 kept every turn's).
+
+    """
+    servedModelRuns: list[ServedModelRuns] | MISSING = MISSING
+    """
+    Each model that answered a turn of the session, as the provider
+    reported it, in the order first served, with how many turns it
+    answered. One entry per distinct model, so it stays small
+    whatever the number of turns; like `runCount`, truncation never
+    rewinds it. Sent by every host from 0.3 on.
+
     """
 
 

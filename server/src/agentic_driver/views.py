@@ -27,6 +27,7 @@ from .models import (
     RunsPolicy,
     RunStartedEvent,
     RunState,
+    ServedModelRuns,
     SessionInfo,
     SessionsPolicy,
     Turn,
@@ -91,8 +92,9 @@ class SessionView(NamedTuple):
     retries: int
     retry_usage: UsageFigures
     retry_cost: float | None
-    served_models: int
-    """How many of the record's served models (a list that only grows) there were."""
+    served_runs: tuple[tuple[str, int], ...]
+    recent_models: tuple[str, ...]
+    """The accounting's served models as they were (immutable tuples: the view keeps what it saw)."""
 
 
 def session_view(record: SessionRecord) -> SessionView:
@@ -112,7 +114,8 @@ def session_view(record: SessionRecord) -> SessionView:
         accounting.retries,
         accounting.retry_usage,
         accounting.retry_cost,
-        len(accounting.served_models),
+        accounting.served_runs,
+        accounting.recent_models,
     )
 
 
@@ -145,7 +148,8 @@ def render_session(view: SessionView, host_id: str) -> SessionInfo:
             outputTokens=view.retry_usage.output_tokens,
             cost=view.retry_cost,
         ),
-        servedModels=record.accounting.served_models[: view.served_models],
+        servedModels=list(view.recent_models),
+        servedModelRuns=[ServedModelRuns(model=model, runs=runs) for model, runs in view.served_runs],
     )
 
 

@@ -32,6 +32,7 @@ from agentic_driver.models import (
     RetryAccounting,
     RunRequest,
     RunResult,
+    ServedModelRuns,
     SessionHandle,
     SessionInfo,
     SubmitRunActionsRequest,
@@ -102,6 +103,10 @@ class MeteredProvider:
         if "hang" in words:
             await self.never.wait()
         yield TextDelta("metered reply")
+
+
+def served(model: str, runs: int = 1) -> list[ServedModelRuns]:
+    return [ServedModelRuns(model=model, runs=runs)]
 
 
 def view(figures: Figures) -> Usage:
@@ -227,7 +232,12 @@ async def test_a_priced_run_reports_its_exact_cost_and_the_model_the_provider_sa
     assert result.retries == RetryAccounting(count=0, inputTokens=0, outputTokens=0, cost=0.0)
     assert result.servedModel == SERVED  # as the provider reported it, not the model requested
     info = result.session
-    assert (info.runCount, info.usage, info.cost, info.servedModels) == (1, view(BILLED), BILLED_COST, [SERVED])
+    assert (info.runCount, info.usage, info.cost, info.servedModelRuns) == (
+        1,
+        view(BILLED),
+        BILLED_COST,
+        served(SERVED),
+    )
 
 
 async def test_prices_come_from_host_config_per_provider_and_model_and_an_unpriced_model_costs_null() -> None:
@@ -302,7 +312,7 @@ async def test_a_run_paused_for_function_results_shows_its_figures_so_far_and_th
     assert done.usage.outputTokens == 6  # "echo: x | lookup -> y"
     assert done.cost == done.usage.inputTokens * 1.0 + done.usage.outputTokens * 2.0
     assert (done.session.runCount, done.session.usage, done.session.cost) == (1, done.usage, done.cost)
-    assert done.session.servedModels == ["echo-1"]  # one entry per turn, however many model calls it made
+    assert done.session.servedModelRuns == served("echo-1")  # one turn, however many model calls it made
 
 
 # -- per session: the sum of its runs ----------------------------------------------------------------
@@ -379,7 +389,7 @@ async def test_session_totals_are_the_sum_of_every_run_that_reached_the_model_ho
     assert final.runCount == len(completed) + interrupted == 7
     assert final.usage == add_usage(*(r.usage for r in completed), *[view(BILLED)] * interrupted)
     assert final.cost == sum(r.cost for r in completed) + interrupted * BILLED_COST == 7 * BILLED_COST
-    assert final.servedModels == [SERVED] * 7
+    assert final.servedModelRuns == served(SERVED, 7)
     assert final.retries == RetryAccounting(count=1, inputTokens=200_000, outputTokens=0, cost=RETRIED_COST)
     assert sum(r.retries.count for r in completed) == final.retries.count
     # three turns remain addressable; seven were run
@@ -432,7 +442,7 @@ async def test_with_echo_interrupted_fail_cancel_disconnect_and_timeout_runs_cou
     assert final.runCount == len(completed) + 5 == 7
     assert final.usage == add_usage(*(r.usage for r in completed), paused.usage)
     assert final.cost == pytest.approx(sum(r.cost for r in completed) + paused.cost, rel=1e-12)
-    assert final.servedModels == ["echo-1"] * 3  # the calls that reported a served model
+    assert final.servedModelRuns == served("echo-1", 3)  # the calls that reported a served model
     assert final.retries == RetryAccounting(count=0, inputTokens=0, outputTokens=0, cost=0.0)
     assert len((await driver.read_session(session.id)).turns) == 2
 
@@ -461,15 +471,15 @@ async def test_a_run_cancelled_before_model_work_and_every_refusal_leave_the_tot
     after = (await driver.read_session(session.id)).session
     assert after.status == "ready"
     assert (
-        (after.runCount, after.usage, after.cost, after.retries, after.servedModels)
+        (after.runCount, after.usage, after.cost, after.retries, after.servedModelRuns)
         == (
             before.runCount,
             before.usage,
             before.cost,
             before.retries,
-            before.servedModels,
+            before.servedModelRuns,
         )
-        == (1, first.usage, None, RetryAccounting(count=0, inputTokens=0, outputTokens=0, cost=None), ["echo-1"])
+        == (1, first.usage, None, RetryAccounting(count=0, inputTokens=0, outputTokens=0, cost=None), served("echo-1"))
     )
 
 
@@ -480,13 +490,13 @@ async def test_truncation_never_rewinds_accounting() -> None:
     info = session
     for text in ("one", "retry two", "three"):
         info = (await driver.run(session_run(info, text))).session
-    totals = (info.runCount, info.usage, info.cost, info.retries, info.servedModels)
+    totals = (info.runCount, info.usage, info.cost, info.retries, info.servedModelRuns)
 
     for keep in (2, 0):
         info = (
             await driver.truncate_session(session.id, TruncateSessionRequest(revision=info.revision, keepTurns=keep))
         ).session
-        assert (info.runCount, info.usage, info.cost, info.retries, info.servedModels) == totals
+        assert (info.runCount, info.usage, info.cost, info.retries, info.servedModelRuns) == totals
         assert info.messageCount == 2 * keep
 
     after = await driver.run(session_run(info, "four"))
@@ -504,7 +514,7 @@ async def test_a_provider_that_names_no_served_model_adds_none_to_served_models(
     result = await driver.run(session_run(session, "hello"))
 
     assert result.servedModel is None
-    assert result.session.servedModels == []
+    assert result.session.servedModelRuns == []
     assert result.session.runCount == 1
 
 
@@ -549,5 +559,5 @@ async def test_a_turn_whose_commit_exceeds_a_bound_was_still_billed_and_is_accou
     assert (read.session.status, read.interruptedTurn.reason) == ("interrupted", "limit_exceeded")
     assert read.session.runCount == 1
     assert (read.session.usage.inputTokens, read.session.usage.outputTokens) == (2, 3)  # "echo: one two"
-    assert read.session.servedModels == ["echo-1"]
+    assert read.session.servedModelRuns == served("echo-1")
     assert read.turns == []

@@ -32,6 +32,7 @@ from agentic_driver.models import (
     FunctionResult,
     Message,
     RunRequest,
+    ServedModelRuns,
     SessionHandle,
     SessionInfo,
     SubmitRunActionsRequest,
@@ -142,6 +143,7 @@ async def test_the_envelope_carries_everything_but_the_instructions_text_and_is_
             "cost": None,
         },
         "servedModels": ["echo-1", "echo-1"],
+        "servedModelRuns": [{"model": "echo-1", "runs": 2}],
     }
     # JSON-clean: plain JSON types only, the same after a round trip through text
     text = json.dumps(envelope, allow_nan=False)
@@ -201,12 +203,12 @@ async def test_an_import_into_a_fresh_driver_restores_a_session_that_continues_w
     assert (session.createdAt, session.updatedAt) == (before.session.createdAt, format_ms(clock.now_ms()))
     assert session.expiresAt == format_ms(clock.now_ms() + 60_000)
     assert session.recordBytes == before.session.recordBytes
-    assert (session.runCount, session.usage, session.cost, session.retries, session.servedModels) == (
+    assert (session.runCount, session.usage, session.cost, session.retries, session.servedModelRuns) == (
         before.session.runCount,
         before.session.usage,
         before.session.cost,
         before.session.retries,
-        before.session.servedModels,
+        before.session.servedModelRuns,
     )
     assert report.session == session
 
@@ -214,7 +216,7 @@ async def test_an_import_into_a_fresh_driver_restores_a_session_that_continues_w
     recall = await target.run(session_run(session, "!recall"), ALICE)
     assert recall.output.text == "recall: 6 messages; last user: I like tea.; tool exchanges: 1"
     assert (recall.session.revision, recall.session.runCount) == (3, 3)
-    assert recall.session.servedModels == ["echo-1"] * 3
+    assert recall.session.servedModelRuns == [ServedModelRuns(model="echo-1", runs=3)]
 
 
 async def test_a_second_echo_built_with_the_same_secret_verifies_the_restored_state_and_another_does_not() -> None:

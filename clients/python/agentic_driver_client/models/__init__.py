@@ -43,6 +43,7 @@ from .run_state import RunState
 from .run_state_status import RunStateStatus
 from .run_status import RunStatus
 from .runs_policy import RunsPolicy
+from .served_model_runs import ServedModelRuns
 from .session_grant import SessionGrant
 from .session_handle import SessionHandle
 from .session_info import SessionInfo
@@ -102,6 +103,7 @@ __all__ = (
     "RunStateStatus",
     "RunStatus",
     "RunsPolicy",
+    "ServedModelRuns",
     "SessionGrant",
     "SessionHandle",
     "SessionInfo",

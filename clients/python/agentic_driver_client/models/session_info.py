@@ -10,9 +10,11 @@ from attrs import define as _attrs_define
 from ..models.native_history_filter import NativeHistoryFilter
 from ..models.session_mode import SessionMode
 from ..models.session_status import SessionStatus
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.retry_accounting import RetryAccounting
+    from ..models.served_model_runs import ServedModelRuns
     from ..models.usage import Usage
 
 if TYPE_CHECKING:
@@ -63,7 +65,16 @@ class SessionInfo:
         cost (float | None): Cumulative cost when the host has prices for the model, else null.
         retries (RetryAccounting): Provider attempts that failed and were retried, and what they consumed (already
             billed).
-        served_models (list[str]): The model that answered each turn, as the provider reported it, oldest first.
+        served_models (list[str]): Deprecated: read `servedModelRuns`, whose size does not grow with
+            the session's turns. The model that answered each of the
+            session's last 100 turns that reported one, as the provider
+            reported it, oldest first (hosts before 0.3 kept every turn's).
+        served_model_runs (list[ServedModelRuns] | Unset): Each model that answered a turn of the session, as the
+            provider
+            reported it, in the order first served, with how many turns it
+            answered. One entry per distinct model, so it stays small
+            whatever the number of turns; like `runCount`, truncation never
+            rewinds it. Sent by every host from 0.3 on.
     """
 
     id: str
@@ -84,6 +95,7 @@ class SessionInfo:
     cost: float | None
     retries: RetryAccounting
     served_models: list[str]
+    served_model_runs: list[ServedModelRuns] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -127,6 +139,13 @@ class SessionInfo:
 
         served_models = self.served_models
 
+        served_model_runs: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.served_model_runs, Unset):
+            served_model_runs = []
+            for served_model_runs_item_data in self.served_model_runs:
+                served_model_runs_item = served_model_runs_item_data.to_dict()
+                served_model_runs.append(served_model_runs_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -151,12 +170,15 @@ class SessionInfo:
                 "servedModels": served_models,
             }
         )
+        if served_model_runs is not UNSET:
+            field_dict["servedModelRuns"] = served_model_runs
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.retry_accounting import RetryAccounting
+        from ..models.served_model_runs import ServedModelRuns
         from ..models.usage import Usage
 
         d = dict(src_dict)
@@ -214,6 +236,17 @@ class SessionInfo:
 
         served_models = cast(list[str], d.pop("servedModels"))
 
+        _served_model_runs = d.pop("servedModelRuns", UNSET)
+        served_model_runs: list[ServedModelRuns] | Unset = UNSET
+        if _served_model_runs is not UNSET:
+            served_model_runs = []
+            for served_model_runs_item_data in _served_model_runs:
+                served_model_runs_item = ServedModelRuns.from_dict(
+                    served_model_runs_item_data
+                )
+
+                served_model_runs.append(served_model_runs_item)
+
         session_info = cls(
             id=id,
             revision=revision,
@@ -233,6 +266,7 @@ class SessionInfo:
             cost=cost,
             retries=retries,
             served_models=served_models,
+            served_model_runs=served_model_runs,
         )
 
         return session_info

@@ -300,9 +300,24 @@ export type SessionInfo = {
     cost: number | null;
     retries: RetryAccounting;
     /**
-     * The model that answered each turn, as the provider reported it, oldest first.
+     * Deprecated: read `servedModelRuns`, whose size does not grow with
+     * the session's turns. The model that answered each of the
+     * session's last 100 turns that reported one, as the provider
+     * reported it, oldest first (hosts before 0.3 kept every turn's).
+     *
+     *
+     * @deprecated
      */
     servedModels: Array<string>;
+    /**
+     * Each model that answered a turn of the session, as the provider
+     * reported it, in the order first served, with how many turns it
+     * answered. One entry per distinct model, so it stays small
+     * whatever the number of turns; like `runCount`, truncation never
+     * rewinds it. Sent by every host from 0.3 on.
+     *
+     */
+    servedModelRuns?: Array<ServedModelRuns>;
 };
 
 /**
@@ -607,6 +622,20 @@ export type Usage = {
      * Part of `outputTokens` spent on reasoning or thinking.
      */
     reasoningTokens: number;
+};
+
+/**
+ * One model that answered turns of a session, and how many.
+ */
+export type ServedModelRuns = {
+    /**
+     * The model as the provider reported it.
+     */
+    model: string;
+    /**
+     * The turns it answered.
+     */
+    runs: number;
 };
 
 /**

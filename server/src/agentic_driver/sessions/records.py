@@ -143,7 +143,10 @@ class Accounting:
     retries: int = 0
     retry_usage: Usage = field(default_factory=Usage)
     retry_cost: float | None = None
-    served_models: list[str] = field(default_factory=list)
+    served_runs: tuple[tuple[str, int], ...] = ()
+    """Each model that answered a turn, in the order first served, with its turns (``servedModelRuns``)."""
+    recent_models: tuple[str, ...] = ()
+    """The models of the last ``RECENT_SERVED_MODELS`` turns that reported one (the deprecated ``servedModels``)."""
 
     def add(self, run: RunFigures) -> None:
         self.runs += 1
@@ -153,16 +156,27 @@ class Accounting:
         self.retry_usage += run.retry_usage
         self.retry_cost = _sum(self.retry_cost, run.retry_cost)
         if run.served_model is not None:
-            self.served_models.append(_shared(self.served_models, run.served_model))
+            self.served(run.served_model)
+
+    def served(self, model: str, runs: int = 1) -> None:
+        """``runs`` more turns answered by ``model``. Both figures are replaced, never changed in place, so a
+        view taken earlier (``views.SessionView``) keeps what it saw."""
+        pairs = self.served_runs
+        index = next((i for i in range(len(pairs) - 1, -1, -1) if pairs[i][0] == model), None)
+        if index is None:
+            self.served_runs = (*pairs, (model, runs))
+        else:
+            # the name as the session already holds it: a provider's answer brings it as a new string each run
+            model = pairs[index][0]
+            self.served_runs = (*pairs[:index], (model, pairs[index][1] + runs), *pairs[index + 1 :])
+        added = min(runs, RECENT_SERVED_MODELS)
+        kept = RECENT_SERVED_MODELS - added
+        recent = self.recent_models[max(len(self.recent_models) - kept, 0) :] if kept else ()
+        self.recent_models = (*recent, *(model,) * added)
 
 
-def _shared(models: list[str], model: str) -> str:
-    """The name as the session already holds it, when the last run had the same model.
-
-    A network provider's answer brings its model name as a new string each run (about 60 bytes);
-    a session's runs are mostly answered by one model, so each run then costs one list slot.
-    """
-    return models[-1] if models and models[-1] == model else model
+RECENT_SERVED_MODELS = 100
+"""The turns the deprecated ``servedModels`` lists (the last ones)."""
 
 
 def _sum(total: float | None, amount: float | None) -> float | None:
