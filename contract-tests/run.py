@@ -44,6 +44,7 @@ from harness.paths import (  # noqa: E402
     LOGS_DIR,
     METRICS_PATH,
     NO_SESSIONS_HOST_CONFIG,
+    QUOTAS_HOST_CONFIG,
     REPORTS_DIR,
     ROOT,
     SPEC_PATH,
@@ -154,7 +155,7 @@ def _finish_pytest(started: tuple[float, subprocess.Popen[str]]) -> StageResult:
 
 
 def _kit(
-    part: str, base_url: str, no_sessions: hosts.Host, only: list[str]
+    part: str, base_url: str, no_sessions: hosts.Host, only: list[str], quotas: hosts.Host | None = None
 ) -> tuple[str, float, subprocess.Popen[str]]:
     """The kit's CLI, exactly as a user runs it, against a reference host (tokens from the environment)."""
     out = KIT_DIR / part
@@ -167,6 +168,7 @@ def _kit(
         base_url,
         "--no-sessions-base-url",
         no_sessions.base_url,
+        *(["--quotas-base-url", quotas.base_url] if quotas is not None else []),
         "--strict",
         "--report",
         str(out / "report.json"),
@@ -213,8 +215,9 @@ def main(argv: list[str]) -> int:
         hosts.spawn("main", HOST_CONFIG),
         hosts.spawn("schemathesis", HOST_CONFIG),
         hosts.spawn("no-sessions", NO_SESSIONS_HOST_CONFIG),
+        hosts.spawn("quotas", QUOTAS_HOST_CONFIG),
     ]
-    main_host, schemathesis_host, no_sessions_host = booting
+    main_host, schemathesis_host, no_sessions_host, quotas_host = booting
     try:
         lints = [
             _start_lint("redocly", REDOCLY, ["lint", "openapi.yaml"], "run `npm ci` at the repository root"),
@@ -235,7 +238,7 @@ def main(argv: list[str]) -> int:
         cpu_before_kits = _children_cpu()
         kits = [
             _kit("schemathesis", schemathesis_host.base_url, no_sessions_host, ["schemathesis"]),
-            _kit("checks", main_host.base_url, no_sessions_host, [*KIT_CHECKS]),
+            _kit("checks", main_host.base_url, no_sessions_host, [*KIT_CHECKS], quotas_host),
         ]
         stages += [_finish_kit(kit) for kit in kits]
         kit_cpu_seconds = _children_cpu() - cpu_before_kits

@@ -218,6 +218,7 @@ func TestThroughHAProxy(t *testing.T) {
 	configs := map[string]string{
 		"main":        filepath.Join(dir, "host.json"),
 		"no-sessions": filepath.Join(dir, "host-no-sessions.json"),
+		"quotas":      filepath.Join(dir, "host-quotas.json"),
 	}
 	names := map[string]bool{}
 	for _, s := range scenarios {

@@ -37,6 +37,7 @@ func TestContractScenarios(t *testing.T) {
 	configs := map[string]string{
 		"main":        filepath.Join(dir, "host.json"),
 		"no-sessions": filepath.Join(dir, "host-no-sessions.json"),
+		"quotas":      filepath.Join(dir, "host-quotas.json"),
 	}
 	shared := map[string]*host{}
 	t.Cleanup(func() {

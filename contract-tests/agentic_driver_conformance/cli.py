@@ -1,7 +1,8 @@
 """``agentic-driver-conformance``: does the running host at --base-url honour openapi.yaml?
 
     agentic-driver-conformance --base-url URL [--profile FILE|NAME] [--read-only] [--strict]
-                               [--junit FILE] [--report FILE] [--no-sessions-base-url URL] [--only CHECK ...]
+                               [--junit FILE] [--report FILE] [--no-sessions-base-url URL]
+                               [--quotas-base-url URL] [--only CHECK ...]
 
 1. loads the profile (default: the shipped ``default`` profile, what contract-tests/host.json configures) and
    reads the tokens' secrets from the environment variables it names;
@@ -59,6 +60,11 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--report", type=Path, default=Path("conformance/report.json"), help="metrics JSON report")
     parse.add_argument(
         "--no-sessions-base-url", help="a second host of the deployment without sessions (SESSIONS_DISABLED checks)"
+    )
+    parse.add_argument(
+        "--quotas-base-url",
+        help="a host whose limits.perSubject allows 2 sessions, 1 active run and 4 runs a minute per subject, "
+        "as contract-tests/host-quotas.json (SUBJECT_QUOTA_EXCEEDED checks)",
     )
     parse.add_argument(
         "--budget", choices=sorted(BUDGETS), default="full", help="schemathesis examples per operation (default full)"
@@ -152,6 +158,7 @@ def run(options: argparse.Namespace) -> int:
         load_profile(options.profile),
         options.base_url.rstrip("/"),
         no_sessions_base_url=options.no_sessions_base_url.rstrip("/") if options.no_sessions_base_url else None,
+        quotas_base_url=options.quotas_base_url.rstrip("/") if options.quotas_base_url else None,
         strict=options.strict,
         read_only=options.read_only,
     )

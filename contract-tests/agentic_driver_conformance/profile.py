@@ -79,12 +79,14 @@ def _scenario_needs(scenario: scenarios.Scenario, profile: dict[str, Any]) -> tu
     known = default_provider_names() | set(profile["providers"])
     needs += [f"provider:{p}" for p in sorted(set(re.findall(r'"provider": "([^"]+)"', text)) & known)]
     needs.append("host:no-sessions" if scenario.host == "no-sessions" else "sessions")
+    if scenario.host == "quotas":
+        needs.append("host:quotas")
     if '"metric"' in text:
         needs.append("declared:metrics")
     for tool in sorted({t["name"] for t in profile.get("declared", {}).get("hostTools", [])} | {"lookup"}):
         if f'"{tool}"' in text:
             needs.append(f"declared:hostTool:{tool}")
-    if scenario.isolated:
+    if "SESSION_STORE_FULL" in data.get("codes", ()):  # it fills the store
         needs.append("store:small")
     if "RUN_EVENTS_EXPIRED" in data.get("codes", ()):
         needs.append("runs:small-buffer")
@@ -164,6 +166,8 @@ class Plan:
     """Token name -> the environment variable that holds its secret (the secrets themselves are never written)."""
     requirements: dict[str, str | None] = field(default_factory=dict)
     """Requirement -> None when met, else why not."""
+    quotas_base_url: str | None = None
+    """A host whose ``limits.perSubject`` is small (``host-quotas.json``), for the SUBJECT_QUOTA_EXCEEDED scenario."""
     assumed: list[str] = field(default_factory=list)
     """Declared in the profile, invisible in discovery: the kit relies on them without being able to verify."""
     checks: list[dict[str, Any]] = field(default_factory=list)
@@ -273,6 +277,7 @@ def make_plan(
     base_url: str,
     *,
     no_sessions_base_url: str | None = None,
+    quotas_base_url: str | None = None,
     strict: bool = False,
     read_only: bool = False,
 ) -> Plan:
@@ -282,6 +287,7 @@ def make_plan(
     plan = Plan(
         base_url=base_url,
         no_sessions_base_url=no_sessions_base_url,
+        quotas_base_url=quotas_base_url,
         profile_name=profile["name"],
         profile_path=profile["_path"],
         mode=mode,
@@ -334,6 +340,12 @@ def make_plan(
         )
         met["runs:small-buffer"] = _small_event_buffer(full_discovery)
         met["host:no-sessions"] = _no_sessions_host(http, plan, profile)
+        met["host:quotas"] = (
+            None
+            if plan.quotas_base_url is not None
+            else f"{NOT_APPLICABLE}these checks need a host whose limits.perSubject is small "
+            "(contract-tests/host-quotas.json): give one with --quotas-base-url"
+        )
         declared = profile.get("declared", {})
         met["declared:metrics"] = _metrics_requirement(http, base_url, declared)
         tools = {tool["name"] for tool in declared.get("hostTools", [])}

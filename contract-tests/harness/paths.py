@@ -10,7 +10,8 @@ ROOT = CONTRACT_DIR.parent
 SPEC_PATH = ROOT / "openapi.yaml"
 HOST_CONFIG = CONTRACT_DIR / "host.json"
 NO_SESSIONS_HOST_CONFIG = CONTRACT_DIR / "host-no-sessions.json"
-HOST_CONFIGS = {"main": HOST_CONFIG, "no-sessions": NO_SESSIONS_HOST_CONFIG}
+QUOTAS_HOST_CONFIG = CONTRACT_DIR / "host-quotas.json"
+HOST_CONFIGS = {"main": HOST_CONFIG, "no-sessions": NO_SESSIONS_HOST_CONFIG, "quotas": QUOTAS_HOST_CONFIG}
 
 # reports/ is gitignored; CONTRACT_REPORTS_DIR lets the mutation tests keep their runs apart.
 REPORTS_DIR = Path(os.environ.get("CONTRACT_REPORTS_DIR", CONTRACT_DIR / "reports"))

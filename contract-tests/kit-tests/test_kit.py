@@ -334,7 +334,7 @@ def test_the_installed_kit_passes_against_the_reference_host(reference_run: KitR
     report = reference_run.report
     assert report["passed"], report["bars"]
     assert report["plan"]["skipped"] == {}, report["plan"]["skipped"]
-    assert list(report["plan"]["notApplicable"]) == ["scenario sessions-disabled"]
+    assert list(report["plan"]["notApplicable"]) == ["scenario sessions-disabled", "scenario subject-quotas"]
     pytest_counts = report["testCases"]["pytest"]
     assert pytest_counts["failed"] == 0 and pytest_counts["passed"] > 30, pytest_counts
     assert set(report["testCases"]["schemathesisByPhase"]) == {"examples", "coverage", "fuzzing", "stateful"}
@@ -358,7 +358,7 @@ def test_the_installed_kit_passes_against_two_reference_hosts_behind_haproxy(
     report = run.report
     assert report["passed"], report["bars"]
     assert report["plan"]["skipped"] == {}, report["plan"]["skipped"]
-    assert list(report["plan"]["notApplicable"]) == ["scenario sessions-disabled"]
+    assert list(report["plan"]["notApplicable"]) == ["scenario sessions-disabled", "scenario subject-quotas"]
     assert report["plan"]["hostId"] in CLUSTER, report["plan"]["hostId"]
     assert report["testCases"]["pytest"]["failed"] == 0 and report["testCases"]["pytest"]["passed"] > 30
     assert set(report["testCases"]["schemathesisByPhase"]) == {"examples", "coverage", "fuzzing", "stateful"}

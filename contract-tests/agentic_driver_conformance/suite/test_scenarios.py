@@ -16,7 +16,11 @@ ALL = sorted(scenarios.all_scenarios(), key=lambda scenario: scenario.isolated)
 
 @pytest.fixture(scope="session")
 def runner(plan: Plan) -> Iterator[scenarios.Runner]:
-    urls = {"main": plan.base_url, "no-sessions": plan.no_sessions_base_url or plan.base_url}
+    urls = {
+        "main": plan.base_url,
+        "no-sessions": plan.no_sessions_base_url or plan.base_url,
+        "quotas": plan.quotas_base_url or plan.base_url,
+    }
     runner = scenarios.Runner(urls, plan.tokens(), pin_host=plan.host_id)
     yield runner
     runner.close()

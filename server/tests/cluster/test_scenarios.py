@@ -33,7 +33,11 @@ ALL = scenarios.all_scenarios()
 SPREAD = [s for s in ALL if s.host == "main" and not s.isolated and s.name not in PER_PROCESS]
 SINGLE = [s for s in ALL if s.host == "main" and not s.isolated and s.name in PER_PROCESS]
 ALONE = [s for s in ALL if s.isolated or s.host != "main"]
-CONFIGS = {"main": CONTRACT_DIR / "host.json", "no-sessions": CONTRACT_DIR / "host-no-sessions.json"}
+CONFIGS = {
+    "main": CONTRACT_DIR / "host.json",
+    "no-sessions": CONTRACT_DIR / "host-no-sessions.json",
+    "quotas": CONTRACT_DIR / "host-quotas.json",
+}
 
 
 def contract_cluster(host_ids: list[str], config: Path, workdir: Path) -> Cluster:
@@ -48,7 +52,7 @@ def contract_cluster(host_ids: list[str], config: Path, workdir: Path) -> Cluste
 
 def runner_for(cluster: Cluster) -> scenarios.Runner:
     return scenarios.Runner(
-        {"main": cluster.url, "no-sessions": cluster.url},
+        {"main": cluster.url, "no-sessions": cluster.url, "quotas": cluster.url},
         contract_hosts.TOKENS,
         metrics_urls={cluster.url: [host.base_url for host in cluster.hosts.values()]},
     )

@@ -110,6 +110,7 @@ impl Hosts {
         match name {
             "main" => Ok(self.dir.join("host.json")),
             "no-sessions" => Ok(self.dir.join("host-no-sessions.json")),
+            "quotas" => Ok(self.dir.join("host-quotas.json")),
             other => Err(format!("unknown host {other}")),
         }
     }

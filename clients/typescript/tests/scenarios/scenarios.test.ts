@@ -17,6 +17,7 @@ const SCENARIOS_DIR = join(CONTRACT_DIR, 'scenarios');
 const HOST_CONFIGS: Record<string, string> = {
   main: join(CONTRACT_DIR, 'host.json'),
   'no-sessions': join(CONTRACT_DIR, 'host-no-sessions.json'),
+  quotas: join(CONTRACT_DIR, 'host-quotas.json'),
 };
 
 if (!existsSync(SCENARIOS_DIR)) {
