@@ -40,6 +40,7 @@ from ._exceptions import __all__ as _exception_names
 from ._raw import RawResponse
 from ._recovery import UNCHANGED, Keep, Reconciliation
 from ._stream import AsyncRunStream, RunStream
+from ._tokens import AsyncTokenProvider, TokenProvider
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import SessionHandle, SessionInfo
@@ -52,12 +53,14 @@ __all__ = [
     "AgenticDriver",
     "AsyncAgenticDriver",
     "AsyncRunStream",
+    "AsyncTokenProvider",
     "Event",
     "Keep",
     "Options",
     "RawResponse",
     "Reconciliation",
     "RunStream",
+    "TokenProvider",
     "UnknownEvent",
     "__version__",
     "handle",

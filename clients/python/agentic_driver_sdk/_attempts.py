@@ -21,6 +21,7 @@ import httpx
 from ._base import Options, backoff, log_attempt, misdirected_owner, retry_delay
 from ._exceptions import AgenticDriverError, APIConnectionError, NotFoundError, error_from_response
 from ._plans import Call
+from ._tokens import invalid_token
 
 __all__ = ["Attempts"]
 
@@ -37,6 +38,12 @@ class Attempts:
         self.followed = False
         self.wait: float | None = None
         """After ``finish`` returned None: seconds to wait before sending again (None: at once)."""
+        self.sent_token: str | None = None
+        """The token a provider gave for the attempt under way (None with a string token or none)."""
+        self.refused: str | None = None
+        """The provider's token the host just refused, handed to the provider for the next attempt."""
+        self.reauthorized = False
+        """Whether this request was already sent again with a token asked anew (once at most)."""
 
     def request(self, http: httpx.Client | httpx.AsyncClient) -> httpx.Request:
         return self.call.request(http, self.host)
@@ -58,6 +65,11 @@ class Attempts:
                 return outcome
         else:
             failure = outcome
+        if self.sent_token is not None and not self.reauthorized and invalid_token(failure):
+            # the host refused the provider's token itself: ask the provider again, send once more at once
+            log_attempt(call.method, call.path, self.attempt, failure, 0.0)
+            self.refused, self.reauthorized, self.wait = self.sent_token, True, None
+            return None
         owner = misdirected_owner(failure, self.followed)
         if owner is not None:  # once, at once, and not one of the retries
             log_attempt(call.method, call.path, self.attempt, failure, 0.0)
@@ -98,5 +110,6 @@ class Attempts:
         """Go on with another request of the same logical call (a stream's rejoin), keeping the budget and,
         when a 421 was followed, the owner it named."""
         self.call = call
+        self.reauthorized = False  # each request of the call may be sent once more with a token asked anew
         if not self.followed:
             self.host = call.host

@@ -24,6 +24,7 @@ from ._exceptions import (
     MisdirectedRequestError,
     SessionBusyError,
 )
+from ._tokens import AsyncTokenProvider, TokenProvider
 
 __all__ = [
     "DEFAULT_STREAM_IDLE_TIMEOUT",
@@ -122,8 +123,9 @@ class Options:
 
     base_url: str
     """The host's base URL, without a trailing slash."""
-    token: str | None
-    """The bearer token, or None to send no ``Authorization`` header."""
+    token: str | TokenProvider | AsyncTokenProvider | None = field(repr=False)
+    """The bearer token, a token provider asked for every attempt (``clients/BEHAVIOUR.md``, Tokens), or None
+    to send no ``Authorization`` header."""
     timeout: httpx.Timeout
     """Connect (default 5 s), read (600 s), write and pool timeouts (``httpx.Timeout(10, connect=2)``)."""
     max_retries: int
@@ -137,7 +139,7 @@ class Options:
     def resolve(
         cls,
         base_url: str | None,
-        token: str | None,
+        token: str | TokenProvider | AsyncTokenProvider | None,
         timeout: float | httpx.Timeout | None,
         max_retries: int,
         default_headers: Mapping[str, str] | None,
@@ -161,9 +163,14 @@ class Options:
         """``Accept`` and ``User-Agent``, then the default headers, then ``Authorization`` (case-insensitively last)."""
         headers = httpx.Headers({"Accept": "application/json", "User-Agent": USER_AGENT})
         headers.update(self.default_headers)
-        if self.token:
+        if isinstance(self.token, str) and self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         return headers
+
+    @property
+    def token_provider(self) -> TokenProvider | AsyncTokenProvider | None:
+        """The token provider, when the token comes from one (then each attempt sets its own header)."""
+        return None if self.token is None or isinstance(self.token, str) else self.token
 
     def evolve(self, **changes: Any) -> Options:
         unknown = set(changes) - {f for f in self.__dataclass_fields__}

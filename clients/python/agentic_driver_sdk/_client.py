@@ -49,6 +49,7 @@ from ._recovery import UNCHANGED, Keep, Reconciliation, _fork_arguments, _Unchan
 from ._resources import AsyncRuns, AsyncSessions, Runs, Sessions
 from ._stream import AsyncRunStream, RunStream
 from ._tls import CABundle, ssl_verification
+from ._tokens import AsyncTokenProvider, TokenProvider, aasked, asked
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import (
@@ -128,7 +129,7 @@ class AgenticDriver:
         self,
         *,
         base_url: str | None = None,
-        token: str | None = None,
+        token: str | TokenProvider | AsyncTokenProvider | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
@@ -258,10 +259,19 @@ class AgenticDriver:
 
     def _send_attempts(self, attempts: Attempts, *, stream: bool) -> httpx.Response:
         """The answer that ends the request ``attempts`` stands at, drawing on its retry budget."""
-        while (answer := attempts.finish(self._attempt(attempts.request(self._http), stream))) is None:
+        while (answer := attempts.finish(self._attempt(self._request(attempts), stream))) is None:
             if attempts.wait is not None:
                 self._pause(attempts.wait)
         return answer
+
+    def _request(self, attempts: Attempts) -> httpx.Request:
+        """The attempt's request, with the token provider's token when the client has one."""
+        request = attempts.request(self._http)
+        provider = self._options.token_provider
+        if provider is not None:
+            attempts.sent_token = asked(provider, attempts.refused, request)  # type: ignore[arg-type]
+            attempts.refused = None
+        return request
 
     def _attempt(self, request: httpx.Request, stream: bool) -> httpx.Response | AgenticDriverError:
         """One attempt's answer (an error answer's body read, and closed when streamed), or why none came."""
@@ -304,7 +314,7 @@ class AsyncAgenticDriver:
         self,
         *,
         base_url: str | None = None,
-        token: str | None = None,
+        token: str | AsyncTokenProvider | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
@@ -411,10 +421,19 @@ class AsyncAgenticDriver:
 
     async def _send_attempts(self, attempts: Attempts, *, stream: bool) -> httpx.Response:
         """The answer that ends the request ``attempts`` stands at, drawing on its retry budget."""
-        while (answer := attempts.finish(await self._attempt(attempts.request(self._http), stream))) is None:
+        while (answer := attempts.finish(await self._attempt(await self._request(attempts), stream))) is None:
             if attempts.wait is not None:
                 await self._pause(attempts.wait)
         return answer
+
+    async def _request(self, attempts: Attempts) -> httpx.Request:
+        """The attempt's request, with the token provider's token when the client has one."""
+        request = attempts.request(self._http)
+        provider = self._options.token_provider
+        if provider is not None:
+            attempts.sent_token = await aasked(provider, attempts.refused, request)
+            attempts.refused = None
+        return request
 
     async def _attempt(self, request: httpx.Request, stream: bool) -> httpx.Response | AgenticDriverError:
         """One attempt's answer (an error answer's body read, and closed when streamed), or why none came."""

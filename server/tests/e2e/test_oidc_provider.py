@@ -235,6 +235,42 @@ def test_an_expired_token_is_refused_and_a_verified_one_is_not_kept_past_its_exp
     oidc.assert_refused(unseen_token, "expired")
 
 
+class RefreshingTokens:
+    """What an application's token provider does (clients/BEHAVIOUR.md, Tokens): a client-credentials token
+    from the identity provider's token endpoint, kept until the host refuses it, then asked for anew."""
+
+    def __init__(self, oidc: OidcHost) -> None:
+        self.oidc = oidc
+        self.token: str | None = None
+        self.told: list[str | None] = []
+
+    def __call__(self, refused: str | None) -> str:
+        self.told.append(refused)
+        if self.token is None or refused == self.token:
+            self.token = self.oidc.idp.token(client=SHORT_LIVED)  # lives 2 s
+            self.oidc.sent.append(self.token)
+        return self.token
+
+
+def test_the_python_sdk_refreshes_an_expired_token_through_its_provider(oidc: OidcHost) -> None:
+    from agentic_driver_sdk import AgenticDriver
+
+    tokens = RefreshingTokens(oidc)
+    with AgenticDriver(base_url=oidc.host.base_url, token=tokens, max_retries=0) as client:
+        session = client.sessions.create(provider="echo", model="echo-1", mode="history")
+        first = client.run(provider="echo", model="echo-1", input="Before it expires.", session=session)
+        held = tokens.token
+        assert held is not None and tokens.told == [None, None]  # one token, asked for every request
+        # Until the host refuses the held token (its exp, no leeway): the provider is not told anything.
+        poll(lambda: oidc.call(held), lambda r: r.status_code == 401, oidc.idp.short_ttl_seconds + SLACK_S)
+
+        second = client.run(provider="echo", model="echo-1", input="After it expired.", session=first.session)
+
+    assert second.output.text == "echo: After it expired." and second.session.revision == 2
+    assert tokens.told == [None, None, None, held]  # refused once, then asked anew with the refused token
+    assert tokens.token != held
+
+
 def test_no_token_is_in_the_log(oidc: OidcHost) -> None:
     # Every kind of token this module sends, at least once, before the log is scanned.
     idp = oidc.idp
