@@ -52,13 +52,19 @@ import {
   sleep,
   type Timeouts,
   type TransportSettings,
+  type TokenProvider,
 } from './transport.js';
 
 export interface ClientOptions {
   /** The host, for example `http://127.0.0.1:8080`. */
   baseUrl: string;
-  /** A bearer token configured on the host (only `getHealth` works without one). Sent last: no header replaces it. */
-  token?: string;
+  /**
+   * A bearer token configured on the host (only `getHealth` works without one), or a token provider
+   * asked for every attempt, `(refused) => token` (it may return a promise): on a `401` with
+   * `error="invalid_token"` it is asked again with the refused token and the request sent once more
+   * (../BEHAVIOUR.md, "Tokens"). Sent last: no header replaces it.
+   */
+  token?: string | TokenProvider;
   /** Retries after the first attempt, for the failures ../BEHAVIOUR.md lists; 2 by default, 0 turns retries off. */
   maxRetries?: number;
   /** Timeouts in milliseconds: `connect` 5 000, `read` 600 000, `streamIdle` 60 000 by default. */

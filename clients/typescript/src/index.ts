@@ -17,7 +17,7 @@ export {
   type WaitUntilIdleOptions,
   type WithResponse,
 } from './client.js';
-export { type CACertificates, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUTS, type Logger, MAX_RETRY_AFTER_SECONDS, type Timeouts, USER_AGENT } from './transport.js';
+export { type CACertificates, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUTS, type Logger, MAX_RETRY_AFTER_SECONDS, type Timeouts, type TokenProvider, USER_AGENT } from './transport.js';
 export { VERSION } from './version.js';
 export * from './errors.js';
 export { handle } from './session.js';

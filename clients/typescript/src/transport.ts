@@ -34,9 +34,16 @@ export interface Logger {
   debug(message: string): void;
 }
 
+/**
+ * Asked for the bearer token of every attempt (../BEHAVIOUR.md, "Tokens"): `refused` is the token the
+ * host just refused (`error="invalid_token"`), or `undefined` on an ordinary attempt, so a provider that
+ * caches tokens can drop exactly that one.
+ */
+export type TokenProvider = (refused: string | undefined) => string | Promise<string>;
+
 export interface TransportSettings {
   fetch: typeof fetch;
-  token: string | undefined;
+  token: string | TokenProvider | undefined;
   maxRetries: number;
   timeouts: Timeouts;
   logger: Logger | undefined;
@@ -369,13 +376,29 @@ export async function execute(settings: TransportSettings, call: Call): Promise<
   const path = call.url.slice(call.url.indexOf('/', call.url.indexOf('//') + 2)).split('?')[0] ?? '';
   if (!headers.has('User-Agent')) headers.set('User-Agent', USER_AGENT);
   if (takesIdempotencyKey(method, path) && !headers.has('Idempotency-Key')) headers.set('Idempotency-Key', crypto.randomUUID());
-  if (settings.token !== undefined) headers.set('Authorization', `Bearer ${settings.token}`); // last: defaults cannot replace it
+  const provider = typeof settings.token === 'function' ? settings.token : undefined;
+  if (typeof settings.token === 'string') headers.set('Authorization', `Bearer ${settings.token}`); // last: defaults cannot replace it
   if (state.owner !== undefined) headers.set(ROUTING_HEADER, state.owner);
   const attempts = settings.maxRetries + 1;
+  let sent: string | undefined; // the provider's token of the attempt under way
+  let refused: string | undefined;
+  let reauthorized = false;
   for (;;) {
     const attempt = state.retries + 1;
     if (call.signal.aborted) throw new AbortError({ cause: call.signal.reason });
+    if (provider !== undefined) {
+      sent = await askedToken(provider, refused);
+      headers.set('Authorization', `Bearer ${sent}`);
+      refused = undefined;
+    }
     const outcome = await attemptOnce(settings, call);
+    if (sent !== undefined && !reauthorized && outcome.kind === 'answer' && invalidToken(outcome.response)) {
+      // The host refused the provider's token itself: ask the provider again and send once more, at once.
+      settings.logger?.debug(`agentic-driver: ${method} ${path} -> 401 invalid_token (attempt ${attempt}/${attempts}); asking for a new token`);
+      refused = sent;
+      reauthorized = true;
+      continue;
+    }
     const owner = state.owner !== undefined || outcome.kind !== 'answer' ? undefined : misdirectedOwner(outcome.response, outcome.body);
     if (owner !== undefined) {
       // A wrong hop: the same request at once to the owner, once per call, not one of the retries.
@@ -407,6 +430,29 @@ export async function execute(settings: TransportSettings, call: Call): Promise<
     await sleep(waitMs, call.signal);
     state.retries++;
   }
+}
+
+const INVALID_TOKEN = /\berror\s*=\s*"?invalid_token"?/i;
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+function invalidToken(response: Response): boolean {
+  return response.status === 401 && INVALID_TOKEN.test(response.headers.get('WWW-Authenticate') ?? '');
+}
+
+/** The provider's token, or the error that fails the call before anything is sent (never retried). */
+async function askedToken(provider: TokenProvider, refused: string | undefined): Promise<string> {
+  let value: unknown;
+  try {
+    value = await provider(refused);
+  } catch (error) {
+    const name = error instanceof Error ? error.name : typeof error;
+    throw new ConnectionError(`not sent: the token provider failed (${name})`, { cause: error });
+  }
+  if (typeof value !== 'string' || !HEADER_SAFE.test(value)) {
+    const what = value === '' ? 'an empty string' : `a ${typeof value} a header cannot carry`;
+    throw new ConnectionError(`not sent: the token provider returned ${what}`);
+  }
+  return value;
 }
 
 /**
