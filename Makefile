@@ -205,7 +205,7 @@ test-llm: $(VENV_STAMP) $(LLM_STAMP) $(LITELLM_STAMP) ## Real two-turn sessions 
 	cd server && AGENTIC_DRIVER_LLM_PYTHON=$(LLM_VENV)/bin/python AGENTIC_DRIVER_LITELLM=$(LITELLM_VENV)/bin/litellm \
 		../$(BIN)/pytest -q -rA tests/e2e/test_real_model.py
 
-test-typescript: $(VENV_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test), then its newcomer app
+test-typescript: $(VENV_STAMP) $(IDP_NODE_STAMP) ## The TypeScript client's unit, end-to-end and scenario tests (npm ci, tsc, node --test), then its newcomer app
 	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm test
 	$(MAKE) newcomer-typescript
 
