@@ -45,6 +45,7 @@ type Timeouts struct {
 
 type hostOptions struct {
 	baseURL, token string
+	tokens         TokenSource
 	baseURLSet     bool
 	httpClient     *http.Client
 	maxRetries     int
@@ -150,9 +151,16 @@ func New(opts ...HostOption) (*HostClient, error) {
 		o.httpClient = newHTTPClient(o.timeouts.Connect)
 		trust(o.httpClient, roots)
 	}
-	t := &transport{client: o.httpClient, token: o.token, headers: o.headers, maxRetries: o.maxRetries,
-		timeouts: o.timeouts, logger: o.logger}
-	raw, err := NewClient(o.baseURL, bearerToken(o.token), WithClient(t))
+	t := &transport{client: o.httpClient, token: o.token, tokens: o.tokens, headers: o.headers,
+		maxRetries: o.maxRetries, timeouts: o.timeouts, logger: o.logger}
+	if o.tokens != nil {
+		t.token = "" // the source's token is set per attempt
+	}
+	var security SecuritySource = bearerToken(t.token)
+	if o.tokens != nil {
+		security = bearerToken("from-the-token-source") // the transport sets each attempt's own token
+	}
+	raw, err := NewClient(o.baseURL, security, WithClient(t))
 	if err != nil {
 		return nil, &ClientError{Err: err}
 	}

@@ -61,6 +61,9 @@ const (
 	PhaseResponse ConnectionPhase = "response"
 	// PhaseBody: the head arrived, the JSON body did not (not retried).
 	PhaseBody ConnectionPhase = "body"
+	// PhaseToken: the token source failed or gave a token a header cannot carry; nothing was sent
+	// (not retried; the source's error is wrapped).
+	PhaseToken ConnectionPhase = "token"
 	// PhaseStream: an event stream broke after its 200 head (never retried: read the session; a
 	// stream of a run sent with onDisconnect continue is resumed instead, see EventStream).
 	PhaseStream ConnectionPhase = "stream"

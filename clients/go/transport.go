@@ -81,6 +81,7 @@ var (
 type transport struct {
 	client     *http.Client
 	token      string
+	tokens     TokenSource // nil: the token above (or none)
 	headers    http.Header
 	maxRetries int
 	timeouts   Timeouts
@@ -146,6 +147,8 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 	if state.once {
 		retries = 0
 	}
+	var token, refused string // the source's token of this attempt; the one the host just refused
+	reauthorized := false
 	for attempt, sent := 1, 0; ; attempt++ {
 		if sent > 0 && request.GetBody != nil {
 			body, err := request.GetBody()
@@ -153,6 +156,13 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 				return nil, err
 			}
 			request.Body = body
+		}
+		if t.tokens != nil {
+			var err error
+			if token, err = askToken(ctx, t.tokens, refused, request); err != nil {
+				return nil, err
+			}
+			refused = ""
 		}
 		sent++
 		response, err := t.attempt(request)
@@ -166,6 +176,13 @@ func (t *transport) Do(request *http.Request) (*http.Response, error) {
 		if ctx.Err() != nil { // the caller's cancellation or deadline: not ours to retry
 			t.log(ctx, request.Method, path, attempt, 0, nil, ctx.Err(), -1)
 			return nil, ctx.Err()
+		}
+		if t.tokens != nil && !reauthorized && invalidToken(err) {
+			// The host refused the source's token itself: ask it again and send once more, at once.
+			refused, reauthorized = token, true
+			t.log(ctx, request.Method, path, attempt, http.StatusUnauthorized, nil, err, 0)
+			attempt--
+			continue
 		}
 		if owner, ok := misdirectedOwner(err); ok && !route.followed {
 			// A wrong hop: the same request at once to the owner, once per call, not one of the retries.
