@@ -45,7 +45,7 @@ LITELLM_STAMP := $(LITELLM_VENV)/.installed-litellm-1.106.12
 CARGO_TARGET_DIR ?= $(LLM_CACHE)/cargo-target
 export CARGO_TARGET_DIR
 
-.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-tracing bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
+.PHONY: help serve demo generate check-generated lint lint-spec typecheck test test-python test-python-client test-bench test-llm test-typescript test-go newcomer-go bench-client-go test-rust contract docs bench bench-quick bench-jwt bench-tracing bench-client soak soak-ci setup setup-llm clean check-breaking release-baseline setup-oasdiff vendor-docs-page test-docs-page
 .PHONY: newcomer-python bench-client-python
 .PHONY: validate-spec test-kit
 .PHONY: docs-reference
@@ -276,6 +276,9 @@ bench-proxy: $(VENV_STAMP) setup-cluster ## The generated HAProxy config's added
 .PHONY: bench-upstream
 bench-upstream: $(VENV_STAMP) ## Model calls through the host to a TLS fake provider vs a direct keep-alive client: connections, handshakes, added p50/p99, CPU per call -> bench/results/upstream.json
 	cd bench && ../$(BIN)/python -m harness.upstream $(BENCH_ARGS)
+
+bench-jwt: $(VENV_STAMP) ## CPU per turn and p50 with a JWT bearer (cached) vs a static token, one host JSON, alternating rounds -> bench/results/jwt.json
+	cd bench && ../$(BIN)/python -m harness.jwt
 
 bench-quick: $(VENV_STAMP) ## Host vs floor on the turn path only, medians of 7 rounds (~10 s): for trying one change
 	cd bench && ../$(BIN)/python -m harness.quick

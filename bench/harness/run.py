@@ -505,6 +505,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-snapshot", action="store_true", help="skip the restart snapshot section (write/restore, in process)"
     )
+    parser.add_argument("--no-jwt", action="store_true", help="skip the JWT bearer vs static token section")
     parser.add_argument("--host-src", help="run the host(s) from this server/src directory (PYTHONPATH) instead")
     parser.add_argument(
         "--baseline",
@@ -596,6 +597,12 @@ def _run(
                 # recorded; the figures already measured are still written.
                 log(f"  buffering unavailable: {error!r}")
                 results["buffering"] = {"available": False, "reason": repr(error)}
+    if "host" in names and not options.no_jwt:
+        from . import jwt
+
+        log("JWT bearer vs static token (same host JSON, alternating):")
+        results["jwt"] = jwt.measure(rounds=3, log=log)
+        log(jwt.render(results["jwt"]))
     if not options.no_snapshot:
         from . import snapshot
 

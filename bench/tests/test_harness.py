@@ -7,9 +7,11 @@ No benchmark runs here (``make bench`` does that); this stays well under ten sec
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import orjson
 import pytest
@@ -374,3 +376,18 @@ def test_layer_costs_are_differences_of_the_variants_counts() -> None:
     printed = report(counts)
     assert "2.50x" in printed  # host 1,050 against floor 420 on the mean of the two phases
     assert {"host", "stub-turn", "no-protocol-bounds"} <= set(VARIANTS)
+
+
+async def test_the_jwt_lane_presents_a_token_the_host_json_accepts(tmp_path: Path) -> None:
+    """The JWT section's host JSON is valid and its token is what the host verifies (no benchmark run)."""
+    from harness import jwt
+
+    from agentic_driver.bearer import BearerPolicy
+    from agentic_driver.config import parse_config
+
+    key = jwt._key()
+    jwks_file = tmp_path / "jwks.json"
+    jwks_file.write_text(json.dumps(jwt.jwks_of(key)))
+    policy = BearerPolicy.from_config(parse_config(jwt.host_config(jwks_file)))
+    assert (await policy.authenticate(jwt.jwt_token(key))).subject == "bench-app"
+    assert (await policy.authenticate(jwt.STATIC)).subject == "bench"
