@@ -6,7 +6,10 @@
 port with short session retention, so sessions expire all along. Clients (asyncio + httpx) loop
 over a seeded mix: create a session, JSON and streamed runs, stale revisions, reads, function
 calls answered by a second request, cancels, abandoned streams, idempotent retries, stateless
-runs, provider failures, bad bodies, deletes, and sessions simply left to expire.
+runs, provider failures, bad bodies, deletes, and sessions simply left to expire. Meanwhile, every few
+seconds, host JSON's tokens are rewritten and the host sent SIGHUP: a token added, the last one revoked; the
+soak fails unless each added token is accepted, each revoked one refused from the next request, a session
+made before the reload is as it was, and the load's own token (unchanged) gets no answer outside the contract.
 
 Every second the host's RSS (``/proc/<pid>/status``) and gauges (tasks, active runs, sessions,
 connections) are sampled. The report gives throughput, answers by code, p50/p99 latency per
@@ -26,6 +29,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -86,6 +90,7 @@ class Host:
         self.config = config
         path = workdir / "soak.json"
         path.write_text(json.dumps(config))
+        self.config_path = path
         try:
             self.host = testing.start(
                 lambda port: testing.serve_command(port, "--config", str(path)),
@@ -303,6 +308,76 @@ async def _client(index: int, base_url: str, until: float, stats: Stats, seed: i
             # sessions not deleted are left to expire
 
 
+RELOAD_EVERY_S = 4.0
+RELOAD_SEEN_WITHIN_S = 5.0
+
+
+class Reloads:
+    """What the SIGHUP reloads under load did: each adds a token and revokes the previous one."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.revoked_refused = 0
+        self.added_accepted = 0
+        self.sessions_kept = 0
+        self.failures: list[str] = []
+
+
+async def _status(http: httpx.AsyncClient, token: str) -> int:
+    response = await http.get("/v1/discovery", headers={"Authorization": f"Bearer {token}"})
+    return response.status_code
+
+
+async def _reload(host: Host, tokens: list[str]) -> None:
+    """Rewrite host JSON (atomically) with the load's token and ``tokens``, and signal the host."""
+    config = {**host.config, "tokens": host.config["tokens"][:1] + [
+        {"subject": "soak-reload", "token": t, "providers": ["*"], "sessions": ["read"]} for t in tokens
+    ]}  # fmt: skip
+    staged = host.config_path.with_suffix(".json.new")
+    staged.write_text(json.dumps(config))
+    os.replace(staged, host.config_path)
+    os.kill(host.process.pid, signal.SIGHUP)
+
+
+async def _reloader(host: Host, until: float, reloads: Reloads) -> None:
+    """Every few seconds, under the clients' load: a session turn, a reload adding a token and revoking the
+    last one, the new token accepted (bounded poll: how the reload is seen applied), the revoked one refused on
+    the next request, the session as it was."""
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    previous: str | None = None
+    async with httpx.AsyncClient(base_url=host.base_url, headers=headers, timeout=30, trust_env=False) as http:
+        while time.monotonic() + RELOAD_EVERY_S < until:
+            await asyncio.sleep(RELOAD_EVERY_S)
+            created = (
+                await http.post("/v1/sessions", json={"provider": "echo", "model": "echo-1", "mode": "history"})
+            ).json()["session"]
+            ran = await http.post("/v1/runs", json=_run(created, "before the reload"))
+            before = ran.json()["session"]
+            added = f"soak-added-{reloads.done:04d}-token"
+            await _reload(host, [added])
+            deadline = time.monotonic() + RELOAD_SEEN_WITHIN_S
+            while await _status(http, added) != 200:
+                if time.monotonic() > deadline:
+                    reloads.failures.append(f"reload {reloads.done + 1}: the added token was never accepted")
+                    return
+                await asyncio.sleep(0.05)
+            reloads.done += 1
+            reloads.added_accepted += 1
+            if previous is not None:
+                status = await _status(http, previous)
+                if status == 401:
+                    reloads.revoked_refused += 1
+                else:
+                    reloads.failures.append(f"reload {reloads.done}: a revoked token answered {status}")
+            read = (await http.get(f"/v1/sessions/{created['id']}")).json()
+            if read["session"]["revision"] == before["revision"] == 1 and len(read["history"]) == 2:
+                reloads.sessions_kept += 1
+            else:
+                reloads.failures.append(f"reload {reloads.done}: the session changed: {read['session']['revision']}")
+            await http.delete(f"/v1/sessions/{created['id']}")
+            previous = added
+
+
 async def _sample(host: Host, until: float, samples: list[dict[str, float]], started: float) -> None:
     while time.monotonic() < until:
         gauges = await asyncio.to_thread(host.gauges)
@@ -324,11 +399,13 @@ async def soak(seconds: float, clients: int, max_rss_mb: float, seed: int) -> in
     try:
         baseline = host.gauges()
         stats = Stats()
+        reloads = Reloads()
         samples: list[dict[str, float]] = []
         started = time.monotonic()
         until = started + seconds
         await asyncio.gather(
             _sample(host, until, samples, started),
+            _reloader(host, until, reloads),
             *(_client(i, host.base_url, until, stats, seed) for i in range(clients)),
         )
         elapsed = time.monotonic() - started
@@ -375,6 +452,11 @@ async def soak(seconds: float, clients: int, max_rss_mb: float, seed: int) -> in
         f"(baseline {baseline['agentic_driver_asyncio_tasks']:.0f}), active runs {runs:.0f}, "
         f"sessions {sessions:.0f}, connections {connections:.0f}; host exit code {exit_code}"
     )
+    print(
+        f"  SIGHUP reloads under the load: {reloads.done} (each added a token and revoked the last); added "
+        f"tokens accepted {reloads.added_accepted}, revoked refused on the next request {reloads.revoked_refused}, "
+        f"sessions untouched {reloads.sessions_kept}; the load's unchanged token: every answer counted above"
+    )
     bound = _series_bound(host.config)
     late = samples[2 * len(samples) // 3 :] or [settled]
     print("  histograms (series at 2/3 of the run, at its end, after it; bound; observations):")
@@ -382,6 +464,9 @@ async def soak(seconds: float, clients: int, max_rss_mb: float, seed: int) -> in
         counts = " ".join(f"{s[f'series:{name}']:5.0f}" for s in (late[0], late[-1], settled))
         print(f"    {name:<56} {counts} {bound[name]:6d} {settled[f'count:{name}']:8.0f}")
 
+    failures += reloads.failures
+    if reloads.done < 2 and seconds >= 3 * RELOAD_EVERY_S:
+        failures.append(f"only {reloads.done} SIGHUP reloads were done under the load")
     if stats.unexpected:
         failures.append(f"{len(stats.unexpected)} answers outside the contract, e.g. {stats.unexpected[:5]}")
     rss = [s["rss_mb"] for s in samples]
