@@ -78,6 +78,19 @@ def defect() -> None:
     Driver.discovery = broken  # type: ignore[assignment,method-assign]
 
 
+def jwt_expiry_ignored() -> None:
+    """JWTs are verified without their ``exp``: an expired token is accepted (the kit's auth profile fails)."""
+    import jwt
+
+    real = jwt.decode
+
+    def decode(*args: Any, **kwargs: Any) -> Any:
+        kwargs["options"] = {**kwargs.get("options", {}), "verify_exp": False}
+        return real(*args, **kwargs)
+
+    jwt.decode = decode
+
+
 MUTATIONS: dict[str, Callable[[], None]] = {
     "stale-revision-accepted": stale_revision_accepted,
     "busy-as-400": busy_as_400,
@@ -85,6 +98,7 @@ MUTATIONS: dict[str, Callable[[], None]] = {
     "weakened-served-spec": weakened_served_spec,
     "run-not-found-as-session-not-found": run_not_found_as_session_not_found,
     "defect": defect,
+    "jwt-expiry-ignored": jwt_expiry_ignored,
 }
 
 

@@ -487,3 +487,55 @@ def test_the_kit_readme_names_the_shipped_profiles() -> None:
     text = (ROOT / "docs" / "conformance-profile.md").read_text(encoding="utf-8")
     for requirement in ("CONTRACT_TOKEN_FULL", "CONTRACT_TOKEN_NO_GRANTS", "CONTRACT_TOKEN_OTHER", "echo-fixed"):
         assert requirement in text
+
+
+def _auth_host_config(tmp_path: Path, jwks: Path) -> Path:
+    config = {
+        "hostId": "kit-auth",
+        "providers": [{"id": "echo", "kind": "echo", "accountId": "acct-kit", "models": ["echo-1"]}],
+        "sessions": {"retentionMs": 60_000},
+        "limits": {"perSubject": {"maxSessions": 2}},
+        "auth": {
+            "jwt": [
+                {"issuer": AUTH_ISSUER, "audience": AUTH_AUDIENCE, "jwksFile": str(jwks), "algorithms": ["ES256"],
+                 "providers": ["*"], "leewaySeconds": 5}
+            ]
+        },
+    }  # fmt: skip
+    path = tmp_path / "auth-host.json"
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return path
+
+
+AUTH_ISSUER = "https://issuer.kit.invalid"
+AUTH_AUDIENCE = "https://api.kit.invalid"
+
+
+def _auth_check(kit: Path, keys: Path, base_url: str, report: Path) -> subprocess.CompletedProcess[str]:
+    auth = kit.parent / "agentic-driver-conformance-auth"
+    command = [str(auth), "check", "--base-url", base_url, "--issuer", AUTH_ISSUER, "--audience", AUTH_AUDIENCE]
+    command += ["--key", str(keys / "signing-key.jwk"), "--max-sessions", "2", "--report", str(report)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_the_installed_auth_profile_passes_against_a_host_trusting_its_key_and_fails_a_broken_one(
+    kit: Path, tmp_path: Path
+) -> None:
+    """Issue 29's kit profile, as a user runs it: keygen, the host's auth.jwt given the JWKS, check. Every forged
+    token refused with its reason, every missing scope 403, the quota's N+1th session 429, no 5xx, no token
+    echoed. Against a host that ignores exp the same run fails, on exactly the expired case."""
+    auth = kit.parent / "agentic-driver-conformance-auth"
+    subprocess.run([str(auth), "keygen", str(tmp_path / "keys")], check=True, capture_output=True, timeout=60)
+    config = _auth_host_config(tmp_path, tmp_path / "keys" / "jwks.json")
+    with hosts.running([("kit-auth", config, None), ("kit-auth-broken", config, "jwt-expiry-ignored")]) as started:
+        good, broken = started
+        passed = _auth_check(kit, tmp_path / "keys", good.base_url, tmp_path / "good.json")
+        failed = _auth_check(kit, tmp_path / "keys", broken.base_url, tmp_path / "broken.json")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    report = json.loads((tmp_path / "good.json").read_text())
+    assert report["passed"] and len(report["cases"]) == 18, report
+    assert failed.returncode == 1, failed.stdout
+    failures = [
+        case["name"] for case in json.loads((tmp_path / "broken.json").read_text())["cases"] if not case["passed"]
+    ]
+    assert failures == ["expired"], failed.stdout
