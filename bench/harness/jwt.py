@@ -115,7 +115,7 @@ def _spec(name: str, config_path: Path, token: str) -> TargetSpec:
 
 def measure(rounds: int = 5, log: Any = print) -> dict[str, Any]:
     """Run the two lanes alternating; the medians per concurrency and the jwt/static ratios."""
-    work = BENCH / "results" / "jwt"
+    work = BENCH / "results" / "logs" / "jwt"  # the key and host JSON of the run (ignored by git)
     work.mkdir(parents=True, exist_ok=True)
     key = _key()
     jwks_file = work / "jwks.json"
