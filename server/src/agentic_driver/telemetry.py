@@ -74,16 +74,6 @@ SESSION_REVISION = "agentic_driver.session.revision"
 RUN_ID = "agentic_driver.run.id"
 PROVIDER_ID = "agentic_driver.provider.id"
 
-_PROVIDER_NAMES = {
-    "OpenAIResponsesProvider": "openai",
-    "OpenAIChatProvider": "openai",
-    "AnthropicProvider": "anthropic",
-    "GeminiProvider": "gcp.gemini",
-    "EchoProvider": "agentic_driver.echo",
-    "CliProvider": "agentic_driver.cli",
-}
-"""``gen_ai.provider.name`` per adapter: the well-known value where the convention has one."""
-
 _TRUE = ("1", "true", "yes", "on")
 
 
@@ -199,7 +189,10 @@ def _set_if(span: Span, name: str, value: Any) -> None:
 
 
 def provider_name(provider: object) -> str:
-    return _PROVIDER_NAMES.get(type(provider).__name__, "agentic_driver." + type(provider).__name__.lower())
+    """``gen_ai.provider.name``: the adapter's own ``telemetry_name`` (the well-known value where the convention
+    has one: ``providers.network.WireMapping.telemetry_name``), else one made of its class name."""
+    name = getattr(provider, "telemetry_name", None)
+    return name if isinstance(name, str) else "agentic_driver." + type(provider).__name__.lower()
 
 
 def _gen_ai(operation: str, provider: object, model: str, run_id: str, session_id: str | None) -> dict[str, Any]:

@@ -49,7 +49,7 @@ def test_gemini_v1beta_stays_the_default_and_is_accepted() -> None:
 def test_gemini_sends_every_declaration_with_the_description_its_rest_reference_requires() -> None:
     tools = (ToolSpec("bare", "", {"type": "object"}), ToolSpec("told", "Says hi.", {"type": "object"}))
 
-    body, _, _ = gemini_wire.map_request(ModelRequest("m", "hi", tools=tools), {})
+    body, _ = gemini_wire.map_request(ModelRequest("m", "hi", tools=tools), {})
 
     assert body["tools"] == [
         {

@@ -29,16 +29,13 @@ from agentic_driver.models import (
     ToolDefinition,
 )
 from agentic_driver.providers.anthropic import AnthropicProvider
+from agentic_driver.providers.anthropic import filter_native as filter_anthropic
 from agentic_driver.providers.base import ModelRequest, NativeItems, RejectedFailure, ToolSpec
 from agentic_driver.providers.gemini import GeminiProvider
-from agentic_driver.providers.history_filters import (
-    TOOL_RESULT_PLACEHOLDER,
-    compact_content,
-    filter_anthropic,
-    filter_gemini,
-    filter_openai_responses,
-)
+from agentic_driver.providers.gemini import filter_native as filter_gemini
+from agentic_driver.providers.history_filters import TOOL_RESULT_PLACEHOLDER, compact_content
 from agentic_driver.providers.openai_responses import OpenAIResponsesProvider
+from agentic_driver.providers.openai_responses import filter_native as filter_openai_responses
 
 KEY = "sk-filter-test-key"
 KEY_ENV = "AGENTIC_DRIVER_TEST_FILTER_KEY"

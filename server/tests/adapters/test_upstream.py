@@ -12,7 +12,7 @@ import pytest
 
 from agentic_driver.config import ConfigError, parse_config
 from agentic_driver.errors import ErrorCode
-from agentic_driver.providers import build_provider
+from agentic_driver.providers import anthropic, build_provider
 from agentic_driver.providers.base import (
     AuthFailure,
     OverloadedFailure,
@@ -96,7 +96,6 @@ def test_a_protobuf_duration_is_whole_seconds_rounded_up() -> None:
         (429, False, RateLimitedFailure, ErrorCode.PROVIDER_RATE_LIMITED, True),
         (429, True, RateLimitedFailure, ErrorCode.PROVIDER_RATE_LIMITED, False),
         (503, False, OverloadedFailure, ErrorCode.PROVIDER_OVERLOADED, True),
-        (529, False, OverloadedFailure, ErrorCode.PROVIDER_OVERLOADED, True),
         (400, False, RejectedFailure, ErrorCode.PROVIDER_REJECTED, False),
         (500, False, ProviderFailure, ErrorCode.PROVIDER_ERROR, True),
         (501, False, ProviderFailure, ErrorCode.PROVIDER_ERROR, False),
@@ -111,7 +110,20 @@ def test_each_status_maps_to_one_failure_and_one_code(
     assert failure.retryable is retryable
     error = failure.driver_error("Provider 'p' failed: x")
     assert error.code is code
-    assert error.retry_after_seconds == (7 if status in (429, 503, 529) and not quota else None)
+    assert error.retry_after_seconds == (7 if status in (429, 503) and not quota else None)
+
+
+def test_529_is_overloaded_from_anthropic_alone() -> None:
+    """529 is Anthropic's word for 503; elsewhere it is one of the 5xx a provider's proxy may send (retried)."""
+    body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    from_anthropic = anthropic.classify(529, {"retry-after": "7"}, body)
+    elsewhere = failure_for_status(529, "some_error", "went wrong", retry_after=7)
+
+    assert type(from_anthropic) is OverloadedFailure and from_anthropic.retryable
+    assert from_anthropic.driver_error("x").code is ErrorCode.PROVIDER_OVERLOADED
+    assert from_anthropic.driver_error("x").retry_after_seconds == 7
+    assert type(elsewhere) is ProviderFailure and elsewhere.retryable
+    assert elsewhere.driver_error("x").code is ErrorCode.PROVIDER_ERROR
 
 
 class _Flaky:

@@ -1,4 +1,4 @@
-"""Provider adapters behind one protocol (``base``), built from host config here.
+"""Provider adapters behind one protocol (``base``), built from host config by ``ADAPTERS``.
 
 echo               offline, deterministic (echo.py)
 openai-responses   OpenAI Responses API, native + history (openai_responses.py)
@@ -7,26 +7,20 @@ gemini             Gemini generateContent, native + history (gemini.py)
 openai-chat        OpenAI-compatible chat completions, history only (openai_chat.py)
 cli                a local command, prompt on stdin, reply on stdout, history only (cli.py)
 
-The four network adapters share one skeleton (network.py: config, a retried turn, a step that maps,
-sends and processes) and one HTTP side (upstream.py); each keeps only its wire mapping.
+The four network providers are one adapter (network.py's ``NetworkAdapter``: config, a retried turn, a
+step that maps, sends and processes, over upstream.py's HTTP side) running the wire mapping each one's
+module declares as data (its ``WIRE``).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ..config import (
-    AnthropicProviderConfig,
-    CliProviderConfig,
-    EchoProviderConfig,
-    GeminiProviderConfig,
-    OpenAIChatProviderConfig,
-    OpenAIResponsesProviderConfig,
-    ProviderConfig,
-)
+from ..config import ProviderConfig
 from .base import Capabilities, ModelRequest, Provider, ProviderFailure, VisibleMessage
 from .echo import EchoProvider
 
@@ -34,29 +28,12 @@ if TYPE_CHECKING:
     from .anthropic import AnthropicProvider
     from .cli import CliProvider
     from .gemini import GeminiProvider
-    from .network import NetworkAdapter
     from .openai_chat import OpenAIChatProvider
     from .openai_responses import OpenAIResponsesProvider
 
-_UPSTREAM_ADAPTERS = {
-    "AnthropicProvider": ".anthropic",
-    "CliProvider": ".cli",
-    "GeminiProvider": ".gemini",
-    "OpenAIChatProvider": ".openai_chat",
-    "OpenAIResponsesProvider": ".openai_responses",
-}
-"""Imported on first use: a host that configures none of them (the embedded default) starts without
-httpx and the adapters (about 70 ms of its start-up)."""
-
-
-def __getattr__(name: str) -> Any:
-    module = _UPSTREAM_ADAPTERS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(module, __name__), name)
-
-
 __all__ = [
+    "ADAPTERS",
+    "Adapter",
     "AnthropicProvider",
     "Capabilities",
     "CliProvider",
@@ -72,13 +49,41 @@ __all__ = [
 ]
 
 
-_NETWORK_ADAPTERS: dict[type[ProviderConfig], str] = {
-    OpenAIResponsesProviderConfig: "OpenAIResponsesProvider",
-    AnthropicProviderConfig: "AnthropicProvider",
-    GeminiProviderConfig: "GeminiProvider",
-    OpenAIChatProviderConfig: "OpenAIChatProvider",
+@dataclass(frozen=True, slots=True)
+class Adapter:
+    """How one ``kind`` is built from its config: ``built_by.from_config(config, where, env, max_connections=)``,
+    ``built_by`` being an attribute of ``module``, which is imported on first use."""
+
+    module: str
+    provider: str
+    """The class its instances are, which the package exports (``providers.AnthropicProvider``)."""
+    built_by: str = ""
+    """What in ``module`` builds it (a network provider's ``WIRE``); ``provider`` itself by default."""
+
+    def build(self, config: Any, where: str, env: Mapping[str, str], *, max_connections: int) -> Provider:
+        builder = getattr(import_module(self.module, __name__), self.built_by or self.provider)
+        made: Provider = builder.from_config(config, where, env, max_connections=max_connections)
+        return made
+
+
+ADAPTERS: Mapping[str, Adapter] = {
+    "echo": Adapter(".echo", "EchoProvider"),
+    "openai-responses": Adapter(".openai_responses", "OpenAIResponsesProvider", "WIRE"),
+    "anthropic": Adapter(".anthropic", "AnthropicProvider", "WIRE"),
+    "gemini": Adapter(".gemini", "GeminiProvider", "WIRE"),
+    "openai-chat": Adapter(".openai_chat", "OpenAIChatProvider", "WIRE"),
+    "cli": Adapter(".cli", "CliProvider"),
 }
-"""Each network kind's config -> its adapter (all built by ``NetworkAdapter.from_config``)."""
+"""Every provider ``kind`` (``config.PROVIDER_KINDS``) -> how it is built. A module is imported on first use:
+a host that configures none of the network providers (the embedded default) starts without httpx and
+the adapters (about 70 ms of its start-up)."""
+
+
+def __getattr__(name: str) -> Any:
+    for adapter in ADAPTERS.values():
+        if adapter.provider == name:
+            return getattr(import_module(adapter.module, __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_provider(
@@ -88,17 +93,10 @@ def build_provider(
     *,
     max_connections: int = 64,
 ) -> Provider:
-    """The adapter instance for one configured provider (dispatches on ``kind``).
+    """The adapter instance for one configured provider (``ADAPTERS[config.kind]``).
 
     ``where`` is the config path named in errors (a missing API key variable
     is a ``ConfigError`` at startup, never a failure at the first run);
     ``max_connections`` bounds a network adapter's connection pool.
     """
-    if isinstance(config, EchoProviderConfig):
-        return EchoProvider.from_config(config)
-    if isinstance(config, CliProviderConfig):
-        from .cli import CliProvider
-
-        return CliProvider.from_config(config)
-    adapter: type[NetworkAdapter[Any, Any]] = __getattr__(_NETWORK_ADAPTERS[type(config)])
-    return adapter.from_config(config, where, env, max_connections=max_connections)
+    return ADAPTERS[config.kind].build(config, where, env, max_connections=max_connections)

@@ -13,13 +13,14 @@ https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preservin
 Usage: ``input_tokens`` excludes ``cache_read_input_tokens`` and
 ``cache_creation_input_tokens``, so the host adds them; ``output_tokens``
 includes thinking.
+
+The adapter is ``WIRE`` (at the end): these functions, declared as data for ``network.NetworkAdapter``.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, NotRequired
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -38,12 +39,20 @@ from .base import (
     Usage,
     UsageReport,
 )
-from .history_filters import ALL_FILTERS, filter_anthropic
-from .network import NetworkAdapter
+from .history_filters import ALL_FILTERS, apply_filter, result_content
+from .network import NetworkAdapter, WireMapping
 from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
 from .wire import Shape, Tagged, binary_attachments, dump_item, load_item, parse_arguments, user_text
 
-__all__ = ["AnthropicProvider", "map_request", "process_response", "process_stream"]
+__all__ = [
+    "WIRE",
+    "AnthropicProvider",
+    "classify",
+    "filter_native",
+    "map_request",
+    "process_response",
+    "process_stream",
+]
 
 PATH = "/v1/messages"
 BINARY_MEDIA_TYPES = (*IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE)
@@ -51,59 +60,39 @@ BINARY_MEDIA_TYPES = (*IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE)
 https://docs.anthropic.com/en/docs/build-with-claude/vision https://docs.anthropic.com/en/docs/build-with-claude/pdf-support"""
 
 
-@dataclass(slots=True)
-class AnthropicProvider(NetworkAdapter[AnthropicProviderConfig, list[Any]]):
-    kind: str = "anthropic"
-    path: ClassVar[str] = PATH
+# -- configuration --------------------------------------------------------------------
 
-    @staticmethod
-    def _auth_headers(config: AnthropicProviderConfig, key: str | None) -> dict[str, str]:
-        headers = {"anthropic-version": config.anthropicVersion}
-        if key:
-            headers["x-api-key"] = key
-        return headers
 
-    @staticmethod
-    def _body_options(config: AnthropicProviderConfig) -> dict[str, Any]:
-        options: dict[str, Any] = {"max_tokens": config.maxOutputTokens or 4096}
-        if config.temperature is not None:
-            options["temperature"] = config.temperature
-        return {**options, **config.extraBody}
+def auth_headers(config: AnthropicProviderConfig, key: str | None) -> dict[str, str]:
+    headers = {"anthropic-version": config.anthropicVersion}
+    if key:
+        headers["x-api-key"] = key
+    return headers
 
-    @staticmethod
-    def _classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
-        return classify(status, headers, payload)
 
-    @property
-    def capabilities(self) -> Capabilities:
-        return Capabilities(
-            history_continuation=True,
-            native_continuation=True,
-            streaming=True,
-            application_functions=True,
-            native_filters=ALL_FILTERS,
-            fixed_native_prefix=True,
-            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
-        )
+def body_options(config: AnthropicProviderConfig) -> dict[str, Any]:
+    options: dict[str, Any] = {"max_tokens": config.maxOutputTokens or 4096}
+    if config.temperature is not None:
+        options["temperature"] = config.temperature
+    return {**options, **config.extraBody}
 
-    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
-        """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
-        return filter_anthropic(items, mode, max_chars)
 
-    def _map_request(self, request: ModelRequest) -> tuple[dict[str, Any], list[Any]]:
-        return map_request(request, self.options, stream=self.stream)
-
-    def _process_response(self, data: Any, sent: list[Any]) -> list[TurnEvent]:
-        return process_response(data, sent)
-
-    def _process_stream(self, events: AsyncIterator[ServerSentEvent], sent: list[Any]) -> AsyncIterator[TurnEvent]:
-        return process_stream(events, sent)
+def capabilities(config: AnthropicProviderConfig) -> Capabilities:
+    return Capabilities(
+        history_continuation=True,
+        native_continuation=True,
+        streaming=True,
+        application_functions=True,
+        native_filters=ALL_FILTERS,
+        fixed_native_prefix=True,
+        attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
+    )
 
 
 # -- wire mapping ---------------------------------------------------------------------
 
 
-def map_request(request: ModelRequest, options: Mapping[str, Any], *, stream: bool) -> tuple[dict[str, Any], list[Any]]:
+def map_request(request: ModelRequest, options: Mapping[str, Any], stream: bool) -> tuple[dict[str, Any], list[Any]]:
     """The request body, and the messages this step adds to the turn before the model's answer."""
     messages: list[Any] = [{"role": m.role, "content": m.content} for m in request.messages]
     messages += [load_item(raw) for raw in request.native or ()]
@@ -354,6 +343,8 @@ def _apply_delta(block: dict[str, Any], delta: Mapping[str, Any], tool_json: lis
 # -- failures -------------------------------------------------------------------------
 
 # https://docs.anthropic.com/en/api/errors
+OVERLOADED = 529
+"""Anthropic's own status for an overloaded API: its 503 (``PROVIDER_OVERLOADED``, retried)."""
 _TYPE_STATUS = {
     "invalid_request_error": 400,
     "authentication_error": 401,
@@ -364,7 +355,7 @@ _TYPE_STATUS = {
     "rate_limit_error": 429,
     "api_error": 500,
     "timeout_error": 504,
-    "overloaded_error": 529,
+    "overloaded_error": OVERLOADED,
 }
 
 
@@ -372,13 +363,81 @@ def _event_failure(error: Any) -> ProviderFailure:
     """An ``error`` event inside a 200 stream."""
     error = error if isinstance(error, dict) else {}
     kind = str(error.get("type") or "api_error")
-    return failure_for_status(_TYPE_STATUS.get(kind, 500), kind, str(error.get("message") or ""))
+    status = _TYPE_STATUS.get(kind, 500)
+    return failure_for_status(status, kind, str(error.get("message") or ""), overloaded=status == OVERLOADED)
 
 
 def classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
     """Anthropic's error body: ``{"type": "error", "error": {"type", "message"}, "request_id"}``."""
     error = payload.get("error") if isinstance(payload, dict) else None
     kind = str(error.get("type") or "") if isinstance(error, dict) else ""
-    return failure_for_status(
-        status, kind, error_text(payload, ("error", "message")), retry_after=retry_after_from_headers(headers)
-    )
+    message = error_text(payload, ("error", "message"))
+    retry_after = retry_after_from_headers(headers)
+    return failure_for_status(status, kind, message, retry_after=retry_after, overloaded=status == OVERLOADED)
+
+
+# -- native history filters (see ``history_filters``): user and assistant messages of content blocks ---
+
+THINKING_BLOCKS = ("thinking", "redacted_thinking")
+
+
+def filter_native(items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+    """The turn's messages as a ``mode`` native session keeps them: thinking blocks dropped whole, or
+    ``tool_result`` contents replaced or cut."""
+
+    def one(message: Any) -> Any:
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            return message
+        if mode == "no_reasoning" and message.get("role") == "assistant":
+            kept = [b for b in content if not (isinstance(b, dict) and b.get("type") in THINKING_BLOCKS)]
+            return {**message, "content": kept} if kept else None
+        if mode in ("no_tool_results", "compact_tool_results") and message.get("role") == "user":
+            return {**message, "content": [_filtered_result(b, mode, max_chars) for b in content]}
+        return message
+
+    return apply_filter(items, mode, _open_round, one)
+
+
+def _filtered_result(block: Any, mode: str, max_chars: int) -> Any:
+    if not (isinstance(block, dict) and block.get("type") == "tool_result"):
+        return block
+    return {**block, "content": result_content(block.get("content", ""), mode, max_chars)}
+
+
+def _has_block(message: Any, kind: str) -> bool:
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == kind for b in content)
+
+
+def _open_round(messages: list[Any]) -> int:
+    if not messages or not (_has_block(messages[-1], "tool_use") or _has_block(messages[-1], "tool_result")):
+        return len(messages)
+    return max(i for i, m in enumerate(messages) if m.get("role") == "assistant" and _has_block(m, "tool_use"))
+
+
+# -- the adapter ------------------------------------------------------------------------
+
+
+class AnthropicProvider(NetworkAdapter[AnthropicProviderConfig, list[Any]]):
+    """An ``anthropic`` instance: ``NetworkAdapter`` running ``WIRE``. The class adds nothing; it names
+    the instances (``isinstance``, ``providers.AnthropicProvider``)."""
+
+    __slots__ = ()
+
+
+WIRE: WireMapping[AnthropicProviderConfig, list[Any]] = WireMapping(
+    kind="anthropic",
+    telemetry_name="anthropic",
+    path=PATH,
+    auth_headers=auth_headers,
+    body_options=body_options,
+    capabilities=capabilities,
+    classify=classify,
+    map_request=map_request,
+    process_response=process_response,
+    process_stream=process_stream,
+    filter_native=filter_native,
+    adapter=AnthropicProvider,
+)
+"""The Anthropic Messages adapter, as data (``providers.ADAPTERS["anthropic"]`` builds it)."""

@@ -22,9 +22,11 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import os
 import shutil
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..config import CliProviderConfig, ConfigError
 from .base import Capabilities, ModelRequest, ProviderFailure, TextDelta, TurnEvent, Usage, UsageReport, VisibleMessage
@@ -45,9 +47,20 @@ class CliProvider:
     stream: bool = True
     timeout_s: float = 600.0
     kind: str = "cli"
+    telemetry_name: ClassVar[str] = "agentic_driver.cli"
+    """``gen_ai.provider.name`` on traces."""
 
     @classmethod
-    def from_config(cls, config: CliProviderConfig, where: str = "provider") -> CliProvider:
+    def from_config(
+        cls,
+        config: CliProviderConfig,
+        where: str = "provider",
+        env: Mapping[str, str] = os.environ,
+        *,
+        max_connections: int = 64,
+    ) -> CliProvider:
+        """The instance for one configured command (``providers.ADAPTERS`` builds every kind with the same
+        arguments; a command needs no environment and holds no connections)."""
         if shutil.which(config.command[0]) is None:
             raise ConfigError([f"{where}.command: {config.command[0]!r} is not an executable program"])
         return cls(

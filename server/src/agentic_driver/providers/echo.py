@@ -46,10 +46,11 @@ import asyncio
 import hashlib
 import hmac
 import json
+import os
 import secrets
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from ..config import EchoProviderConfig
 from ..jsontext import canonical_json
@@ -159,9 +160,20 @@ class EchoProvider:
     fixed_native_prefix: bool = False
     kind: str = "echo"
     _secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    telemetry_name: ClassVar[str] = "agentic_driver.echo"
+    """``gen_ai.provider.name`` on traces."""
 
     @classmethod
-    def from_config(cls, config: EchoProviderConfig) -> EchoProvider:
+    def from_config(
+        cls,
+        config: EchoProviderConfig,
+        where: str = "provider",
+        env: Mapping[str, str] = os.environ,
+        *,
+        max_connections: int = 64,
+    ) -> EchoProvider:
+        """The instance for one configured echo provider (``providers.ADAPTERS`` builds every kind with the
+        same arguments; echo needs only its config)."""
         return cls(
             id=config.id,
             models=tuple(config.models),

@@ -13,6 +13,8 @@ the same name, in call order, with the model's own id when it gave one.
 
 Usage: ``promptTokenCount`` includes ``cachedContentTokenCount``;
 ``candidatesTokenCount`` excludes ``thoughtsTokenCount``, so the host adds it.
+
+The adapter is ``WIRE`` (at the end): these functions, declared as data for ``network.NetworkAdapter``.
 """
 
 from __future__ import annotations
@@ -39,81 +41,61 @@ from .base import (
     Usage,
     UsageReport,
 )
-from .history_filters import ALL_FILTERS, filter_gemini
-from .network import NetworkAdapter
+from .history_filters import ALL_FILTERS, TOOL_RESULT_PLACEHOLDER, apply_filter, cut
+from .network import NetworkAdapter, WireMapping
 from .upstream import ServerSentEvent, duration_seconds, error_text, failure_for_status, retry_after_from_headers
 from .wire import Shape, binary_attachments, dump_item, load_item, user_text
 
-__all__ = ["GeminiProvider", "map_request", "process_response", "process_stream"]
+__all__ = ["WIRE", "GeminiProvider", "classify", "filter_native", "map_request", "process_response", "process_stream"]
 
 CALL_ID_PREFIX = "gemini_call_"
+Sent = tuple[list[Any], int]
+"""What reading an answer needs of its request: the contents the step adds, and the turn's earlier calls."""
 BINARY_MEDIA_TYPES = ("image/png", "image/jpeg", "image/webp", PDF_MEDIA_TYPE)
 """Sent as ``inlineData`` parts before the text. Gemini takes no GIF (its image types are PNG, JPEG,
 WebP, HEIC and HEIF). https://ai.google.dev/gemini-api/docs/image-understanding
 https://ai.google.dev/gemini-api/docs/document-processing"""
 
 
-@dataclass(slots=True)
-class GeminiProvider(NetworkAdapter[GeminiProviderConfig, tuple[list[Any], int]]):
-    api_version: str = "v1beta"
-    kind: str = "gemini"
+# -- configuration --------------------------------------------------------------------
 
-    @staticmethod
-    def _auth_headers(config: GeminiProviderConfig, key: str | None) -> dict[str, str]:
-        return {"x-goog-api-key": key} if key else {}  # a header, never the URL: URLs end up in logs
 
-    @staticmethod
-    def _body_options(config: GeminiProviderConfig) -> dict[str, Any]:
-        generation: dict[str, Any] = {}
-        if config.maxOutputTokens is not None:
-            generation["maxOutputTokens"] = config.maxOutputTokens
-        if config.temperature is not None:
-            generation["temperature"] = config.temperature
-        extra = dict(config.extraBody)
-        generation.update(extra.pop("generationConfig", None) or {})
-        return {**({"generationConfig": generation} if generation else {}), **extra}
+def auth_headers(config: GeminiProviderConfig, key: str | None) -> dict[str, str]:
+    return {"x-goog-api-key": key} if key else {}  # a header, never the URL: URLs end up in logs
 
-    @staticmethod
-    def _settings(config: GeminiProviderConfig) -> dict[str, Any]:
-        return {"api_version": config.apiVersion}
 
-    @staticmethod
-    def _classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
-        return classify(status, headers, payload)
+def body_options(config: GeminiProviderConfig) -> dict[str, Any]:
+    generation: dict[str, Any] = {}
+    if config.maxOutputTokens is not None:
+        generation["maxOutputTokens"] = config.maxOutputTokens
+    if config.temperature is not None:
+        generation["temperature"] = config.temperature
+    extra = dict(config.extraBody)
+    generation.update(extra.pop("generationConfig", None) or {})
+    return {**({"generationConfig": generation} if generation else {}), **extra}
 
-    @property
-    def capabilities(self) -> Capabilities:
-        return Capabilities(
-            history_continuation=True,
-            native_continuation=True,
-            streaming=True,
-            application_functions=True,
-            native_filters=ALL_FILTERS,
-            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
-        )
 
-    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
-        """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
-        return filter_gemini(items, mode, max_chars)
+def settings(config: GeminiProviderConfig) -> dict[str, Any]:
+    return {"api_version": config.apiVersion}
 
-    def _endpoint(self, request: ModelRequest) -> tuple[str, dict[str, str] | None]:
-        path = f"/{self.api_version}/models/{request.model}"
-        if self.stream:
-            return f"{path}:streamGenerateContent", {"alt": "sse"}
-        return f"{path}:generateContent", None
 
-    def _map_request(self, request: ModelRequest) -> tuple[dict[str, Any], tuple[list[Any], int]]:
-        """The body, and what reading the answer needs: the contents this step adds and the turn's earlier calls."""
-        body, added, calls_before = map_request(request, self.options)
-        return body, (added, calls_before)
+def capabilities(config: GeminiProviderConfig) -> Capabilities:
+    return Capabilities(
+        history_continuation=True,
+        native_continuation=True,
+        streaming=True,
+        application_functions=True,
+        native_filters=ALL_FILTERS,
+        attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
+    )
 
-    def _process_response(self, data: Any, sent: tuple[list[Any], int]) -> list[TurnEvent]:
-        return process_response(data, *sent)
 
-    def _process_stream(
-        self, events: AsyncIterator[ServerSentEvent], sent: tuple[list[Any], int]
-    ) -> AsyncIterator[TurnEvent]:
-        return process_stream(events, *sent)
+def endpoint(adapter: GeminiProvider, request: ModelRequest) -> tuple[str, dict[str, str] | None]:
+    """The model's own path: ``:streamGenerateContent?alt=sse`` when streamed, else ``:generateContent``."""
+    path = f"/{adapter.api_version}/models/{request.model}"
+    if adapter.stream:
+        return f"{path}:streamGenerateContent", {"alt": "sse"}
+    return f"{path}:generateContent", None
 
 
 # -- wire mapping ---------------------------------------------------------------------
@@ -123,8 +105,9 @@ def _parts(contents: list[Any], key: str) -> list[Any]:
     return [part[key] for content in contents for part in content.get("parts") or () if key in part]
 
 
-def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict[str, Any], list[Any], int]:
-    """The request body, the contents this step adds before the model's answer, and the turn's earlier calls."""
+def map_request(request: ModelRequest, options: Mapping[str, Any], stream: bool = False) -> tuple[dict[str, Any], Sent]:
+    """The request body, and the contents this step adds before the model's answer with the turn's earlier
+    calls (``Sent``). The body is the same streamed or not: streaming is in the ``endpoint``."""
     contents: list[Any] = [
         {"role": "user" if m.role == "user" else "model", "parts": [{"text": m.content}]} for m in request.messages
     ]
@@ -144,7 +127,7 @@ def map_request(request: ModelRequest, options: Mapping[str, Any]) -> tuple[dict
     if request.tools:
         body["tools"] = [{"functionDeclarations": [_declaration(t) for t in request.tools]}]
     body.update(options)
-    return body, added, len(_parts(turn, "functionCall"))
+    return body, (added, len(_parts(turn, "functionCall")))
 
 
 def _user_parts(request: ModelRequest) -> list[Any]:
@@ -252,8 +235,9 @@ def _candidate_parts(data: _Response) -> tuple[list[Any], str | None]:
     return list((candidate.get("content") or {}).get("parts") or ()), candidate.get("finishReason")
 
 
-def process_response(data: Any, added: list[Any], calls_before: int) -> list[TurnEvent]:
+def process_response(data: Any, sent: Sent) -> list[TurnEvent]:
     """A non-streamed ``GenerateContentResponse`` -> the step's events (one without a candidate is refused)."""
+    added, calls_before = sent
     response = RESPONSE.of(data)
     parts, _ = _candidate_parts(response)
     if not response.get("candidates"):
@@ -263,10 +247,9 @@ def process_response(data: Any, added: list[Any], calls_before: int) -> list[Tur
     return ([TextDelta(text)] if text else []) + _finish(parts, added, calls_before, usage)
 
 
-async def process_stream(
-    events: AsyncIterator[ServerSentEvent], added: list[Any], calls_before: int
-) -> AsyncIterator[TurnEvent]:
+async def process_stream(events: AsyncIterator[ServerSentEvent], sent: Sent) -> AsyncIterator[TurnEvent]:
     """Streamed chunks -> the step's events; the parts of every chunk are kept as they came."""
+    added, calls_before = sent
     parts: list[Any] = []
     usage: Mapping[str, Any] = {}
     finished = False
@@ -335,3 +318,95 @@ def classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderF
     if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
         return _status_failure(payload["error"], headers, status)
     return failure_for_status(status, "", error_text(payload), retry_after=retry_after_from_headers(headers))
+
+
+# -- native history filters (see ``history_filters``): user and model contents of parts -------------
+
+
+def filter_native(items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+    """The turn's contents as a ``mode`` native session keeps them: thought summaries dropped whole (a
+    signed part stays), or ``functionResponse`` responses replaced or cut."""
+
+    def one(content: Any) -> Any:
+        parts = content.get("parts") if isinstance(content, dict) else None
+        if not isinstance(parts, list):
+            return content
+        if mode == "no_reasoning" and content.get("role") == "model":
+            kept = [p for p in parts if not _thought_summary(p)]
+            return {**content, "parts": kept} if kept else None
+        if mode in ("no_tool_results", "compact_tool_results") and content.get("role") != "model":
+            return {**content, "parts": [_filtered_result(p, mode, max_chars) for p in parts]}
+        return content
+
+    return apply_filter(items, mode, _open_round, one)
+
+
+def _thought_summary(part: Any) -> bool:
+    """A thought summary: ``thought: true`` and no signature (a signed part stays, whatever it holds)."""
+    return isinstance(part, dict) and part.get("thought") is True and "thoughtSignature" not in part
+
+
+def _filtered_result(part: Any, mode: str, max_chars: int) -> Any:
+    response = part.get("functionResponse") if isinstance(part, dict) else None
+    if not isinstance(response, dict):
+        return part
+    if mode == "no_tool_results":
+        body: Any = {"result": TOOL_RESULT_PLACEHOLDER}
+    else:
+        body = _compact_values(response.get("response"), max_chars)
+    return {**part, "functionResponse": {**response, "response": body}}
+
+
+def _compact_values(response: Any, max_chars: int) -> Any:
+    """A ``functionResponse.response`` object with its text values (``result``, ``output``...) cut in order
+    within one cap; a value met after the cap is spent becomes empty."""
+    if not isinstance(response, dict):
+        return response
+    budget, kept = max_chars, {}
+    for key, value in response.items():
+        if isinstance(value, str):
+            kept[key] = cut(value, budget)
+            budget = max(budget - len(value), 0)
+        else:
+            kept[key] = value
+    return kept
+
+
+def _has_part(content: Any, key: str) -> bool:
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return isinstance(parts, list) and any(isinstance(p, dict) and key in p for p in parts)
+
+
+def _open_round(contents: list[Any]) -> int:
+    if not contents or not (_has_part(contents[-1], "functionCall") or _has_part(contents[-1], "functionResponse")):
+        return len(contents)
+    return max(i for i, c in enumerate(contents) if c.get("role") == "model" and _has_part(c, "functionCall"))
+
+
+# -- the adapter ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class GeminiProvider(NetworkAdapter[GeminiProviderConfig, Sent]):
+    """A ``gemini`` instance: ``NetworkAdapter`` running ``WIRE``, with the API version its ``endpoint``
+    names (``settings``); the class names the instances (``isinstance``, ``providers.GeminiProvider``)."""
+
+    api_version: str = "v1beta"
+
+
+WIRE: WireMapping[GeminiProviderConfig, Sent] = WireMapping(
+    kind="gemini",
+    telemetry_name="gcp.gemini",
+    endpoint=endpoint,
+    auth_headers=auth_headers,
+    body_options=body_options,
+    settings=settings,
+    capabilities=capabilities,
+    classify=classify,
+    map_request=map_request,
+    process_response=process_response,
+    process_stream=process_stream,
+    filter_native=filter_native,
+    adapter=GeminiProvider,
+)
+"""The Gemini adapter, as data (``providers.ADAPTERS["gemini"]`` builds it)."""

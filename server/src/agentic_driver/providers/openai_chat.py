@@ -10,13 +10,14 @@ https://platform.openai.com/docs/api-reference/chat/create
 
 Usage: ``prompt_tokens`` includes ``cached_tokens``; ``completion_tokens``
 includes ``reasoning_tokens``.
+
+The adapter is ``WIRE`` (at the end): these functions, declared as data for ``network.NetworkAdapter``.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar, NotRequired
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -34,11 +35,11 @@ from .base import (
     Usage,
     UsageReport,
 )
-from .network import NetworkAdapter
+from .network import NetworkAdapter, WireMapping
 from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
 from .wire import Shape, binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
 
-__all__ = ["OpenAIChatProvider", "map_request", "process_response", "process_stream"]
+__all__ = ["WIRE", "OpenAIChatProvider", "classify", "map_request", "process_response", "process_stream"]
 
 PATH = "/chat/completions"
 BINARY_MEDIA_TYPES = IMAGE_MEDIA_TYPES
@@ -47,61 +48,41 @@ take); PDFs are refused, since only OpenAI itself takes a ``file`` part.
 https://platform.openai.com/docs/guides/images-vision?api-mode=chat"""
 
 
-@dataclass(slots=True)
-class OpenAIChatProvider(NetworkAdapter[OpenAIChatProviderConfig, list[Any]]):
-    stream_usage: bool = True
-    functions: bool = True
-    kind: str = "openai-chat"
-    path: ClassVar[str] = PATH
+# -- configuration --------------------------------------------------------------------
 
-    @staticmethod
-    def _auth_headers(config: OpenAIChatProviderConfig, key: str | None) -> dict[str, str]:
-        return {"Authorization": f"Bearer {key}"} if key else {}
 
-    @staticmethod
-    def _body_options(config: OpenAIChatProviderConfig) -> dict[str, Any]:
-        options: dict[str, Any] = {}
-        if config.maxOutputTokens is not None:
-            options[config.maxOutputTokensField] = config.maxOutputTokens
-        if config.temperature is not None:
-            options["temperature"] = config.temperature
-        return {**options, **config.extraBody}
+def auth_headers(config: OpenAIChatProviderConfig, key: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"} if key else {}
 
-    @staticmethod
-    def _settings(config: OpenAIChatProviderConfig) -> dict[str, Any]:
-        return {"stream_usage": config.streamUsage, "functions": config.functions}
 
-    @staticmethod
-    def _classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
-        return classify(status, headers, payload)
+def body_options(config: OpenAIChatProviderConfig) -> dict[str, Any]:
+    """``stream_options`` too: a streamed instance asks for usage unless its server rejects it (``streamUsage``)."""
+    options: dict[str, Any] = (
+        {"stream_options": {"include_usage": True}} if config.stream and config.streamUsage else {}
+    )
+    if config.maxOutputTokens is not None:
+        options[config.maxOutputTokensField] = config.maxOutputTokens
+    if config.temperature is not None:
+        options["temperature"] = config.temperature
+    return {**options, **config.extraBody}
 
-    @property
-    def capabilities(self) -> Capabilities:
-        return Capabilities(
-            history_continuation=True,
-            native_continuation=False,
-            streaming=True,
-            application_functions=self.functions,
-            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
-        )
 
-    def _map_request(self, request: ModelRequest) -> tuple[dict[str, Any], list[Any]]:
-        return map_request(request, self.options, stream=self.stream, stream_usage=self.stream_usage)
-
-    def _process_response(self, data: Any, sent: list[Any]) -> list[TurnEvent]:
-        return process_response(data, sent)
-
-    def _process_stream(self, events: AsyncIterator[ServerSentEvent], sent: list[Any]) -> AsyncIterator[TurnEvent]:
-        return process_stream(events, sent)
+def capabilities(config: OpenAIChatProviderConfig) -> Capabilities:
+    return Capabilities(
+        history_continuation=True,
+        native_continuation=False,
+        streaming=True,
+        application_functions=config.functions,
+        attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
+    )
 
 
 # -- wire mapping ---------------------------------------------------------------------
 
 
-def map_request(
-    request: ModelRequest, options: Mapping[str, Any], *, stream: bool, stream_usage: bool = True
-) -> tuple[dict[str, Any], list[Any]]:
-    """The request body, and the messages this step adds to the turn before the model's answer."""
+def map_request(request: ModelRequest, options: Mapping[str, Any], stream: bool) -> tuple[dict[str, Any], list[Any]]:
+    """The request body, and the messages this step adds to the turn before the model's answer
+    (a streamed instance's ``stream_options`` are among its ``options``)."""
     messages: list[Any] = [{"role": "system", "content": request.instructions}] if request.instructions else []
     messages += [{"role": m.role, "content": m.content} for m in request.messages]
     turn = [load_item(raw) for raw in request.turn_items]
@@ -109,8 +90,6 @@ def map_request(
     answered = sum(1 for message in turn if message.get("role") == "tool")
     added += [{"role": "tool", "tool_call_id": e.call_id, "content": e.output} for e in request.exchange[answered:]]
     body: dict[str, Any] = {"model": request.model, "messages": messages + turn + added, "stream": stream}
-    if stream and stream_usage:
-        body["stream_options"] = {"include_usage": True}
     if request.tools:
         body["tools"] = [
             {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
@@ -311,3 +290,29 @@ def classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderF
     return failure_for_status(
         status, kind, message, retry_after=retry_after_from_headers(headers), quota=kind == "insufficient_quota"
     )
+
+
+# -- the adapter ------------------------------------------------------------------------
+
+
+class OpenAIChatProvider(NetworkAdapter[OpenAIChatProviderConfig, list[Any]]):
+    """An ``openai-chat`` instance: ``NetworkAdapter`` running ``WIRE``. The class adds nothing; it names
+    the instances (``isinstance``, ``providers.OpenAIChatProvider``)."""
+
+    __slots__ = ()
+
+
+WIRE: WireMapping[OpenAIChatProviderConfig, list[Any]] = WireMapping(
+    kind="openai-chat",
+    telemetry_name="openai",
+    path=PATH,
+    auth_headers=auth_headers,
+    body_options=body_options,
+    capabilities=capabilities,
+    classify=classify,
+    map_request=map_request,
+    process_response=process_response,
+    process_stream=process_stream,
+    adapter=OpenAIChatProvider,
+)
+"""The OpenAI-compatible chat completions adapter, as data (``providers.ADAPTERS["openai-chat"]`` builds it)."""

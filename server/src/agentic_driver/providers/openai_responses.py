@@ -12,13 +12,14 @@ https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items
 Usage: ``input_tokens`` already includes ``cached_tokens`` and
 ``cache_write_tokens`` (both in ``input_tokens_details``) and ``output_tokens``
 already includes ``reasoning_tokens``, which is the host's normal form.
+
+The adapter is ``WIRE`` (at the end): these functions, declared as data for ``network.NetworkAdapter``.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, NotRequired
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -37,12 +38,20 @@ from .base import (
     Usage,
     UsageReport,
 )
-from .history_filters import ALL_FILTERS, filter_openai_responses
-from .network import NetworkAdapter
+from .history_filters import ALL_FILTERS, apply_filter, result_content
+from .network import NetworkAdapter, WireMapping
 from .upstream import ServerSentEvent, error_text, failure_for_status, retry_after_from_headers
 from .wire import Shape, Tagged, binary_attachments, data_url, dump_item, load_item, parse_arguments, user_text
 
-__all__ = ["OpenAIResponsesProvider", "map_request", "process_response", "process_stream"]
+__all__ = [
+    "WIRE",
+    "OpenAIResponsesProvider",
+    "classify",
+    "filter_native",
+    "map_request",
+    "process_response",
+    "process_stream",
+]
 
 PATH = "/v1/responses"
 BINARY_MEDIA_TYPES = (*IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE)
@@ -50,57 +59,37 @@ BINARY_MEDIA_TYPES = (*IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE)
 https://platform.openai.com/docs/guides/images-vision https://platform.openai.com/docs/guides/pdf-files"""
 
 
-@dataclass(slots=True)
-class OpenAIResponsesProvider(NetworkAdapter[OpenAIResponsesProviderConfig, list[Any]]):
-    kind: str = "openai-responses"
-    path: ClassVar[str] = PATH
+# -- configuration --------------------------------------------------------------------
 
-    @staticmethod
-    def _auth_headers(config: OpenAIResponsesProviderConfig, key: str | None) -> dict[str, str]:
-        return {"Authorization": f"Bearer {key}"} if key else {}
 
-    @staticmethod
-    def _body_options(config: OpenAIResponsesProviderConfig) -> dict[str, Any]:
-        options: dict[str, Any] = {}
-        if config.maxOutputTokens is not None:
-            options["max_output_tokens"] = config.maxOutputTokens
-        if config.temperature is not None:
-            options["temperature"] = config.temperature
-        return {**options, **config.extraBody}
+def auth_headers(config: OpenAIResponsesProviderConfig, key: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"} if key else {}
 
-    @staticmethod
-    def _classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderFailure:
-        return classify(status, headers, payload)
 
-    @property
-    def capabilities(self) -> Capabilities:
-        return Capabilities(
-            history_continuation=True,
-            native_continuation=True,
-            streaming=True,
-            application_functions=True,
-            native_filters=ALL_FILTERS,
-            attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
-        )
+def body_options(config: OpenAIResponsesProviderConfig) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if config.maxOutputTokens is not None:
+        options["max_output_tokens"] = config.maxOutputTokens
+    if config.temperature is not None:
+        options["temperature"] = config.temperature
+    return {**options, **config.extraBody}
 
-    def filter_native(self, items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
-        """The turn's items as a ``mode`` native session keeps them (see ``history_filters``)."""
-        return filter_openai_responses(items, mode, max_chars)
 
-    def _map_request(self, request: ModelRequest) -> tuple[dict[str, Any], list[Any]]:
-        return map_request(request, self.options, stream=self.stream)
-
-    def _process_response(self, data: Any, sent: list[Any]) -> list[TurnEvent]:
-        return process_response(data, sent)
-
-    def _process_stream(self, events: AsyncIterator[ServerSentEvent], sent: list[Any]) -> AsyncIterator[TurnEvent]:
-        return process_stream(events, sent)
+def capabilities(config: OpenAIResponsesProviderConfig) -> Capabilities:
+    return Capabilities(
+        history_continuation=True,
+        native_continuation=True,
+        streaming=True,
+        application_functions=True,
+        native_filters=ALL_FILTERS,
+        attachment_media_types=(*TEXT_MEDIA_TYPES, *BINARY_MEDIA_TYPES),
+    )
 
 
 # -- wire mapping ---------------------------------------------------------------------
 
 
-def map_request(request: ModelRequest, options: Mapping[str, Any], *, stream: bool) -> tuple[dict[str, Any], list[Any]]:
+def map_request(request: ModelRequest, options: Mapping[str, Any], stream: bool) -> tuple[dict[str, Any], list[Any]]:
     """The request body, and the items this step adds to the turn before the model's output."""
     items: list[Any] = [{"role": m.role, "content": m.content} for m in request.messages]
     items += [_replayed(load_item(raw)) for raw in request.native or ()]
@@ -342,3 +331,59 @@ def classify(status: int, headers: Mapping[str, str], payload: Any) -> ProviderF
         retry_after=retry_after_from_headers(headers),
         quota=code == "insufficient_quota",
     )
+
+
+# -- native history filters (see ``history_filters``): a flat list of items -------------------------
+
+
+def filter_native(items: Sequence[str], mode: str, max_chars: int) -> tuple[str, ...]:
+    """The turn's items as a ``mode`` native session keeps them: ``reasoning`` items dropped whole, or
+    ``function_call_output`` outputs replaced or cut."""
+
+    def one(item: Any) -> Any:
+        kind = item.get("type") if isinstance(item, dict) else None
+        if mode == "no_reasoning" and kind == "reasoning":
+            return None
+        if mode in ("no_tool_results", "compact_tool_results") and kind == "function_call_output":
+            return {**item, "output": result_content(item.get("output"), mode, max_chars)}
+        return item
+
+    return apply_filter(items, mode, _open_round, one)
+
+
+def _open_round(items: list[Any]) -> int:
+    """Where a trailing tool round starts: the model output (reasoning, calls) that made the last calls."""
+    kinds = [item.get("type") if isinstance(item, dict) else None for item in items]
+    if not kinds or kinds[-1] not in ("function_call", "function_call_output"):
+        return len(items)
+    index = max(i for i, kind in enumerate(kinds) if kind == "function_call")
+    while index > 0 and kinds[index - 1] in ("reasoning", "function_call"):
+        index -= 1
+    return index
+
+
+# -- the adapter ------------------------------------------------------------------------
+
+
+class OpenAIResponsesProvider(NetworkAdapter[OpenAIResponsesProviderConfig, list[Any]]):
+    """An ``openai-responses`` instance: ``NetworkAdapter`` running ``WIRE``. The class adds nothing; it
+    names the instances (``isinstance``, ``providers.OpenAIResponsesProvider``)."""
+
+    __slots__ = ()
+
+
+WIRE: WireMapping[OpenAIResponsesProviderConfig, list[Any]] = WireMapping(
+    kind="openai-responses",
+    telemetry_name="openai",
+    path=PATH,
+    auth_headers=auth_headers,
+    body_options=body_options,
+    capabilities=capabilities,
+    classify=classify,
+    map_request=map_request,
+    process_response=process_response,
+    process_stream=process_stream,
+    filter_native=filter_native,
+    adapter=OpenAIResponsesProvider,
+)
+"""The OpenAI Responses adapter, as data (``providers.ADAPTERS["openai-responses"]`` builds it)."""

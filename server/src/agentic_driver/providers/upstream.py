@@ -165,11 +165,13 @@ def failure_for_status(
     *,
     retry_after: int | None = None,
     quota: bool = False,
+    overloaded: bool = False,
 ) -> ProviderFailure:
     """The failure an HTTP status stands for, whatever the provider (its own error types refine this).
 
     ``error_type`` is the provider's own name for the error (``rate_limit_error``,
-    ``RESOURCE_EXHAUSTED``); ``message`` its text, shown to the caller once scrubbed.
+    ``RESOURCE_EXHAUSTED``); ``message`` its text, shown to the caller once scrubbed. ``overloaded``
+    is the provider's own word for a status that means 503 there alone (Anthropic's 529).
     """
     label = f"HTTP {status}" + (f" {error_type}" if error_type else "")
     tail = f": {message}" if message else ""
@@ -179,7 +181,7 @@ def failure_for_status(
         if quota:  # waiting does not help a spend or quota limit: no retry, no Retry-After
             return RateLimitedFailure(f"quota or spend limit reached ({label}){tail}")
         return RateLimitedFailure(f"rate limited ({label}){tail}", retryable=True, retry_after_seconds=retry_after)
-    if status in (503, 529):
+    if status == 503 or overloaded:
         return OverloadedFailure(f"overloaded ({label}){tail}", retryable=True, retry_after_seconds=retry_after)
     if status in (400, 404, 409, 413, 422):
         return RejectedFailure(f"the provider rejected the request ({label}){tail}")
