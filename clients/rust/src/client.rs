@@ -17,6 +17,7 @@ use crate::resume::Origin;
 use crate::retry::{self, Decision};
 use crate::routing;
 use crate::stream::EventStream;
+use crate::token;
 
 mod builder;
 mod convert;
@@ -38,6 +39,7 @@ struct Settings {
     max_retries: u32,
     timeouts: Timeouts,
     log_to_stderr: bool,
+    token_provider: Option<crate::token::Provider>,
 }
 
 /// A success answer with its HTTP status and headers (the `*_with_response` methods).
@@ -403,9 +405,14 @@ impl Client {
     {
         let total = self.settings.max_retries.saturating_add(1);
         let idempotent = matches!(method, "GET" | "DELETE");
+        let (mut refused, mut reauthorized) = (None, false);
         loop {
             let number = budget.retries.saturating_add(1);
-            match attempt(host.clone()).await {
+            let token = match &self.settings.token_provider {
+                Some(provider) => Some(provider.ask(refused.take()).await?),
+                None => None,
+            };
+            match token::with_token(token.as_ref(), attempt(host.clone())).await {
                 Ok((status, headers, value)) => {
                     self.log(method, path, &status.to_string(), number, total, &headers, None);
                     return Ok(Response { status, headers, attempts: number, value });
@@ -417,6 +424,12 @@ impl Client {
                     };
                     let empty = HeaderMap::new();
                     let headers = error.headers().unwrap_or(&empty);
+                    if let Some(token) = token.filter(|_| !reauthorized && token::invalid_token(&error)) {
+                        // The host refused the provider's token itself: ask again and send once more, at once.
+                        self.log(method, path, "401 invalid_token", number, total, headers, Some(Duration::ZERO));
+                        (refused, reauthorized) = (Some(token.text), true);
+                        continue;
+                    }
                     if let Some(owner) = routing::misdirected_owner(&error).filter(|_| !budget.followed) {
                         // A wrong hop: the same request at once to the owner, once per call.
                         self.log(method, path, &outcome, number, total, headers, Some(Duration::ZERO));

@@ -6,7 +6,8 @@
 //! ```text
 //! Error
 //! ├── Connection(ConnectionError)  no answer: refused, reset, closed, TLS, DNS   (is_connection);
-//! │                                also an event stream cut before its run's last event
+//! │                                also an event stream cut before its run's last event, and a
+//! │                                token provider's failure (nothing sent: is_token_failure)
 //! ├── Timeout(TimeoutError)        connect, read, stream-idle or wait-until-idle (is_connection, is_timeout)
 //! ├── Problem(Problem)             an error answer with a problem document: status, code, detail,
 //! │     kind: ProblemKind::SessionRevisionConflict { current_revision }       headers, retry_after
@@ -70,30 +71,46 @@ pub struct UnexpectedStatus {
     pub body: String,
 }
 
-/// A connection failure: no answer arrived, or the answer broke off.
+/// A connection failure: no answer arrived, or the answer broke off; or nothing was sent because
+/// the token provider failed ([`ConnectionError::is_token_failure`]).
 #[derive(Debug)]
 pub struct ConnectionError {
     /// The transport's error; `None` when the body simply ended before the run's last event.
     source: Option<reqwest::Error>,
     /// What failed, when no transport error says it.
     message: Option<String>,
+    /// The token provider's own error, when it failed.
+    provider: Option<crate::token::TokenError>,
+    token_failure: bool,
 }
 
 impl ConnectionError {
     pub(crate) fn transport(source: reqwest::Error) -> Self {
-        ConnectionError { source: Some(source), message: None }
+        ConnectionError { source: Some(source), message: None, provider: None, token_failure: false }
     }
 
     /// An event stream whose body ended cleanly before the run's last event (`run.completed`,
     /// `run.requires_action` or `run.failed`): a proxy's reset can look like a clean end.
     pub(crate) fn stream_ended_early() -> Self {
-        ConnectionError { source: None, message: Some("the event stream ended before the run's last event".into()) }
+        let message = Some("the event stream ended before the run's last event".into());
+        ConnectionError { source: None, message, provider: None, token_failure: false }
+    }
+
+    /// The token provider failed (`provider`: its error) or gave a token a header cannot carry.
+    pub(crate) fn token(message: impl Into<String>, provider: Option<crate::token::TokenError>) -> Self {
+        ConnectionError { source: None, message: Some(message.into()), provider, token_failure: true }
     }
 
     /// The underlying transport error; `None` for an event stream whose body ended before its
-    /// run's last event without one.
+    /// run's last event without one, and for a token provider's failure.
     pub fn source_error(&self) -> Option<&reqwest::Error> {
         self.source.as_ref()
+    }
+
+    /// Nothing was sent: the token provider failed (its error is the [`std::error::Error::source`]
+    /// of the [`Error`]) or gave an empty token, or one a header cannot carry. Never retried.
+    pub fn is_token_failure(&self) -> bool {
+        self.token_failure
     }
 }
 
@@ -282,6 +299,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Connection(ConnectionError { source: Some(error), .. }) => Some(error),
+            Error::Connection(ConnectionError { provider: Some(error), .. }) => Some(error.as_ref()),
             Error::Timeout(TimeoutError { source: Some(error), .. }) => Some(error),
             _ => None,
         }

@@ -45,6 +45,7 @@ mod session;
 pub mod sse;
 mod stream;
 mod tls;
+mod token;
 
 pub use client::{
     Client, ClientBuilder, ErrorBody, Response, Timeouts, DEFAULT_IDLE_WAIT, DEFAULT_MAX_RETRIES, USER_AGENT_VALUE,
@@ -55,3 +56,4 @@ pub use session::SessionIdentity;
 pub use stream::{Event, EventStream, UnknownEvent, RUN_EVENT_TYPES};
 #[cfg(feature = "rustls-ring")]
 pub use tls::install_tls_provider;
+pub use token::{TokenError, TokenFuture, TokenProvider};

@@ -39,6 +39,7 @@ impl Default for Timeouts {
 pub struct ClientBuilder {
     base_url: String,
     token: Option<String>,
+    token_provider: Option<crate::token::Provider>,
     max_retries: u32,
     timeouts: Timeouts,
     default_headers: Vec<(String, String)>,
@@ -51,6 +52,7 @@ impl Default for ClientBuilder {
         ClientBuilder {
             base_url: String::new(),
             token: None,
+            token_provider: None,
             max_retries: DEFAULT_MAX_RETRIES,
             timeouts: Timeouts::default(),
             default_headers: Vec::new(),
@@ -69,8 +71,23 @@ impl ClientBuilder {
 
     /// The bearer token (an empty token sends none: only `get_health` works then). The client
     /// sets `Authorization` after the default headers, which can neither drop nor replace it.
+    /// It replaces a [`token_provider`](Self::token_provider).
     pub fn token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into()).filter(|token| !token.is_empty());
+        self.token_provider = None;
+        self
+    }
+
+    /// Asks `provider` for the bearer token of every attempt, and once more, with the refused
+    /// token, when the host answers `401` with `error="invalid_token"`: the same request is then
+    /// sent again at once (not one of the retries). It replaces a [`token`](Self::token). A
+    /// provider that fails, or gives an empty token or one a header cannot carry, fails the call
+    /// before anything is sent, with an [`Error::Connection`] whose
+    /// [`is_token_failure`](crate::ConnectionError::is_token_failure) is true (the provider's
+    /// error is its source). Calls through [`Client::raw`] carry no token from a provider.
+    pub fn token_provider(mut self, provider: impl crate::TokenProvider) -> Self {
+        self.token_provider = Some(crate::token::Provider(Arc::new(provider)));
+        self.token = None;
         self
     }
 
@@ -179,7 +196,12 @@ impl ClientBuilder {
         });
         Ok(Client {
             raw: generated::Client::new_with_client(self.base_url.trim_end_matches('/'), http),
-            settings: Arc::new(Settings { max_retries: self.max_retries, timeouts: self.timeouts, log_to_stderr }),
+            settings: Arc::new(Settings {
+                max_retries: self.max_retries,
+                timeouts: self.timeouts,
+                log_to_stderr,
+                token_provider: self.token_provider,
+            }),
         })
     }
 }

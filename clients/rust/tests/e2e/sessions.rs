@@ -27,6 +27,7 @@ pub const TESTS: &[(&str, TestFn)] = &[
     test!(function_call_round_trip),
     test!(streamed_function_call),
     test!(catalogue_matches_the_served_contract),
+    test!(a_refused_token_from_a_provider_is_replaced_once),
 ];
 
 async fn new_session(client: &Client) -> types::SessionInfo {
@@ -323,4 +324,30 @@ async fn catalogue_matches_the_served_contract(host: Arc<Host>) {
     served.sort_unstable();
     known.sort_unstable();
     assert_eq!(served, known, "RUN_EVENT_TYPES differs from the served RunEvent mapping");
+}
+
+/// A provider whose first token the host refuses (`error="invalid_token"`, as it answers any token it
+/// does not know) is asked again with that token, and the session is made with the second, once.
+async fn a_refused_token_from_a_provider_is_replaced_once(host: Arc<Host>) {
+    let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = told.clone();
+    let client = Client::builder()
+        .base_url(&host.base_url)
+        .token_provider(move |refused: Option<String>| {
+            let seen = seen.clone();
+            async move {
+                let mut seen = seen.lock().unwrap();
+                let token = if seen.is_empty() { "rust-e2e-retired-token-000" } else { FULL_TOKEN };
+                seen.push(refused);
+                Ok::<_, std::io::Error>(token.to_owned())
+            }
+        })
+        .build()
+        .unwrap();
+    let session = new_session(&client).await;
+    assert_eq!(session.revision, 0);
+    assert_eq!(*told.lock().unwrap(), [None, Some("rust-e2e-retired-token-000".to_owned())]);
+    let read = client.read_session(&session.id).await.unwrap();
+    assert_eq!(read.session.id, session.id);
+    assert_eq!(told.lock().unwrap().len(), 3, "one ask per attempt");
 }
