@@ -6,6 +6,7 @@ agentic-driver reload --pid PID [--config FILE]
 agentic-driver token create --subject S --providers P... --grants G...
 agentic-driver config check FILE
 agentic-driver cluster config --host ID=ADDR ... --format haproxy|nginx|gateway-api [--bind ADDR:PORT]
+                                   [--token-runs-per-minute N]
 agentic-driver qualify --config FILE --provider ID --model M [--record FILE] [--no-tool-round]
 """
 
@@ -297,6 +298,12 @@ def _parser() -> argparse.ArgumentParser:
     proxy.add_argument("--format", required=True, choices=cluster.FORMATS)
     proxy.add_argument("--bind", default=cluster.DEFAULT_BIND, help="where the proxy listens (haproxy, nginx)")
     proxy.add_argument("--no-check", action="store_true", help="skip haproxy -c / nginx -t even when installed")
+    proxy.add_argument(
+        "--token-runs-per-minute",
+        type=int,
+        metavar="N",
+        help="haproxy: refuse a bearer token's new runs and sessions over N a minute, over all hosts (429)",
+    )
     qualify = commands.add_parser(
         "qualify", help="qualify live native continuation of one instance and model; print and write the record"
     )
@@ -437,9 +444,9 @@ def with_tls_options(config: HostConfig, cert: str | None, key: str | None, behi
     return config.model_copy(update={"tls": tls})
 
 
-def _cluster_config(hosts: list[str], fmt: str, bind: str, check: bool) -> int:
+def _cluster_config(hosts: list[str], fmt: str, bind: str, check: bool, token_rate: int | None) -> int:
     try:
-        text = cluster.render(fmt, cluster.parse_hosts(hosts), cluster.parse_bind(bind))
+        text = cluster.render(fmt, cluster.parse_hosts(hosts), cluster.parse_bind(bind), token_rate)
         checked = cluster.check_config(fmt, text) if check else None
     except cluster.ClusterConfigError as error:
         print(f"agentic-driver: {error}", file=sys.stderr)
@@ -459,7 +466,9 @@ def main(argv: list[str] | None = None) -> int:
     if options.command == "config":
         return _config_check(options.file)
     if options.command == "cluster":
-        return _cluster_config(options.host, options.format, options.bind, not options.no_check)
+        return _cluster_config(
+            options.host, options.format, options.bind, not options.no_check, options.token_runs_per_minute
+        )
     if options.command == "qualify":
         return _qualify(options.config, options.provider, options.model, options.record, not options.no_tool_round)
     try:

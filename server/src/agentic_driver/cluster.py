@@ -130,9 +130,14 @@ def unavailable_body(host_id: str | None) -> str:
     return json.dumps(problem, separators=(",", ":"))
 
 
-def render(fmt: str, hosts: list[ClusterHost], bind: str = DEFAULT_BIND) -> str:
+def render(fmt: str, hosts: list[ClusterHost], bind: str = DEFAULT_BIND, token_rate: int | None = None) -> str:
+    """The proxy configuration; ``token_rate`` (HAProxy only): new work a minute per bearer token, proxy-wide."""
+    if token_rate is not None and fmt != "haproxy":
+        raise ClusterConfigError(f"--token-runs-per-minute: only --format haproxy has it, not {fmt!r}")
+    if token_rate is not None and token_rate < 1:
+        raise ClusterConfigError(f"--token-runs-per-minute {token_rate}: at least 1")
     if fmt == "haproxy":
-        return render_haproxy(hosts, bind)
+        return render_haproxy(hosts, bind, token_rate)
     if fmt == "nginx":
         return render_nginx(hosts, bind)
     if fmt == "gateway-api":
@@ -148,7 +153,7 @@ def _listing(hosts: list[ClusterHost]) -> str:
     return " ".join(f"{h.host_id}={h.address}" for h in hosts)
 
 
-def render_haproxy(hosts: list[ClusterHost], bind: str) -> str:
+def render_haproxy(hosts: list[ClusterHost], bind: str, token_rate: int | None = None) -> str:
     check = (
         f"inter {CHECK_INTERVAL_MS}ms fastinter {CHECK_INTERVAL_MS // 2}ms fall 2 rise 2 "
         "on-marked-down shutdown-sessions"
@@ -182,6 +187,7 @@ def render_haproxy(hosts: list[ClusterHost], bind: str) -> str:
         "",
         "frontend agentic",
         f"    bind {bind}",
+        *([] if token_rate is None else _haproxy_token_rate(token_rate)),
     ]
     for h in hosts:
         lines.append(f"    use_backend {_backend(h.host_id)} if {{ req.hdr(agentic-host) -m str {h.host_id} }}")
@@ -223,6 +229,54 @@ def render_haproxy(hosts: list[ClusterHost], bind: str) -> str:
             f"    server {h.host_id} {h.address} check {check}",
         ]
     return "\n".join(lines) + "\n"
+
+
+TOKEN_RATE_LIMIT = "proxy.tokenRunsPerMinute"
+"""The ``limit`` a proxy-wide refusal names (``SUBJECT_QUOTA_EXCEEDED``)."""
+TOKEN_RATE_WINDOW_S = 60
+
+
+def token_rate_body(maximum: int) -> str:
+    """The problem the proxy answers for new work over ``--token-runs-per-minute``."""
+    detail = (
+        f"This bearer token started its most new runs and sessions ({maximum}) in the last minute over all the "
+        "hosts behind this proxy. Retry after Retry-After seconds."
+    )
+    problem = {
+        "type": "urn:agentic-driver:problem:SUBJECT_QUOTA_EXCEEDED",
+        "title": "Subject quota exceeded",
+        "status": 429,
+        "code": "SUBJECT_QUOTA_EXCEEDED",
+        "detail": detail,
+        "limit": TOKEN_RATE_LIMIT,
+        "maximum": maximum,
+    }
+    return json.dumps(problem, separators=(",", ":"))
+
+
+def _haproxy_token_rate(maximum: int) -> list[str]:
+    """A stick table counting, per bearer token, the requests that start work (a run, a stream, a new or forked
+    session: the operations that document ``SUBJECT_QUOTA_EXCEEDED``), refused over ``maximum`` a minute.
+
+    The table is keyed by the SHA-256 of the ``Authorization`` header, so no token is held by the proxy. The count
+    is HAProxy's sliding rate over the last minute; a refused request is counted as well, so a client that keeps
+    sending stays refused until it waits (``Retry-After``)."""
+    starts_work = "starts_work"
+    return [
+        f"    # --token-runs-per-minute {maximum}: at most {maximum} new runs and sessions a minute per bearer token,",
+        "    # over every host behind this proxy (the hosts' own limits.perSubject are per process). Keyed by the",
+        "    # token's SHA-256: the table holds no token.",
+        f"    stick-table type binary len 32 size 100k expire {TOKEN_RATE_WINDOW_S}s "
+        f"store http_req_rate({TOKEN_RATE_WINDOW_S}s)",
+        f"    acl {starts_work} method POST",
+        f"    acl {starts_work}_path path /v1/runs /v1/runs/stream /v1/sessions",
+        f"    acl {starts_work}_path path_reg ^/v1/sessions/[^/]+/fork$",
+        f"    http-request track-sc0 req.hdr(authorization),sha2(256) if {starts_work} {starts_work}_path "
+        "{ req.hdr(authorization) -m found }",
+        f"    http-request deny deny_status 429 content-type application/problem+json string "
+        f"'{token_rate_body(maximum)}' hdr retry-after {TOKEN_RATE_WINDOW_S} "
+        f"if {starts_work} {starts_work}_path {{ sc_http_req_rate(0) gt {maximum} }}",
+    ]
 
 
 def _haproxy_owned_retries() -> list[str]:

@@ -146,14 +146,13 @@ class Cluster:
             host.stop()
 
 
-def proxy_config(engine: str, hosts: dict[str, Host], bind: str) -> str:
+def proxy_config(engine: str, hosts: dict[str, Host], bind: str, extra: tuple[str, ...] = ()) -> str:
     """The product's own output: ``agentic-driver cluster config --format ENGINE``, which checks it with
     ``haproxy -c`` or ``nginx -t``."""
     arguments = [f"--host={host_id}={host.base_url.removeprefix('http://')}" for host_id, host in hosts.items()]
     command = [sys.executable, "-m", "agentic_driver", "cluster", "config", "--format", engine, "--bind", bind]
-    done = subprocess.run(
-        [*command, *arguments], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False
-    )
+    command += [*arguments, *extra]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
     assert done.returncode == 0, done.stderr
     assert f"{engine} accepts the configuration" in done.stderr
     return done.stdout
@@ -165,11 +164,13 @@ def proxy_command(engine: str, config_path: Path) -> list[str]:
     return ["nginx", "-p", str(config_path.parent), "-c", str(config_path), "-g", "daemon off;"]
 
 
-def start_proxy(hosts: dict[str, Host], workdir: Path, token: str = ALICE, engine: str = "haproxy") -> Proxy:
+def start_proxy(
+    hosts: dict[str, Host], workdir: Path, token: str = ALICE, engine: str = "haproxy", extra: tuple[str, ...] = ()
+) -> Proxy:
     for attempt in range(3):  # a free port can be taken between probing and binding
         port = free_port()
         config_path = workdir / f"{engine}-{attempt}.conf"
-        config_path.write_text(proxy_config(engine, hosts, f"127.0.0.1:{port}"), encoding="utf-8")
+        config_path.write_text(proxy_config(engine, hosts, f"127.0.0.1:{port}", extra), encoding="utf-8")
         log_path = workdir / f"{engine}-{attempt}.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
@@ -211,8 +212,10 @@ def start_cluster(
     env: dict[str, str] | None = None,
     token: str = ALICE,
     engine: str = "haproxy",
+    proxy_args: tuple[str, ...] = (),
 ) -> Cluster:
-    """Hosts for ``host_ids`` (one host JSON), then HAProxy in front, ready once it routes to each of them."""
+    """Hosts for ``host_ids`` (one host JSON), then HAProxy in front (``proxy_args``: more ``cluster config``
+    flags), ready once it routes to each of them."""
     config = config or cluster_config()
     hosts: dict[str, Host] = {}
     try:
@@ -220,7 +223,7 @@ def start_cluster(
             hosts[host_id] = launch_host(
                 host_id, config, workdir, env=env, log_level="warning", args=("--host-id", host_id)
             )
-        return Cluster(hosts, start_proxy(hosts, workdir, token, engine))
+        return Cluster(hosts, start_proxy(hosts, workdir, token, engine, proxy_args))
     except BaseException:
         for host in hosts.values():
             host.stop()
@@ -237,8 +240,10 @@ def make_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[
         config: dict[str, Any] | None = None,
         env: dict[str, str] | None = None,
         engine: str = "haproxy",
+        proxy_args: tuple[str, ...] = (),
     ) -> Cluster:
-        cluster = start_cluster(host_ids, tmp_path_factory.mktemp("cluster"), config, env, engine=engine)
+        workdir = tmp_path_factory.mktemp("cluster")
+        cluster = start_cluster(host_ids, workdir, config, env, engine=engine, proxy_args=proxy_args)
         made.append(cluster)
         return cluster
 

@@ -1490,7 +1490,11 @@ export type CreateSessionErrors = {
      * seconds (`limit: perSubject.runsPerMinute`, with `Retry-After`: when
      * the oldest of them leaves the window). Refused before any model work;
      * nothing was stored or started. Not retried by clients: delete a
-     * session, let a run end, or wait.
+     * session, let a run end, or wait. Behind a proxy configured with
+     * `agentic-driver cluster config --token-runs-per-minute N`, the proxy
+     * answers the same for a bearer token's new runs and sessions over N a
+     * minute across all hosts (`limit: proxy.tokenRunsPerMinute`,
+     * `Retry-After`).
      *
      */
     429: SubjectQuotaExceededProblem;
@@ -1846,7 +1850,11 @@ export type ForkSessionErrors = {
      * seconds (`limit: perSubject.runsPerMinute`, with `Retry-After`: when
      * the oldest of them leaves the window). Refused before any model work;
      * nothing was stored or started. Not retried by clients: delete a
-     * session, let a run end, or wait.
+     * session, let a run end, or wait. Behind a proxy configured with
+     * `agentic-driver cluster config --token-runs-per-minute N`, the proxy
+     * answers the same for a bearer token's new runs and sessions over N a
+     * minute across all hosts (`limit: proxy.tokenRunsPerMinute`,
+     * `Retry-After`).
      *
      */
     429: SubjectQuotaExceededProblem;
@@ -1989,7 +1997,10 @@ export type RunErrors = {
      * `SUBJECT_QUOTA_EXCEEDED`: the caller's subject holds its most active
      * runs (`limit: perSubject.maxActiveRuns`) or started its most runs in
      * the last 60 seconds (`limit: perSubject.runsPerMinute`, with
-     * `Retry-After`) on this host process; refused before any model work,
+     * `Retry-After`) on this host process, or, behind a proxy configured
+     * with `--token-runs-per-minute`, its bearer token started its most
+     * runs and sessions this minute across all hosts
+     * (`limit: proxy.tokenRunsPerMinute`); refused before any model work,
      * the session untouched.
      *
      */
@@ -2144,7 +2155,11 @@ export type StreamRunErrors = {
      * seconds (`limit: perSubject.runsPerMinute`, with `Retry-After`: when
      * the oldest of them leaves the window). Refused before any model work;
      * nothing was stored or started. Not retried by clients: delete a
-     * session, let a run end, or wait.
+     * session, let a run end, or wait. Behind a proxy configured with
+     * `agentic-driver cluster config --token-runs-per-minute N`, the proxy
+     * answers the same for a bearer token's new runs and sessions over N a
+     * minute across all hosts (`limit: proxy.tokenRunsPerMinute`,
+     * `Retry-After`).
      *
      */
     429: SubjectQuotaExceededProblem;
