@@ -77,6 +77,12 @@ func (c *HostClient) WaitUntilIdle(ctx context.Context, sessionID string, opts .
 			return nil, &TimeoutError{Phase: TimeoutWaitIdle, Limit: o.bound,
 				ConnectionError: ConnectionError{Method: "GET", Path: sessionID, Phase: PhaseResponse}}
 		}
-		wait = min(max(wait, firstIdleWait/2)*2, maxIdleWait)
+		wait = nextIdleWait(wait)
 	}
+}
+
+// nextIdleWait is the wait after prev (../BEHAVIOUR.md, the busy helper): twice prev, taking a wait
+// under 0.1 s as 0.1 s, at most 1 s.
+func nextIdleWait(prev time.Duration) time.Duration {
+	return min(max(prev, firstIdleWait)*2, maxIdleWait)
 }

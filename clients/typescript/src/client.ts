@@ -356,16 +356,14 @@ export class AgenticDriverClient {
   async waitUntilIdle(sessionId: string, options: WaitUntilIdleOptions = {}): Promise<ReadSessionResponse> {
     const bound = options.timeout ?? 30_000;
     const deadline = Date.now() + bound;
-    let waitMs = options.busy?.retryAfterSeconds !== undefined ? options.busy.retryAfterSeconds * 1000 : 100;
-    let interval = Math.min(Math.max(waitMs, 100), 1_000);
+    let waitMs = options.busy?.retryAfterSeconds !== undefined ? options.busy.retryAfterSeconds * 1000 : FIRST_IDLE_WAIT_MS;
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) throw new TimeoutError('idle-wait', bound);
       await sleep(Math.min(waitMs, left), options.signal);
       const read = await this.readSession(sessionId, options.signal === undefined ? {} : { signal: options.signal });
       if (read.session.status !== 'running') return read;
-      interval = Math.min(interval * 2, 1_000);
-      waitMs = interval;
+      waitMs = nextIdleWaitMs(waitMs);
     }
   }
 
@@ -530,4 +528,15 @@ function linkedController(signal: AbortSignal | undefined): AbortController {
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
   return controller;
+}
+
+const FIRST_IDLE_WAIT_MS = 100;
+const MAX_IDLE_WAIT_MS = 1_000;
+
+/**
+ * `waitUntilIdle`'s wait after `previousMs` (../BEHAVIOUR.md, the busy helper): twice it, a wait under
+ * 0.1 s counting as 0.1 s, at most 1 s.
+ */
+export function nextIdleWaitMs(previousMs: number): number {
+  return Math.min(Math.max(previousMs, FIRST_IDLE_WAIT_MS) * 2, MAX_IDLE_WAIT_MS);
 }

@@ -119,7 +119,8 @@ impl Client {
     /// The busy helper: after a `SESSION_BUSY` (pass it as `busy`), reads the session until its
     /// status is no longer `running` and returns that read (the current revision, history and
     /// turns), so the caller decides what to send next. Waits first for the busy error's
-    /// `Retry-After` (or 0.1 s), then doubles the interval up to 1 s, for at most 30 s
+    /// `Retry-After` (or 0.1 s), then each wait is twice the one before (a wait under 0.1 s counts
+    /// as 0.1 s) up to 1 s, for at most 30 s
     /// ([`DEFAULT_IDLE_WAIT`]); then it fails with [`TimeoutKind::WaitUntilIdle`].
     pub async fn wait_until_idle(
         &self,
@@ -137,8 +138,7 @@ impl Client {
         bound: Duration,
     ) -> Result<types::ReadSessionResponse, Error> {
         let deadline = Instant::now() + bound;
-        let mut wait = busy.and_then(Error::retry_after).unwrap_or(Duration::from_millis(100));
-        let mut interval = Duration::from_millis(100);
+        let mut wait = busy.and_then(Error::retry_after).unwrap_or(FIRST_IDLE_WAIT);
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
@@ -149,8 +149,36 @@ impl Client {
             if read.session.status != types::SessionStatus::Running {
                 return Ok(read);
             }
-            interval = (interval * 2).min(Duration::from_secs(1));
-            wait = interval;
+            wait = next_idle_wait(wait);
+        }
+    }
+}
+
+const FIRST_IDLE_WAIT: Duration = Duration::from_millis(100);
+const MAX_IDLE_WAIT: Duration = Duration::from_secs(1);
+
+/// The busy helper's wait after `previous` (`clients/BEHAVIOUR.md`): twice it, taking a wait under
+/// 0.1 s as 0.1 s, at most 1 s; so after a busy error's `Retry-After: 1` the reads come 1 s apart.
+fn next_idle_wait(previous: Duration) -> Duration {
+    (previous.max(FIRST_IDLE_WAIT) * 2).min(MAX_IDLE_WAIT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_idle_wait_is_twice_the_one_before_up_to_one_second() {
+        let ms = Duration::from_millis;
+        for schedule in [
+            vec![ms(100), ms(200), ms(400), ms(800), ms(1000), ms(1000)], // no busy error
+            vec![ms(0), ms(200), ms(400)],                                // Retry-After: 0
+            vec![ms(1000), ms(1000), ms(1000)],                           // Retry-After: 1
+            vec![ms(3000), ms(1000)],                                     // Retry-After: 3
+        ] {
+            for pair in schedule.windows(2) {
+                assert_eq!(next_idle_wait(pair[0]), pair[1], "after {:?}", pair[0]);
+            }
         }
     }
 }

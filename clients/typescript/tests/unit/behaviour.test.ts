@@ -26,6 +26,7 @@ import {
   USER_AGENT,
   VERSION,
 } from '../../src/index.js';
+import { nextIdleWaitMs } from '../../src/client.js';
 import { backoffMs, nodeDispatcher, retryableAnswer } from '../../src/transport.js';
 import { rejection } from '../rejection.js';
 
@@ -627,5 +628,17 @@ describe('waitUntilIdle', () => {
     const { fetch } = scripted(ok(read('running', 0)));
     const error = await rejection(clientWith(fetch).waitUntilIdle('ses_1', { signal: AbortSignal.timeout(150) }));
     assert.ok(error instanceof AbortError, String(error));
+  });
+
+  it('makes each wait twice the one before (a wait under 0.1 s counting as 0.1 s), at most 1 s', () => {
+    const schedules = [
+      [100, 200, 400, 800, 1000, 1000], // no busy error
+      [0, 200, 400], // Retry-After: 0
+      [1000, 1000, 1000], // Retry-After: 1
+      [3000, 1000], // Retry-After: 3
+    ];
+    for (const schedule of schedules) {
+      for (let i = 1; i < schedule.length; i++) assert.equal(nextIdleWaitMs(schedule[i - 1]!), schedule[i], String(schedule));
+    }
   });
 });
