@@ -246,6 +246,8 @@ newcomer-rust: $(VENV_STAMP) ## The Rust newcomer app in a fresh temp dir: clien
 	cp -R clients/newcomer/rust/Cargo.toml clients/newcomer/rust/src "$$dir"/; \
 	cd "$$dir"; \
 	cargo add --quiet --path $(CURDIR)/clients/rust agentic-driver-client; \
+	grep -Eq '^agentic-driver-client = \{ version = "[0-9.]+", path = "[^/"][^"]*clients/rust" \}$$' Cargo.toml \
+		|| { echo "cargo add wrote what clients/rust/README.md does not show:"; cat Cargo.toml; exit 1; }; \
 	cargo clippy --quiet --all-targets -- -D warnings; \
 	cargo build --quiet; \
 	$(CURDIR)/$(BIN)/python $(CURDIR)/clients/newcomer/with_host.py --agentic-driver $(CURDIR)/$(BIN)/agentic-driver \

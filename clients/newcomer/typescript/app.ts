@@ -27,7 +27,9 @@ function env(name: string): string {
 const ECHO = { provider: 'echo', model: 'echo-1' } as const;
 
 async function main(): Promise<void> {
-  const client = new AgenticDriverClient({ baseUrl: env('AGENTIC_DRIVER_URL'), token: env('AGENTIC_DRIVER_TOKEN') });
+  env('AGENTIC_DRIVER_URL');
+  env('AGENTIC_DRIVER_TOKEN');
+  const client = new AgenticDriverClient(); // both read from the environment, as the README's first example does
 
   // discovery
   const { data: discovery, response } = await client.getDiscovery().withResponse();

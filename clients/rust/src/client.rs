@@ -23,7 +23,7 @@ mod builder;
 mod convert;
 mod sessions;
 
-pub use builder::{ClientBuilder, Timeouts};
+pub use builder::{ClientBuilder, Timeouts, DEFAULT_BASE_URL};
 pub use convert::ErrorBody;
 use convert::{convert, key};
 

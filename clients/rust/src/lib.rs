@@ -48,7 +48,8 @@ mod tls;
 mod token;
 
 pub use client::{
-    Client, ClientBuilder, ErrorBody, Response, Timeouts, DEFAULT_IDLE_WAIT, DEFAULT_MAX_RETRIES, USER_AGENT_VALUE,
+    Client, ClientBuilder, ErrorBody, Response, Timeouts, DEFAULT_BASE_URL, DEFAULT_IDLE_WAIT, DEFAULT_MAX_RETRIES,
+    USER_AGENT_VALUE,
 };
 pub use error::{ConnectionError, Error, Problem, ProblemKind, TimeoutError, TimeoutKind, UnexpectedStatus};
 pub use generated::types;

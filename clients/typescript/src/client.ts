@@ -56,9 +56,10 @@ import {
 } from './transport.js';
 
 export interface ClientOptions {
-  /** The host, for example `http://127.0.0.1:8080`. */
-  baseUrl: string;
+  /** The host, for example `http://127.0.0.1:8080`; default `AGENTIC_DRIVER_URL`, else `DEFAULT_BASE_URL`. */
+  baseUrl?: string;
   /**
+   * Default `AGENTIC_DRIVER_TOKEN` (none when unset or empty; `''` sends none).
    * A bearer token configured on the host (only `getHealth` works without one), or a token provider
    * asked for every attempt, `(refused) => token` (it may return a promise): on a `401` with
    * `error="invalid_token"` it is asked again with the refused token and the request sent once more
@@ -168,8 +169,17 @@ export class APIPromise<T> extends Promise<T> {
 
 const stderrLogger: Logger = { debug: (message) => console.error(message) };
 
+/** The host a client talks to without `baseUrl` or `AGENTIC_DRIVER_URL`. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+
+/** An environment variable of the process (Node), or undefined when unset, empty, or there is no process. */
+function environment(name: string): string | undefined {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return value === '' ? undefined : value;
+}
+
 function environmentLogLevel(): string | undefined {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.AGENTIC_DRIVER_LOG;
+  return environment('AGENTIC_DRIVER_LOG');
 }
 
 /**
@@ -211,7 +221,8 @@ export class AgenticDriverClient {
   readonly #baseUrl: string;
   readonly #defaultHeaders: Record<string, string>;
 
-  constructor(options: ClientOptions) {
+  /** Arguments first, then `AGENTIC_DRIVER_URL` / `AGENTIC_DRIVER_TOKEN`, then `DEFAULT_BASE_URL` and no token. */
+  constructor(options: ClientOptions = {}) {
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
     const logLevel = options.logLevel ?? (options.logger !== undefined || environmentLogLevel() === 'debug' ? 'debug' : 'off');
     const platformFetch = options.fetch === undefined;
@@ -222,7 +233,7 @@ export class AgenticDriverClient {
     const ca = options.ca;
     this.#settings = {
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      token: options.token,
+      token: options.token === '' ? undefined : (options.token ?? environment('AGENTIC_DRIVER_TOKEN')),
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       timeouts,
       logger: logLevel === 'debug' ? (options.logger ?? stderrLogger) : undefined,
@@ -236,7 +247,7 @@ export class AgenticDriverClient {
     if (!Number.isInteger(this.#settings.maxRetries) || this.#settings.maxRetries < 0) {
       throw new RangeError(`maxRetries must be a whole number >= 0, not ${String(options.maxRetries)}`);
     }
-    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#baseUrl = (options.baseUrl ?? environment('AGENTIC_DRIVER_URL') ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.#defaultHeaders = { ...options.defaultHeaders };
     this.raw = createClient(
       createConfig({ baseUrl: this.#baseUrl, fetch: createTransport(this.#settings), headers: options.defaultHeaders }),

@@ -16,6 +16,7 @@ export {
   type StreamRunEventsOptions,
   type WaitUntilIdleOptions,
   type WithResponse,
+  DEFAULT_BASE_URL,
 } from './client.js';
 export { type CACertificates, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUTS, type Logger, MAX_RETRY_AFTER_SECONDS, type Timeouts, type TokenProvider, USER_AGENT } from './transport.js';
 export { VERSION } from './version.js';

@@ -16,13 +16,9 @@ fn check(ok: bool, what: &str) -> Result<(), String> {
 }
 
 async fn app() -> Result<(), String> {
-    let url = std::env::var("AGENTIC_DRIVER_URL").map_err(|_| "AGENTIC_DRIVER_URL is not set")?;
-    let token = std::env::var("AGENTIC_DRIVER_TOKEN").unwrap_or_default();
-    let client = Client::builder()
-        .base_url(url)
-        .token(token)
-        .build()
-        .map_err(|e| e.to_string())?;
+    std::env::var("AGENTIC_DRIVER_URL").map_err(|_| "AGENTIC_DRIVER_URL is not set")?;
+    // The URL and the token from the environment, as the README's first example.
+    let client = Client::builder().build().map_err(|e| e.to_string())?;
     let failed = |e: Error| e.to_string();
 
     // Discovery: the echo provider and one of its models.

@@ -33,11 +33,22 @@ impl Default for Timeouts {
     }
 }
 
-/// Builds a [`Client`]: `Client::builder().base_url(..).token(..).build()`.
+/// The host a client talks to without [`ClientBuilder::base_url`] or `AGENTIC_DRIVER_URL`.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
+
+/// An environment variable, `None` when unset or empty.
+fn environment(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|value| !value.is_empty())
+}
+
+/// Builds a [`Client`]: `Client::builder().base_url(..).token(..).build()`; without either, from
+/// `AGENTIC_DRIVER_URL` and `AGENTIC_DRIVER_TOKEN` (`clients/BEHAVIOUR.md`, Configuration).
 #[derive(Debug, Clone)]
 #[must_use]
 pub struct ClientBuilder {
-    base_url: String,
+    /// `None`: `AGENTIC_DRIVER_URL`, else [`DEFAULT_BASE_URL`].
+    base_url: Option<String>,
+    /// `None` (and no provider): `AGENTIC_DRIVER_TOKEN`; `Some("")` sends none.
     token: Option<String>,
     token_provider: Option<crate::token::Provider>,
     max_retries: u32,
@@ -50,7 +61,7 @@ pub struct ClientBuilder {
 impl Default for ClientBuilder {
     fn default() -> Self {
         ClientBuilder {
-            base_url: String::new(),
+            base_url: None,
             token: None,
             token_provider: None,
             max_retries: DEFAULT_MAX_RETRIES,
@@ -63,17 +74,19 @@ impl Default for ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// The host, for example `http://127.0.0.1:8080` (required).
+    /// The host, for example `http://127.0.0.1:8080`. Default: the `AGENTIC_DRIVER_URL`
+    /// environment variable when the client is built, else [`DEFAULT_BASE_URL`].
     pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
-        self.base_url = base_url.into();
+        self.base_url = Some(base_url.into());
         self
     }
 
     /// The bearer token (an empty token sends none: only `get_health` works then). The client
     /// sets `Authorization` after the default headers, which can neither drop nor replace it.
-    /// It replaces a [`token_provider`](Self::token_provider).
+    /// It replaces a [`token_provider`](Self::token_provider). Default: the
+    /// `AGENTIC_DRIVER_TOKEN` environment variable when the client is built, else none.
     pub fn token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(token.into()).filter(|token| !token.is_empty());
+        self.token = Some(token.into());
         self.token_provider = None;
         self
     }
@@ -153,12 +166,19 @@ impl ClientBuilder {
         self
     }
 
-    /// The client; fails on a missing base URL, an invalid header, an unreadable CA bundle, or a
+    /// The client; fails on an empty base URL, an invalid header, an unreadable CA bundle, or a
     /// TLS set-up failure.
     pub fn build(self) -> Result<Client, Error> {
-        if self.base_url.is_empty() {
-            return Err(Error::InvalidRequest("a base URL is required".into()));
+        let base_url = self.base_url.clone().or_else(|| environment("AGENTIC_DRIVER_URL"));
+        let base_url = base_url.unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
+        if base_url.is_empty() {
+            return Err(Error::InvalidRequest("the base URL is empty".into()));
         }
+        let token = match (&self.token, &self.token_provider) {
+            (Some(token), _) => Some(token.clone()).filter(|token| !token.is_empty()),
+            (None, Some(_)) => None,
+            (None, None) => environment("AGENTIC_DRIVER_TOKEN"),
+        };
         let mut headers = HeaderMap::new();
         headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
         let mut replaced_user_agent = false;
@@ -175,7 +195,7 @@ impl ClientBuilder {
         }
         // Last, so that no default header drops or replaces it.
         headers.remove(AUTHORIZATION);
-        if let Some(token) = &self.token {
+        if let Some(token) = &token {
             let mut value = HeaderValue::from_str(&format!("Bearer {token}"))
                 .map_err(|_| Error::InvalidRequest("the token is not a valid header value".into()))?;
             value.set_sensitive(true);
@@ -195,7 +215,7 @@ impl ClientBuilder {
             std::env::var("AGENTIC_DRIVER_LOG").is_ok_and(|value| value.trim().eq_ignore_ascii_case("debug"))
         });
         Ok(Client {
-            raw: generated::Client::new_with_client(self.base_url.trim_end_matches('/'), http),
+            raw: generated::Client::new_with_client(base_url.trim_end_matches('/'), http),
             settings: Arc::new(Settings {
                 max_retries: self.max_retries,
                 timeouts: self.timeouts,

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 
 import {
   AgenticDriverClient,
+  DEFAULT_BASE_URL,
   handle,
   type RunStreamEvent,
   SessionBusyError,
@@ -175,4 +176,54 @@ describe('streamed runs', () => {
     }
     assert.equal(signal?.aborted, true);
   });
+});
+
+describe('configuration from the environment (../BEHAVIOUR.md, Configuration)', () => {
+  const withEnvironment = (values: Record<string, string | undefined>, body: () => Promise<void>) => async () => {
+    const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+    const set = (entries: Record<string, string | undefined>) => {
+      for (const [name, value] of Object.entries(entries)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    };
+    set(values);
+    try {
+      await body();
+    } finally {
+      set(saved);
+    }
+  };
+  const discovery = () => json(200, { hostId: 'h' });
+
+  it(
+    'reads AGENTIC_DRIVER_URL and AGENTIC_DRIVER_TOKEN when the options give none',
+    withEnvironment({ AGENTIC_DRIVER_URL: 'http://env-host:9000/', AGENTIC_DRIVER_TOKEN: 'env-token-0123456789' }, async () => {
+      const { fetch, seen } = fakeFetch(discovery);
+      await new AgenticDriverClient({ fetch }).getDiscovery();
+      assert.equal(seen[0]!.request.url, 'http://env-host:9000/v1/discovery');
+      assert.equal(seen[0]!.request.headers.get('authorization'), 'Bearer env-token-0123456789');
+    }),
+  );
+
+  it(
+    'prefers the options, and an empty token sends none',
+    withEnvironment({ AGENTIC_DRIVER_URL: 'http://env-host:9000', AGENTIC_DRIVER_TOKEN: 'env-token-0123456789' }, async () => {
+      const { fetch, seen } = fakeFetch(discovery);
+      await new AgenticDriverClient({ fetch, baseUrl: 'http://given:1', token: '' }).getDiscovery();
+      assert.equal(seen[0]!.request.url, 'http://given:1/v1/discovery');
+      assert.equal(seen[0]!.request.headers.get('authorization'), null);
+    }),
+  );
+
+  it(
+    'defaults to DEFAULT_BASE_URL and no token when neither is set (an empty variable is unset)',
+    withEnvironment({ AGENTIC_DRIVER_URL: '', AGENTIC_DRIVER_TOKEN: undefined }, async () => {
+      const { fetch, seen } = fakeFetch(discovery);
+      await new AgenticDriverClient({ fetch }).getDiscovery();
+      assert.equal(DEFAULT_BASE_URL, 'http://127.0.0.1:8080');
+      assert.equal(seen[0]!.request.url, `${DEFAULT_BASE_URL}/v1/discovery`);
+      assert.equal(seen[0]!.request.headers.get('authorization'), null);
+    }),
+  );
 });
