@@ -26,6 +26,8 @@ import type {
   RunRequest,
   RunResult,
   RunState,
+  SessionHandle,
+  SessionInfo,
   StreamRunActionsData,
   StreamRunData,
   StreamRunEventsData,
@@ -54,6 +56,12 @@ import {
   type TransportSettings,
   type TokenProvider,
 } from './transport.js';
+
+/** A run request that continues a session (`session` set). */
+export type SessionRunRequest = RunRequest & { session: SessionHandle };
+
+/** The result of a session run: its `session` (the next revision) is always there. */
+export type SessionRunResult = RunResult & { session: SessionInfo };
 
 export interface ClientOptions {
   /** The host, for example `http://127.0.0.1:8080`; default `AGENTIC_DRIVER_URL`, else `DEFAULT_BASE_URL`. */
@@ -300,8 +308,20 @@ export class AgenticDriverClient {
   }
 
   /** `POST /v1/runs`: one turn, stateless or continuing a session (`session: handle(info)`). */
+  run(body: SessionRunRequest, options?: IdempotentCallOptions): APIPromise<SessionRunResult>;
+  run(body: RunRequest, options?: IdempotentCallOptions): APIPromise<RunResult>;
   run(body: RunRequest, options: IdempotentCallOptions = {}): APIPromise<RunResult> {
-    return this.#json('POST', PATHS.run, options, body);
+    const answer = this.#json<RunResult>('POST', PATHS.run, options, body);
+    if (body.session === undefined) return answer;
+    return new APIPromise(
+      answer.withResponse().then((answered) => {
+        // The contract gives a session run's result its session; an answer without one is not the contract's.
+        if (answered.data.session === undefined) {
+          throw new UnexpectedResponseError(answered.response.status, { detail: 'a session run answered without its session', body: answered.data }, answered.response.headers);
+        }
+        return answered;
+      }),
+    );
   }
 
   /**

@@ -13,6 +13,8 @@ export {
   type CallOptions,
   type ClientOptions,
   type IdempotentCallOptions,
+  type SessionRunRequest,
+  type SessionRunResult,
   type StreamRunEventsOptions,
   type WaitUntilIdleOptions,
   type WithResponse,

@@ -114,7 +114,7 @@ describe('tokens from a real OpenID provider', () => {
       await new Promise((done) => setTimeout(done, POLL_MS));
     }
 
-    const second = await client.run({ ...ECHO, input: 'After it expired.', session: { id: session.id, revision: first.session!.revision } });
+    const second = await client.run({ ...ECHO, input: 'After it expired.', session: { id: session.id, revision: first.session.revision } });
     assert.equal(second.output.text, 'echo: After it expired.');
     assert.equal(second.session?.revision, 2);
     assert.deepEqual(told, [undefined, undefined, undefined, expiring]);

@@ -144,7 +144,7 @@ describe('forks', () => {
   /** A session with three turns ("one", "two", "three"), at revision 3. */
   async function threeTurns(): Promise<SessionInfo> {
     let session = await newSession();
-    for (const input of ['one', 'two', 'three']) session = (await client.run({ ...ECHO, input, session: handle(session) })).session!;
+    for (const input of ['one', 'two', 'three']) session = (await client.run({ ...ECHO, input, session: handle(session) })).session;
     return session;
   }
 
@@ -183,7 +183,7 @@ describe('forks', () => {
     assert.deepEqual(await client.readSession(source.id), before);
     const onward = await client.run({ ...ECHO, input: '!recall', session: handle(source) });
     assert.equal(onward.output.text, 'recall: 6 messages; last user: three');
-    source = onward.session!;
+    source = onward.session;
     assert.equal(source.revision, 4);
     assert.equal((await client.readSession(atOne.id)).session.revision, 2);
     assert.equal((await client.readSession(now.id)).session.revision, 3);

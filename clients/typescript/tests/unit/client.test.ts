@@ -59,10 +59,12 @@ const RESULT = {
 
 describe('AgenticDriverClient', () => {
   it('sends the bearer token, JSON body and idempotency key to the base URL', async () => {
-    const { fetch, seen } = fakeFetch(() => json(200, RESULT));
+    // A session run's answer carries its session (the contract's; a client refuses one without it, below).
+    const answer = { ...RESULT, session: { ...SESSION, revision: 5 } };
+    const { fetch, seen } = fakeFetch(() => json(200, answer));
     const client = new AgenticDriverClient({ baseUrl: 'http://host.test/', token: 'secret-token-123456', fetch });
     const result = await client.run({ provider: 'echo', model: 'echo-1', input: 'hi', session: handle(SESSION) }, { idempotencyKey: 'k-1' });
-    assert.deepEqual(result, RESULT);
+    assert.deepEqual(result, answer);
     const [exchange] = seen;
     assert.ok(exchange);
     assert.equal(exchange.request.method, 'POST');
@@ -226,4 +228,22 @@ describe('configuration from the environment (../BEHAVIOUR.md, Configuration)', 
       assert.equal(seen[0]!.request.headers.get('authorization'), null);
     }),
   );
+});
+
+describe('session runs (SessionRunResult)', () => {
+  it('types a session run\'s result with its session, and refuses an answer without one', async () => {
+    const { fetch } = fakeFetch(() => json(200, { ...RESULT, session: { ...SESSION, revision: 5 } }));
+    const client = new AgenticDriverClient({ baseUrl: 'http://h', fetch });
+    const next: SessionInfo = (await client.run({ provider: 'echo', model: 'echo-1', input: 'hi', session: handle(SESSION) })).session;
+    assert.equal(next.revision, 5);
+
+    const bare = new AgenticDriverClient({ baseUrl: 'http://h', fetch: fakeFetch(() => json(200, RESULT)).fetch });
+    const refused = await bare.run({ provider: 'echo', model: 'echo-1', input: 'hi', session: handle(SESSION) }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(refused instanceof UnexpectedResponseError, String(refused));
+    const stateless = await bare.run({ provider: 'echo', model: 'echo-1', input: 'hi' });
+    assert.equal(stateless.session, undefined);
+  });
 });
