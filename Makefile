@@ -120,10 +120,11 @@ lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excl
 	$(BIN)/ruff check server clients/python generator bench contract-tests contract cluster .ci
 	$(BIN)/ruff format --check server clients/python generator bench contract-tests contract cluster .ci
 
-typecheck: $(VENV_STAMP) ## mypy (strict) on the host, the Python SDK and its examples
+typecheck: $(VENV_STAMP) $(CONTRACT_STAMP) ## mypy (strict) on the host, the Python SDK and its examples, the breaking-change gate and contract-tests/
 	cd server && ../$(BIN)/mypy
 	$(BIN)/mypy --strict clients/python/agentic_driver_sdk clients/python/examples
 	$(BIN)/mypy --strict contract/breaking.py
+	cd contract-tests && ../$(BIN)/mypy --strict agentic_driver_conformance harness tests kit-tests run.py
 
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml
 	npx --no-install redocly lint openapi.yaml

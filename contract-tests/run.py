@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO, Any
 
 CONTRACT_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(CONTRACT_DIR))
@@ -65,7 +66,7 @@ MUTATION_TESTS = (
 )
 
 
-def _prepare_reports() -> dict | None:
+def _prepare_reports() -> dict[str, Any] | None:
     previous = json.loads(METRICS_PATH.read_text()) if METRICS_PATH.exists() else None
     REPORTS_DIR.mkdir(parents=True, exist_ok=True)
     for name in ("observations.jsonl", "schemathesis-observations.json", "pytest.xml", "schemathesis.txt"):
@@ -75,7 +76,11 @@ def _prepare_reports() -> dict | None:
     return previous
 
 
-def _start_lint(name: str, binary: Path, arguments: list[str], install_hint: str) -> tuple[str, float, object]:
+_Lint = tuple[str, float, str | tuple[subprocess.Popen[bytes], IO[str]]]
+"""A started lint: its name, its start time, and why it could not start or its process and log."""
+
+
+def _start_lint(name: str, binary: Path, arguments: list[str], install_hint: str) -> _Lint:
     if not binary.exists():
         return name, time.monotonic(), f"{binary.relative_to(ROOT)} is missing: {install_hint}"
     log = open(REPORTS_DIR / f"{name}.txt", "w", encoding="utf-8")  # noqa: SIM115  (closed in _finish_lint)
@@ -83,11 +88,11 @@ def _start_lint(name: str, binary: Path, arguments: list[str], install_hint: str
     return name, time.monotonic(), (process, log)
 
 
-def _finish_lint(started: tuple[str, float, object]) -> StageResult:
+def _finish_lint(started: _Lint) -> StageResult:
     name, start, handle = started
     if isinstance(handle, str):
         return StageResult(name, False, 0.0, handle)
-    process, log = handle  # type: ignore[misc]
+    process, log = handle
     try:
         code = process.wait(LINT_TIMEOUT_S)
     except subprocess.TimeoutExpired:

@@ -231,7 +231,7 @@ class Checker:
             self.case("valid token", "201 from createSession", created, False)
             return
         session = created.json()["session"]
-        body = {"provider": self.provider, "model": self.model, "input": "Hello."}
+        body: dict[str, Any] = {"provider": self.provider, "model": self.model, "input": "Hello."}
         body["session"] = {"id": session["id"], "revision": session["revision"]}
         ran = self.send(token, "POST", "/v1/runs", body)
         self.case("valid token", "201 from createSession, then 200 from a session run", ran, ran.status_code == 200)

@@ -46,11 +46,11 @@ import json
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 from urllib.parse import unquote, urlsplit
 
 import schemathesis
-from schemathesis import CheckContext, Response
+from schemathesis import APIOperation, BaseSchema, CheckContext, Response
 from schemathesis.generation.case import Case
 
 from . import routing, spec
@@ -59,6 +59,7 @@ __all__ = [
     "REPLAYS",
     "SHADOW",
     "VALID_REQUEST_REFUSALS",
+    "OperationCase",
     "SessionShadow",
     "event_streams_well_formed",
     "idempotent_replays_honoured",
@@ -71,6 +72,9 @@ __all__ = [
 ]
 
 PROBLEM_TYPE_PREFIX = "urn:agentic-driver:problem:"
+
+OperationCase: TypeAlias = Case[APIOperation[Any, Any, Any, BaseSchema]]
+"""A case schemathesis generated for one operation of a loaded schema (``Case`` is generic in its operation)."""
 
 
 @dataclass
@@ -110,7 +114,7 @@ class SessionShadow:
 SHADOW = SessionShadow()
 
 
-def _operation_id(case: Case) -> str | None:
+def _operation_id(case: OperationCase) -> str | None:
     return case.operation.schema.get_operation_id(case.operation)
 
 
@@ -164,7 +168,7 @@ def _run_result(response: Response) -> Any:
     return None
 
 
-def _session_handle(case: Case) -> tuple[str, int] | None:
+def _session_handle(case: OperationCase) -> tuple[str, int] | None:
     body = case.body
     if not isinstance(body, dict):
         return None
@@ -184,8 +188,8 @@ class _Accepted:
     identity: Any
 
 
-Key = tuple[str, str, str]
-"""(caller, host, Idempotency-Key): see :meth:`IdempotencyMemory.key_of`."""
+Key = tuple[str, str, str | bytes]
+"""(caller, host, Idempotency-Key): see :meth:`IdempotencyMemory.key_of` (the key as the request holds it)."""
 
 
 class IdempotencyMemory:
@@ -210,7 +214,7 @@ class IdempotencyMemory:
         return str(request.headers.get("Authorization", "")), str(host), key
 
     @staticmethod
-    def fingerprint(case: Case) -> str:
+    def fingerprint(case: OperationCase) -> str:
         body = case.body if isinstance(case.body, dict | list | str | int | float | bool) else None
         return json.dumps([_operation_id(case), dict(case.path_parameters or {}), body], sort_keys=True)
 
@@ -222,7 +226,7 @@ class IdempotencyMemory:
         with self._lock:
             self._accepted.setdefault(key, accepted)
 
-    def is_replay(self, case: Case, response: Response) -> bool:
+    def is_replay(self, case: OperationCase, response: Response) -> bool:
         """A repeat of an accepted request with the same key and the same request: it replays, it does not run."""
         identity = _identity(_operation_id(case), response) if 200 <= response.status_code < 300 else None
         key = self.key_of(response, identity)
@@ -238,7 +242,7 @@ REPLAYS = IdempotencyMemory()
 
 
 @schemathesis.check
-def session_revisions_honoured(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+def session_revisions_honoured(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """A stale revision never runs a turn; a completed turn advances the revision by exactly one."""
     operation_id = _operation_id(case)
     status = response.status_code
@@ -281,7 +285,7 @@ def session_revisions_honoured(ctx: CheckContext, response: Response, case: Case
     return None
 
 
-def _update_shadow(operation_id: str | None, case: Case, status: int, body: Any) -> None:
+def _update_shadow(operation_id: str | None, case: OperationCase, status: int, body: Any) -> None:
     if operation_id in (
         "createSession",
         "forkSession",
@@ -307,7 +311,7 @@ def _header(response: Response, name: str) -> str | None:
 
 
 @schemathesis.check
-def problem_details_consistent(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+def problem_details_consistent(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """An RFC 9457 problem agrees with its own response."""
     if response.status_code < 400:
         return None
@@ -339,7 +343,7 @@ def problem_details_consistent(ctx: CheckContext, response: Response, case: Case
 
 
 @schemathesis.check
-def problem_codes_documented(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+def problem_codes_documented(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """A problem's code is one its answer documents for that status (``x-error-codes``)."""
     operation = spec.operations().get(_operation_id(case) or "")
     body = _json_body(response) if response.status_code >= 400 else None
@@ -445,7 +449,7 @@ VALID_REQUEST_REFUSALS: dict[str, frozenset[str]] = {
 }
 
 
-def _is_schema_valid_request(case: Case) -> bool:
+def _is_schema_valid_request(case: OperationCase) -> bool:
     meta = case.meta
     if meta is None or not meta.generation.mode.is_positive:
         return False
@@ -458,7 +462,9 @@ def _is_schema_valid_request(case: Case) -> bool:
 
 
 @schemathesis.check
-def valid_requests_refused_only_as_documented(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+def valid_requests_refused_only_as_documented(
+    ctx: CheckContext, response: Response, case: OperationCase
+) -> bool | None:
     """A schema-valid request is accepted, or refused with one of the codes the contract names for that."""
     if response.status_code < 400 or not _is_schema_valid_request(case):
         return None
@@ -510,7 +516,7 @@ def _timestamps(node: Any, fields: frozenset[str], where: str = "") -> list[tupl
 
 
 @schemathesis.check
-def timestamps_utc_milliseconds(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+def timestamps_utc_milliseconds(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """Every timestamp the host returns is UTC with exactly millisecond precision."""
     wrong = [
         f"{where} = {value!r}"
@@ -546,7 +552,7 @@ def _event_data(message: dict[str, str]) -> dict[str, Any] | None:
 
 
 @schemathesis.check
-def idempotent_replays_honoured(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+def idempotent_replays_honoured(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """A repeat with the same Idempotency-Key and request replays the first outcome; another request is refused."""
     if not 200 <= response.status_code < 300:
         return None  # a refusal (the spec allows re-checking access on a replay)
@@ -575,7 +581,7 @@ def idempotent_replays_honoured(ctx: CheckContext, response: Response, case: Cas
 
 
 @schemathesis.check
-def event_streams_well_formed(ctx: CheckContext, response: Response, case: Case) -> bool | None:
+def event_streams_well_formed(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """Every SSE message has an id and an event equal to its data's type; one run; it ends with a terminal event."""
     if response.status_code != 200 or not _is_event_stream(response):
         return None

@@ -16,7 +16,7 @@ import re
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import httpx
 from jsonschema import Draft202012Validator
@@ -43,7 +43,7 @@ def load_profile(name_or_path: str | None) -> dict[str, Any]:
     if name_or_path and not path.is_file():
         path = Path(name_or_path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ProfileError(f"cannot read profile {path}: {error}") from None
     schema = json.loads((PROFILES_DIR / "profile.schema.json").read_text(encoding="utf-8"))
@@ -154,6 +154,17 @@ def checks_for(profile: dict[str, Any]) -> list[Check]:
 # -- the plan -------------------------------------------------------------------------------------------------------
 
 
+class PlannedCheck(TypedDict):
+    """One check of the plan (``Plan.checks``), as the plan file holds it."""
+
+    id: str
+    summary: str
+    needs: list[str]
+    skip: str | None
+    """None when the check runs, else every unmet need with its reason, joined."""
+    skipReasons: list[str]
+
+
 @dataclass
 class Plan:
     base_url: str
@@ -170,7 +181,7 @@ class Plan:
     """A host whose ``limits.perSubject`` is small (``host-quotas.json``), for the SUBJECT_QUOTA_EXCEEDED scenario."""
     assumed: list[str] = field(default_factory=list)
     """Declared in the profile, invisible in discovery: the kit relies on them without being able to verify."""
-    checks: list[dict[str, Any]] = field(default_factory=list)
+    checks: list[PlannedCheck] = field(default_factory=list)
     discovery_problem: str | None = None
     sessions_enabled: bool | None = None
     host_id: str | None = None
@@ -221,7 +232,7 @@ class Plan:
         return cls(**json.loads(path.read_text(encoding="utf-8")))
 
 
-def _not_applicable(check: dict[str, Any]) -> bool:
+def _not_applicable(check: PlannedCheck) -> bool:
     return all(reason.split(": ", 1)[1].startswith(NOT_APPLICABLE) for reason in check["skipReasons"])
 
 
@@ -308,7 +319,10 @@ def make_plan(
             met.setdefault(f"token:{name}", f"the profile names no token {name!r}")
         if full_discovery is None and plan.discovery_problem:
             unavailable = plan.discovery_problem
-        providers = {p.get("id"): p for p in (full_discovery or {}).get("providers", []) if isinstance(p, dict)}
+        # Keyed by the id each provider of the discovery answer has (the host's JSON: not necessarily a string).
+        providers: dict[Any, dict[str, Any]] = {
+            p.get("id"): p for p in (full_discovery or {}).get("providers", []) if isinstance(p, dict)
+        }
         for provider in default_provider_names() | set(profile["providers"]):
             if provider not in profile["providers"]:
                 met[f"provider:{provider}"] = f"the profile declares no provider {provider}"

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import httpx
@@ -49,6 +49,9 @@ from schemathesis.core.failures import FailureGroup
 from . import checks, observations, routing, validation
 from .resources import SCENARIOS_DIR
 from .spec import operations
+
+if TYPE_CHECKING:
+    from agentic_driver_client import AuthenticatedClient, Client
 
 REQUEST_TIMEOUT_S = 20.0
 ONE_PROCESS: dict[str, str] = {
@@ -153,7 +156,8 @@ class Exchange:
 
     @property
     def is_stream(self) -> bool:
-        return self.response.headers.get("content-type", "").split(";")[0].strip() == "text/event-stream"
+        content_type: str = self.response.headers.get("content-type", "")
+        return content_type.split(";")[0].strip() == "text/event-stream"
 
     @property
     def json(self) -> Any:
@@ -181,7 +185,7 @@ def _client(
     transport: dict[str, Any],
     captured: list[httpx.Response] | None,
     request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
-) -> Any:
+) -> Client | AuthenticatedClient:
     """A generated client; ``captured`` collects every raw response (read whole: not for streams);
     ``request_hooks`` see each request before it is sent (a cluster test adds the routing header with one)."""
     from agentic_driver_client import AuthenticatedClient, Client
@@ -198,14 +202,14 @@ def _client(
     hooks: dict[str, list[Callable[..., None]]] = {"request": [on_request, *request_hooks]}
     if captured is not None:
         hooks["response"] = [on_response]
-    httpx_args = {"trust_env": False, "event_hooks": hooks}
-    common = {"base_url": base_url, "timeout": httpx.Timeout(REQUEST_TIMEOUT_S), "httpx_args": httpx_args}
+    httpx_args: dict[str, Any] = {"trust_env": False, "event_hooks": hooks}
+    timeout = httpx.Timeout(REQUEST_TIMEOUT_S)
     if auth == "none":
-        return Client(**common)
+        return Client(base_url=base_url, timeout=timeout, httpx_args=httpx_args)
     if auth != "invalid" and auth not in tokens:
         raise ScenarioFailure(f"no secret for token {auth!r}")
     token = INVALID_TOKEN if auth == "invalid" else tokens[auth]
-    return AuthenticatedClient(token=token, **common)
+    return AuthenticatedClient(token=token, base_url=base_url, timeout=timeout, httpx_args=httpx_args)
 
 
 def streams(operation_id: str) -> bool:
@@ -238,7 +242,7 @@ def call(
     headers: dict[str, Any],
     body: Any,
     transport: dict[str, Any],
-    ready: Callable[[], None] | None = None,
+    ready: Callable[[], object] | None = None,
     request_hooks: Sequence[Callable[[httpx.Request], None]] = (),
 ) -> Exchange:
     """One request through the generated client. ``ready`` runs once the connection is open, just before sending.
@@ -377,7 +381,7 @@ def _matches(actual: Any, expected: Any, variables: dict[str, Any]) -> bool:
         if operator != "$repeat":
             argument = resolve(argument, variables)
             if operator == "$exists":
-                return (actual is not _MISSING) == argument
+                return bool((actual is not _MISSING) == argument)
             if actual is _MISSING:
                 return False
             if operator == "$len":
@@ -385,7 +389,7 @@ def _matches(actual: Any, expected: Any, variables: dict[str, Any]) -> bool:
             if operator == "$in":
                 return actual in argument
             if operator == "$ne":
-                return actual != argument
+                return bool(actual != argument)
             if operator == "$type":
                 return _JSON_TYPES[argument](actual)
             raise ScenarioFailure(f"unknown matcher {operator}")
@@ -555,7 +559,7 @@ class Runner:
         else:  # the format validator makes this unreachable
             raise ScenarioFailure(f"unknown step {step}")
 
-    def _send(self, context: Context, step: dict[str, Any], ready: Callable[[], None] | None = None) -> Exchange:
+    def _send(self, context: Context, step: dict[str, Any], ready: Callable[[], object] | None = None) -> Exchange:
         auth = step.get("as", context.scenario.data.get("as", "full"))
         path = resolve(step.get("path", {}), context.variables)
         headers = resolve(step.get("headers", {}), context.variables)

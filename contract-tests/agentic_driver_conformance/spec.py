@@ -133,7 +133,7 @@ def catalogue() -> tuple[str, ...]:
 @functools.cache
 def _registry() -> Registry:
     resource = Resource.from_contents(document(), default_specification=DRAFT202012)
-    return Registry().with_resource("urn:contract", resource)
+    return Registry().with_resources([("urn:contract", resource)])
 
 
 def validator_for(schema: dict[str, Any]) -> Draft202012Validator:

@@ -48,7 +48,7 @@ import re
 import threading
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import schemathesis
@@ -57,6 +57,9 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.engine import Status, events
 
 from . import checks, routing, spec  # checks registers the contract checks
+
+if TYPE_CHECKING:
+    from schemathesis.cli.context import BaseExecutionContext
 
 BASE_URL = os.environ.get("CONTRACT_BASE_URL", "").rstrip("/")
 TOKEN = os.environ.get("CONTRACT_TOKEN_FULL", "")
@@ -144,7 +147,7 @@ class Janitor:
         )
         checks.SHADOW.forget(session_id)
 
-    def before(self, case: schemathesis.Case) -> None:
+    def before(self, case: checks.OperationCase) -> None:
         phase = case.meta.phase.name.value if case.meta is not None else None
         operation_id = case.operation.schema.get_operation_id(case.operation)
         with self.lock:
@@ -186,7 +189,7 @@ class Janitor:
         with self.lock:
             self._purge(len(self.live))
 
-    def after(self, case: schemathesis.Case, status: int, body: Any) -> None:
+    def after(self, case: checks.OperationCase, status: int, body: Any) -> None:
         operation_id = case.operation.schema.get_operation_id(case.operation)
         with self.lock:
             if operation_id in ("createSession", "forkSession") and status == 201:
@@ -200,7 +203,7 @@ class Janitor:
 JANITOR = Janitor()
 
 
-def add_routing_header(case: schemathesis.Case, operation_id: str) -> None:
+def add_routing_header(case: checks.OperationCase, operation_id: str) -> None:
     """As a client: ``Agentic-Host`` from the id the request names, unless the case has its own (unit phases).
 
     The header is like the token the configuration adds: part of how the request is sent, not an edit of the
@@ -228,12 +231,12 @@ def add_routing_header(case: schemathesis.Case, operation_id: str) -> None:
 
 
 @schemathesis.hook
-def before_call(context: schemathesis.HookContext, case: schemathesis.Case, kwargs: dict[str, Any]) -> None:
+def before_call(context: schemathesis.HookContext, case: checks.OperationCase, kwargs: dict[str, Any]) -> None:
     JANITOR.before(case)
 
 
 @schemathesis.hook
-def after_call(context: schemathesis.HookContext, case: schemathesis.Case, response: schemathesis.Response) -> None:
+def after_call(context: schemathesis.HookContext, case: checks.OperationCase, response: schemathesis.Response) -> None:
     try:
         body = json.loads(response.content or b"null")
     except ValueError:
@@ -296,7 +299,7 @@ def _link_labels(schema: Any) -> list[str]:
 
 
 @handler()
-class ObservationsHandler(EventHandler):
+class ObservationsHandler(EventHandler["BaseExecutionContext"]):
     def __init__(self, *args: Any, **params: Any) -> None:
         self.statuses: dict[str, Counter[str]] = defaultdict(Counter)
         self.codes: dict[str, Counter[str]] = defaultdict(Counter)
@@ -311,7 +314,7 @@ class ObservationsHandler(EventHandler):
         self.stateful_payload: dict[str, int] = {}
         self.finished: dict[str, Any] = {}
 
-    def handle_event(self, ctx: Any, event: events.EngineEvent) -> None:
+    def handle_event(self, ctx: BaseExecutionContext, event: events.EngineEvent) -> None:
         if isinstance(event, events.ScenarioFinished):
             self._scenario(event)
         elif isinstance(event, events.PhaseStarted) and event.payload is not None:
@@ -349,8 +352,8 @@ class ObservationsHandler(EventHandler):
                 self.links_covered.add(node.transition.id)
                 stale = any(f"] {link} ->" in node.transition.id for link in STALE_LINKS)
                 if stale and interaction and interaction.response is not None:
-                    status = interaction.response.status_code
-                    self.stale_replays[f"{status} {_problem_code(interaction.response.content) or ''}".strip()] += 1
+                    replayed = interaction.response.status_code
+                    self.stale_replays[f"{replayed} {_problem_code(interaction.response.content) or ''}".strip()] += 1
             for check in recorder.checks.get(case_id, []):
                 outcome = "passed" if check.status == Status.SUCCESS else check.status.value
                 self.checks[check.name][outcome] += 1
@@ -367,7 +370,7 @@ class ObservationsHandler(EventHandler):
                         }
                     )
 
-    def shutdown(self, ctx: Any) -> None:
+    def shutdown(self, ctx: BaseExecutionContext) -> None:
         if BASE_URL:
             JANITOR.finish()
         if not OBSERVATIONS_PATH:

@@ -22,7 +22,7 @@ from schemathesis.checks import CheckResult, not_a_server_error
 from schemathesis.core import NOT_SET
 from schemathesis.engine import Status
 
-from . import checks, observations, spec  # noqa: F401  (checks registers the contract's checks)
+from . import checks, observations, spec  # checks registers the contract's checks
 from .resources import SCHEMATHESIS_CONFIG
 from .spec import operations
 
@@ -46,7 +46,7 @@ def schema() -> Any:
 
 @schemathesis.hook
 def after_validate(
-    context: schemathesis.HookContext, case: schemathesis.Case, response: Any, results: list[CheckResult]
+    context: schemathesis.HookContext, case: checks.OperationCase, response: Any, results: list[CheckResult]
 ) -> None:
     target = str(observations.path())
     with _COUNTS_LOCK:

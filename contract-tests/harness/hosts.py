@@ -19,7 +19,7 @@ from pathlib import Path
 
 from agentic_driver import testing
 from agentic_driver.testing import free_port
-from agentic_driver.testing.hosts import STARTUP_TIMEOUT_S
+from agentic_driver.testing.hosts import STARTUP_TIMEOUT_S as STARTUP_TIMEOUT_S  # haproxy.py waits as long
 
 from .paths import CONTRACT_DIR, LOGS_DIR
 

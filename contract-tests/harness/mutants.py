@@ -30,7 +30,7 @@ def stale_revision_accepted() -> None:
     def admit_any_revision(self: RunAdmission, store: Any, record: Any, revision: int, *rest: Any) -> None:
         admit(self, store, record, record.revision, *rest)
 
-    RunAdmission.admit = admit_any_revision  # type: ignore[method-assign]
+    RunAdmission.admit = admit_any_revision  # type: ignore[assignment,method-assign]
 
 
 def busy_as_400() -> None:
@@ -75,7 +75,7 @@ def defect() -> None:
     async def broken(self: Driver, principal: Any = None) -> Any:
         raise RuntimeError("injected defect (contract-tests)")
 
-    Driver.discovery = broken  # type: ignore[assignment,method-assign]
+    Driver.discovery = broken  # type: ignore[method-assign]
 
 
 def jwt_expiry_ignored() -> None:

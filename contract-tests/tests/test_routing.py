@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from agentic_driver_conformance import routing, scenarios
+from agentic_driver_conformance.resources import SCENARIOS_DIR
 
 OWNED_SESSION, OWNED_RUN = "ses_kit-a.0000000000000000000000", "run_kit-b.0000000000000000000000"
 SESSION_BODY = {"provider": "echo", "model": "echo-1", "input": "hi", "session": {"id": OWNED_SESSION, "revision": 0}}
@@ -76,7 +77,7 @@ def _sent(step: dict[str, Any], scenario_name: str = "a-scenario", pin_host: str
         raise Stopped
 
     steps = [{**step, "expect": {"status": 200}}]
-    scenario = scenarios.Scenario(scenario_name, scenarios.SCENARIOS_DIR / "x.json", {"name": "x", "steps": steps})
+    scenario = scenarios.Scenario(scenario_name, SCENARIOS_DIR / "x.json", {"name": "x", "steps": steps})
     runner = scenarios.Runner(
         {"main": "http://127.0.0.1:9"}, {"full": "secret"}, request_hooks=[capture], pin_host=pin_host
     )

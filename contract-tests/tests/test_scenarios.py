@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from agentic_driver_conformance import scenarios, spec
+from agentic_driver_conformance import checks, scenarios, spec
 
 ALL = scenarios.all_scenarios()
 
 
-def _steps(steps: list[dict]) -> list[dict]:
+def _steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     found = []
     for step in steps:
         found.append(step)
@@ -55,4 +57,4 @@ def test_disconnect_after_events_keeps_exactly_that_many_even_when_one_read_brin
     content, cut_short = scenarios._read_stream(_Streamed([body[:split], body[split:]]), 2)  # type: ignore[arg-type]
 
     assert cut_short
-    assert [m["id"] for m in scenarios.checks.parse_event_stream(content)] == ["1", "2"]
+    assert [m["id"] for m in checks.parse_event_stream(content)] == ["1", "2"]

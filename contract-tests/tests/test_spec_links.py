@@ -67,7 +67,8 @@ def _response_schema(operation_id: str, status: str) -> Any:
 
 def _raw_operation(operation_id: str) -> dict[str, Any]:
     operation = spec.operations()[operation_id]
-    return spec.document()["paths"][operation.path][operation.method]
+    raw: dict[str, Any] = spec.document()["paths"][operation.path][operation.method]
+    return raw
 
 
 def _check_expression(expression: str, link: spec.Link) -> None:

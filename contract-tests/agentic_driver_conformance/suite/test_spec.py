@@ -7,6 +7,7 @@ a host that served a weaker document would fail here and still be judged against
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import httpx
 import pytest
@@ -20,7 +21,7 @@ from agentic_driver_conformance.suite.conftest import require
 TIMEOUT_S = 10.0
 
 
-def _differences(expected: dict, served: object) -> list[str]:
+def _differences(expected: dict[str, Any], served: object) -> list[str]:
     if not isinstance(served, dict):
         return ["the served document is not an object"]
     found = []
