@@ -740,3 +740,31 @@ func TestTheReadTimeoutAlsoBoundsTheSilenceWithinAJSONBody(t *testing.T) {
 		t.Fatalf("after %s, %d attempts (a body that stopped after its head is not retried)", elapsed, len(host.requests()))
 	}
 }
+
+func TestRunSessionSendsTheHandleAndUnwrapsTheSessionOfItsResult(t *testing.T) {
+	info := sessionInfo("ses_1", agenticdriver.SessionStatusReady, 4)
+	session, err := info.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := strings.Replace(runResult, `"servedModel"`, `"session":`+string(session)+`,"servedModel"`, 1)
+	host := scriptedHost(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, "application/json", answered) })
+	request := echoRequest()
+	result, err := host.client(t).RunSession(ctx(t), agenticdriver.SessionHandle{ID: "ses_1", Revision: 3}, request)
+	if err != nil || result.Session.Revision != 4 || result.Output.Text != "echo: hi" {
+		t.Fatalf("%+v, %v", result, err)
+	}
+	if sent := host.requests()[0].body; !strings.Contains(sent, `"session":{"id":"ses_1","revision":3}`) {
+		t.Fatalf("sent %s", sent)
+	}
+	if request.Session.Set {
+		t.Fatal("the caller's request was changed")
+	}
+
+	bare := scriptedHost(t, ok)
+	_, err = bare.client(t).RunSession(ctx(t), agenticdriver.SessionHandle{ID: "ses_1", Revision: 3}, echoRequest())
+	var client *agenticdriver.ClientError
+	if !errors.As(err, &client) {
+		t.Fatalf("an answer without the session: %T %v", err, err)
+	}
+}

@@ -287,11 +287,36 @@ func (c *HostClient) ForkSession(ctx context.Context, sessionID string, request 
 	return answer[*CreateSessionResponse](c.raw.ForkSession(ctx, request, params))
 }
 
-// Run runs one turn, stateless or continuing a session (Session: NewOptSessionHandle(info.SessionHandle())).
+// Run runs one turn, stateless or continuing a session (Session: NewOptSessionHandle(info.SessionHandle()));
+// RunSession is the same for a session, with the session of its result unwrapped.
 func (c *HostClient) Run(ctx context.Context, request *RunRequest, opts ...CallOption) (*RunResult, error) {
 	ctx, o := collect(ctx, opts)
 	params := RunParams{IdempotencyKey: o.key()}
 	return answer[*RunResult](c.raw.Run(ctx, request, params))
+}
+
+// SessionRunResult is the result of a session run: Session, the session at its next revision, is
+// always there (the embedded RunResult's Session holds the same, as an OptSessionInfo).
+type SessionRunResult struct {
+	*RunResult
+	Session SessionInfo
+}
+
+// RunSession runs one turn of the session at handle (request.Session is set to it; the rest of
+// request is as for Run). An answer without the session, which the contract rules out, is a
+// *ClientError.
+func (c *HostClient) RunSession(ctx context.Context, handle SessionHandle, request *RunRequest, opts ...CallOption) (*SessionRunResult, error) {
+	sent := *request
+	sent.Session = NewOptSessionHandle(handle)
+	result, err := c.Run(ctx, &sent, opts...)
+	if err != nil {
+		return nil, err
+	}
+	session, ok := result.Session.Get()
+	if !ok {
+		return nil, &ClientError{Err: errors.New("a session run answered without its session")}
+	}
+	return &SessionRunResult{RunResult: result, Session: session}, nil
 }
 
 // SubmitRunActions answers a run waiting in requires_action (function results or approvals).

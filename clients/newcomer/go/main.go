@@ -53,13 +53,16 @@ func main() {
 	check(session.Revision == 0, "a new session at revision %d", session.Revision)
 	fmt.Printf("created %s\n", session.ID)
 
-	first := must(client.Run(ctx, run("My name is Ada.", session)))
+	echo := func(input string) *agenticdriver.RunRequest {
+		return &agenticdriver.RunRequest{Provider: "echo", Model: "echo-1", Input: input}
+	}
+	first := must(client.RunSession(ctx, session.SessionHandle(), echo("My name is Ada.")))
 	check(first.Output.Text == "echo: My name is Ada.", "first turn: %q", first.Output.Text)
-	session = first.Session.Value
-	second := must(client.Run(ctx, run("!recall", session)))
+	session = first.Session // a SessionRunResult's session is always there
+	second := must(client.RunSession(ctx, session.SessionHandle(), echo("!recall")))
 	want := "recall: 2 messages; last user: My name is Ada."
 	check(second.Output.Text == want, "recall: %q, want %q", second.Output.Text, want)
-	session = second.Session.Value
+	session = second.Session
 	check(session.Revision == 2, "revision after two turns: %d", session.Revision)
 	fmt.Printf("two turns: %q\n", second.Output.Text)
 

@@ -83,6 +83,14 @@ impl<T> Response<T> {
     }
 }
 
+/// The result of a session run ([`Client::run_session`]): `session` is the session at its next
+/// revision, always there; `result` is the rest of the run's result (its `session` moved out).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionRunResult {
+    pub session: types::SessionInfo,
+    pub result: types::RunResult,
+}
+
 /// A client of one Agentic Driver host. Cheap to clone; safe to share between tasks.
 #[derive(Clone, Debug)]
 pub struct Client {
@@ -167,6 +175,26 @@ impl Client {
         let owner = routing::session_host(body.session.as_ref());
         self.json("POST", "/v1/runs", owner, |host| async move { self.raw.run(host.as_deref(), Some(key), body).await })
             .await
+    }
+
+    /// `POST /v1/runs` for a session run (`body.session` set, as `session.run_request(input)` makes
+    /// it): the result with its session unwrapped. A body without a session is refused before it is
+    /// sent ([`Error::InvalidRequest`]); an answer without the session, which the contract rules out,
+    /// is [`Error::Protocol`].
+    pub async fn run_session(
+        &self,
+        body: &types::RunRequest,
+        idempotency_key: Option<&str>,
+    ) -> Result<SessionRunResult, Error> {
+        if body.session.is_none() {
+            return Err(Error::InvalidRequest("run_session needs a body with a session (session.run_request)".into()));
+        }
+        let mut result = self.run(body, idempotency_key).await?;
+        let session = result
+            .session
+            .take()
+            .ok_or_else(|| Error::Protocol("a session run answered without its session".into()))?;
+        Ok(SessionRunResult { session, result })
     }
 
     /// `POST /v1/runs/stream`: the same turn as `run`, as a stream of typed events. Returns once

@@ -15,8 +15,8 @@
 //! let client = Client::builder().base_url("http://127.0.0.1:8080").token("my-token-at-least-16-chars").build()?;
 //! let request = types::CreateSessionRequest::new("echo", "echo-1", types::SessionMode::History);
 //! let mut session = client.create_session(&request, None).await?.session;
-//! match client.run(&session.run_request("Hello"), None).await {
-//!     Ok(result) => session = result.session.expect("a session run returns the session"),
+//! match client.run_session(&session.run_request("Hello"), None).await {
+//!     Ok(ran) => session = ran.session,
 //!     Err(error) => match error.kind() {
 //!         Some(ProblemKind::SessionRevisionConflict { current_revision }) => println!("stale: now {current_revision}"),
 //!         Some(ProblemKind::SessionBusy { .. }) => session = client.wait_until_idle(&session.id, Some(&error)).await?.session,
@@ -48,8 +48,8 @@ mod tls;
 mod token;
 
 pub use client::{
-    Client, ClientBuilder, ErrorBody, Response, Timeouts, DEFAULT_BASE_URL, DEFAULT_IDLE_WAIT, DEFAULT_MAX_RETRIES,
-    USER_AGENT_VALUE,
+    Client, ClientBuilder, ErrorBody, Response, SessionRunResult, Timeouts, DEFAULT_BASE_URL, DEFAULT_IDLE_WAIT,
+    DEFAULT_MAX_RETRIES, USER_AGENT_VALUE,
 };
 pub use error::{ConnectionError, Error, Problem, ProblemKind, TimeoutError, TimeoutKind, UnexpectedStatus};
 pub use generated::types;

@@ -419,3 +419,22 @@ async fn agentic_driver_log_debug_writes_the_lines_to_standard_error() {
     assert!(stderr.contains("agentic-driver: GET /healthz -> 200 (attempt 1/3)"), "{stderr}");
     assert!(!stderr.contains(TOKEN) && !stderr.contains("Bearer"));
 }
+
+#[tokio::test]
+async fn run_session_unwraps_the_session_and_refuses_what_is_not_a_session_run() {
+    let mut answered: serde_json::Value = serde_json::from_str(RESULT).unwrap();
+    answered["session"] = session_info("ses_1", "ready", 4);
+    let server = ScriptedServer::start(vec![Action::json(200, &answered.to_string()), Action::json(200, RESULT)]).await;
+    let client = client(&server);
+    let body =
+        types::RunRequest { session: Some(types::SessionHandle { id: "ses_1".into(), revision: 3 }), ..request() };
+    let ran = client.run_session(&body, None).await.unwrap();
+    assert_eq!((ran.session.revision, ran.result.output.text.as_str()), (4, "echo: hi"));
+    assert_eq!(ran.result.session, None, "moved out, not held twice");
+
+    let error = client.run_session(&body, None).await.unwrap_err();
+    assert!(matches!(error, Error::Protocol(_)), "an answer without the session: {error}");
+    let error = client.run_session(&request(), None).await.unwrap_err();
+    assert!(matches!(error, Error::InvalidRequest(_)), "{error}");
+    assert_eq!(server.requests().len(), 2, "a body without a session is not sent");
+}

@@ -43,21 +43,22 @@ async fn app() -> Result<(), String> {
         .map_err(failed)?
         .session;
     check(created.revision == 0, "create: revision 0")?;
+    // run_session: the result's session is always there.
     let first = client
-        .run(&created.run_request("My name is Ada."), None)
+        .run_session(&created.run_request("My name is Ada."), None)
         .await
         .map_err(failed)?;
-    let session = first.session.ok_or("a session run returns its session")?;
+    let session = first.session;
     check(session.revision == 1, "run 1: revision 1")?;
     let second = client
-        .run(&session.run_request("!recall"), None)
+        .run_session(&session.run_request("!recall"), None)
         .await
         .map_err(failed)?;
     check(
-        second.output.text == "recall: 2 messages; last user: My name is Ada.",
+        second.result.output.text == "recall: 2 messages; last user: My name is Ada.",
         "run 2: !recall continues",
     )?;
-    let session = second.session.ok_or("a session run returns its session")?;
+    let session = second.session;
 
     // A streamed run.
     let mut stream = client
