@@ -30,6 +30,7 @@ keeps ``import agentic_driver_sdk`` about as fast as ``import httpx``.
 
 from __future__ import annotations
 
+import base64
 from typing import TYPE_CHECKING, Any
 
 from ._base import USER_AGENT, Options, __version__
@@ -43,7 +44,7 @@ from ._stream import AsyncRunStream, RunStream
 from ._tokens import AsyncTokenProvider, TokenProvider
 
 if TYPE_CHECKING:
-    from agentic_driver_client.models import SessionHandle, SessionInfo
+    from agentic_driver_client.models import Attachment, SessionHandle, SessionInfo
 
     from ._models import SessionRunResult
 
@@ -63,6 +64,7 @@ __all__ = [
     "TokenProvider",
     "UnknownEvent",
     "__version__",
+    "attachment",
     "handle",
     "parse_event",
     *_exception_names,
@@ -72,6 +74,18 @@ if TYPE_CHECKING:
     # Exported for type checkers; at run time it loads on first use (``__getattr__`` below),
     # which is also why the API reference (pdoc) does not list it: see ``_models.SessionRunResult``.
     __all__ += ["SessionRunResult"]
+
+
+def attachment(name: str, media_type: str, content: bytes | str) -> Attachment:
+    """A file for a run's ``attachments=``: ``content`` (bytes, or text sent as UTF-8) base64-encoded.
+
+    ``attachment("notes.txt", "text/plain", Path("notes.txt").read_bytes())``; which media types a provider
+    instance takes is in discovery's ``attachmentMediaTypes``.
+    """
+    from ._models import Attachment
+
+    data = content.encode() if isinstance(content, str) else content
+    return Attachment(name=name, media_type=media_type, data=base64.b64encode(data).decode("ascii"))
 
 
 def handle(session: SessionInfo) -> SessionHandle:

@@ -9,7 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypeAlias, TypedDict
 
 if TYPE_CHECKING:
-    from agentic_driver_client.models import Message, OnDisconnect, SessionHandle, SessionInfo, ToolDefinition
+    from agentic_driver_client.models import (
+        Attachment,
+        Message,
+        OnDisconnect,
+        SessionHandle,
+        SessionInfo,
+        ToolDefinition,
+    )
     from agentic_driver_client.types import Unset
 
 __all__ = ["Approvals", "Disconnect", "Handle", "Results", "RunArguments", "SessionRunArguments", "check_arguments"]
@@ -59,8 +66,9 @@ class RunArguments(SessionRunArguments):
     """The system instructions of this one turn."""
     history: NotRequired["Sequence[Message | Mapping[str, Any]] | None"]
     """Earlier messages, as generated ``Message`` models or ``{"role": ..., "content": ...}`` dicts."""
-    attachments: NotRequired[Sequence[Mapping[str, Any]] | None]
-    """Files or images for this turn (wire form, as in ``openapi.yaml``)."""
+    attachments: NotRequired["Sequence[Attachment | Mapping[str, Any]] | None"]
+    """Files or images for this turn: ``attachment(name, media_type, content)`` makes one from bytes (a generated
+    ``Attachment``), or ``{"name": ..., "mediaType": ..., "data": <base64>}`` dicts."""
     retrieval: NotRequired[Mapping[str, Any] | None]
     """Retrieval settings for this turn (wire form, as in ``openapi.yaml``)."""
 

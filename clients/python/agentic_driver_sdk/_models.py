@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from agentic_driver_client.models import (
     ApprovalsAction,
+    Attachment,
     CancelRunResponse,
     CreateSessionRequest,
     CreateSessionResponse,
@@ -39,6 +40,7 @@ from agentic_driver_client.types import Unset
 
 __all__ = [
     "ApprovalsAction",
+    "Attachment",
     "CancelRunResponse",
     "CreateSessionRequest",
     "CreateSessionResponse",

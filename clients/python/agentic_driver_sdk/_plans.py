@@ -172,10 +172,16 @@ def _as_is(value: Any) -> Any:
     return value
 
 
+def _attachment(value: Any) -> dict[str, Any]:
+    from ._models import Attachment
+
+    return value.to_dict() if isinstance(value, Attachment) else dict(value)
+
+
 _RUN_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "instructions": ("instructions", _as_is),
     "history": ("history", _messages),
-    "attachments": ("attachments", lambda items: [dict(a) for a in items]),
+    "attachments": ("attachments", lambda items: [_attachment(a) for a in items]),
     "retrieval": ("retrieval", dict),
     "tools": ("tools", _tools),
     "idle_timeout_ms": ("idleTimeoutMs", _as_is),

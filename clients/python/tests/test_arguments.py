@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
 import httpx
 import pytest
 
-from agentic_driver_sdk import InternalServerError
+from agentic_driver_sdk import InternalServerError, attachment
 
 from .conftest import d, mock_client
 
@@ -78,3 +79,20 @@ async def test_every_run_call_sends_the_same_body_for_the_same_arguments(kind: s
         "actionTimeoutMs": 6000,
         "onDisconnect": "continue",
     }
+
+
+@pytest.mark.parametrize("name", CALLS)
+async def test_attachments_are_typed_models_or_wire_dicts_sent_as_the_wire_form(kind: str, name: str) -> None:
+    requests: list[httpx.Request] = []
+    client = mock_client(kind, refusing(requests), max_retries=0)
+    wire = {"name": "b.png", "mediaType": "image/png", "data": "iVBORw0K"}
+    files = [attachment("a.txt", "text/plain", "héllo"), attachment("raw.bin", "application/pdf", b"%PDF-1.7"), wire]
+    with pytest.raises(InternalServerError):
+        outcome = await d(call(client, name, **RUN, attachments=files))
+        await d(outcome.final_run())
+    (request,) = requests
+    assert json.loads(request.content)["attachments"] == [
+        {"name": "a.txt", "mediaType": "text/plain", "data": base64.b64encode("héllo".encode()).decode()},
+        {"name": "raw.bin", "mediaType": "application/pdf", "data": base64.b64encode(b"%PDF-1.7").decode()},
+        wire,
+    ]

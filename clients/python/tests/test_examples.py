@@ -79,3 +79,16 @@ def test_a_stream_resumed_after_a_cut(host: Host) -> None:
         "run completed: last event 6, onDisconnect continue",
         "events after 4: ['OutputDeltaEvent', 'RunCompletedEvent']",
     ]
+
+
+def test_the_readme_attachments_example(host: Host, tmp_path: Path) -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    code = readme.split("## Attachments", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    script = tmp_path / "attachments.py"
+    script.write_text(code, encoding="utf-8")
+    env = {**os.environ, "AGENTIC_DRIVER_URL": host.base_url, "AGENTIC_DRIVER_TOKEN": host.token}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=TIMEOUT_S, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "echo: Summarise the notes.\n"

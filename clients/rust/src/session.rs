@@ -1,6 +1,6 @@
 //! Session helpers: hand-written methods on the generated session and request types.
 
-use crate::generated::types::{CreateSessionRequest, RunRequest, SessionHandle, SessionInfo, SessionMode};
+use crate::generated::types::{Attachment, CreateSessionRequest, RunRequest, SessionHandle, SessionInfo, SessionMode};
 
 /// What identifies a session for its whole life: the host that holds it, its id, and its
 /// binding (provider instance, model) and mode. None of it changes from turn to turn; the
@@ -36,6 +36,16 @@ impl SessionInfo {
     /// A run that continues this session at its current revision with `input`.
     pub fn run_request(&self, input: impl Into<String>) -> RunRequest {
         RunRequest { session: Some(self.handle()), ..RunRequest::new(&self.provider, &self.model, input) }
+    }
+}
+
+impl Attachment {
+    /// A file for a run's `attachments`, `content` base64-encoded (which media types an instance
+    /// takes is in discovery's `attachment_media_types`).
+    pub fn from_bytes(name: impl Into<String>, media_type: impl Into<String>, content: impl AsRef<[u8]>) -> Attachment {
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD.encode(content);
+        Attachment { name: name.into(), media_type: media_type.into(), data }
     }
 }
 
@@ -99,6 +109,16 @@ mod tests {
     fn identity_ignores_the_revision() {
         assert_eq!(info(1).identity(), info(7).identity());
         assert_eq!(info(1).identity().host_id, "h");
+    }
+
+    #[test]
+    fn an_attachment_from_bytes_is_base64_encoded() {
+        let file = Attachment::from_bytes("a.txt", "text/plain", "h\u{e9}llo");
+        assert_eq!(
+            (file.name.as_str(), file.media_type.as_str(), file.data.as_str()),
+            ("a.txt", "text/plain", "aMOpbGxv")
+        );
+        assert_eq!(Attachment::from_bytes("b", "application/pdf", [0u8, 255]).data, "AP8=");
     }
 
     #[test]

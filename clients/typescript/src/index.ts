@@ -23,7 +23,7 @@ export {
 export { type CACertificates, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUTS, type Logger, MAX_RETRY_AFTER_SECONDS, type Timeouts, type TokenProvider, USER_AGENT } from './transport.js';
 export { VERSION } from './version.js';
 export * from './errors.js';
-export { handle } from './session.js';
+export { attachment, handle } from './session.js';
 export { parseServerSentEvents, type ServerSentEvent } from './sse.js';
 export { type Resumption, RUN_EVENT_TYPES, RunEventStream, type RunStreamEvent, toRunEvent, type UnknownRunEvent } from './streaming.js';
 export * from './generated/types.gen.js';

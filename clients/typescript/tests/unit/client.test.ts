@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 
 import {
   AgenticDriverClient,
+  attachment,
   DEFAULT_BASE_URL,
   handle,
   type RunStreamEvent,
@@ -245,5 +246,12 @@ describe('session runs (SessionRunResult)', () => {
     assert.ok(refused instanceof UnexpectedResponseError, String(refused));
     const stateless = await bare.run({ provider: 'echo', model: 'echo-1', input: 'hi' });
     assert.equal(stateless.session, undefined);
+  });
+});
+
+describe('attachment', () => {
+  it('base64-encodes bytes, and text as UTF-8', () => {
+    assert.deepEqual(attachment('a.txt', 'text/plain', 'h\u00e9llo'), { name: 'a.txt', mediaType: 'text/plain', data: 'aMOpbGxv' });
+    assert.equal(attachment('b', 'application/pdf', new Uint8Array([0, 255])).data, 'AP8=');
   });
 });
