@@ -54,10 +54,10 @@ export CARGO_TARGET_DIR
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-20s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(VENV_STAMP): requirements-dev.txt requirements-sdks.txt server/pyproject.toml clients/python/pyproject.toml
+$(VENV_STAMP): requirements-dev.txt requirements-sdks.txt server/pyproject.toml clients/python/pyproject.toml server/test-support/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt -e server -e clients/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt -e server -e clients/python -e server/test-support
 	touch $@
 
 $(NODE_STAMP): package.json package-lock.json
@@ -123,7 +123,7 @@ lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excl
 typecheck: $(VENV_STAMP) $(CONTRACT_STAMP) ## mypy (strict) on the host, the Python SDK and its examples, the breaking-change gate and contract-tests/
 	cd server && ../$(BIN)/mypy
 	$(BIN)/mypy --strict clients/python/agentic_driver_sdk clients/python/examples
-	$(BIN)/mypy --strict contract/breaking.py
+	$(BIN)/mypy --strict contract/breaking.py server/test-support/agentic_driver_testing
 	cd contract-tests && ../$(BIN)/mypy --strict agentic_driver_conformance harness tests kit-tests run.py
 
 lint-spec: $(NODE_STAMP) ## Redocly CLI lint of openapi.yaml

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentic_driver.testing import stop_process
+from agentic_driver_testing import stop_process
 
 __all__ = ["ChildFailed", "JsonChild", "serve_commands"]
 

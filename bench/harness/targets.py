@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import agentic_driver_testing as testing
 import orjson
-
-from agentic_driver import testing
-from agentic_driver.testing import free_port, stop_process
+from agentic_driver_testing import free_port, stop_process
 
 from .httpclient import Request, Response
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import httpx
-from agentic_driver.testing import free_port, stop_process
+from agentic_driver_testing import free_port, stop_process
 
 from .hosts import STARTUP_TIMEOUT_S
 

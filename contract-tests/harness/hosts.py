@@ -17,9 +17,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agentic_driver import testing
-from agentic_driver.testing import free_port
-from agentic_driver.testing.hosts import STARTUP_TIMEOUT_S as STARTUP_TIMEOUT_S  # haproxy.py waits as long
+import agentic_driver_testing as testing
+from agentic_driver_testing import free_port
+from agentic_driver_testing.hosts import STARTUP_TIMEOUT_S as STARTUP_TIMEOUT_S  # haproxy.py waits as long
 
 from .paths import CONTRACT_DIR, LOGS_DIR
 

@@ -33,9 +33,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import agentic_driver_testing as testing
 import httpx
 import pytest
-from agentic_driver import testing
 
 from agentic_driver_conformance import scenarios
 from harness import hosts

@@ -42,9 +42,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import agentic_driver_testing as testing
 import httpx
 
-from agentic_driver import testing
 from agentic_driver_sdk import AgenticDriver
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import agentic_driver_testing as testing
 import httpx
 import pytest
+from agentic_driver_testing import stop_process
 
-from agentic_driver import testing
-from agentic_driver.testing import stop_process
 from agentic_driver_sdk import AgenticDriver, AsyncAgenticDriver
 
 T = TypeVar("T")

@@ -17,9 +17,9 @@ from typing import Any
 import httpx
 import pytest
 import yaml
+from agentic_driver_testing import free_port
 
 import agentic_driver_sdk as sdk
-from agentic_driver.testing import free_port
 from agentic_driver_sdk import CODE_ERRORS
 from agentic_driver_sdk._exceptions import _STATUS_ERRORS
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import httpx
 import pytest
+from agentic_driver_testing import free_port
 
 import agentic_driver_sdk as sdk
-from agentic_driver.testing import free_port
 from agentic_driver_sdk._base import INITIAL_RETRY_DELAY, MAX_RETRY_DELAY
 
 from .conftest import Driver, Host, Seen, d, driver_for, mock_client, problem, recording, wait_for_status

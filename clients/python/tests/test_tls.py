@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import agentic_driver_testing as testing
 import httpx
 import pytest
 import trustme
 
-from agentic_driver import testing
 from agentic_driver_sdk import AgenticDriver, APIConnectionError, AsyncAgenticDriver
 
 from .conftest import STARTUP_TIMEOUT_S, TOKEN, config

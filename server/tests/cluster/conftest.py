@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from agentic_driver_testing import free_port, stop_process
 from e2e.conftest import (
     ALICE,
     ALL_GRANTS,
@@ -36,7 +37,6 @@ from e2e.conftest import (
 )
 
 from agentic_driver.ids import owner_of
-from agentic_driver.testing import free_port, stop_process
 
 STARTUP_TIMEOUT_S = 20.0
 POLL_S = 0.02

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import agentic_driver_testing as testing
 import httpx
 import pytest
 from agentic_driver_client import AuthenticatedClient, Client
@@ -55,9 +56,7 @@ from agentic_driver_client.models import (
     TruncateSessionRequest,
 )
 from agentic_driver_client.types import UNSET
-
-from agentic_driver import testing
-from agentic_driver.testing import stop_process
+from agentic_driver_testing import stop_process
 
 from . import host_tools
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import httpx
 import pytest
+from agentic_driver_testing import free_port
 
 from agentic_driver.cli import build_host
 from agentic_driver.config import parse_config
 from agentic_driver.http.metrics_access import MetricsAccess
 from agentic_driver.http.tls import is_loopback
-from agentic_driver.testing import free_port
 
 from .conftest import ALICE, Host, assert_problem, launch_host, parse_metrics, simple_config
 

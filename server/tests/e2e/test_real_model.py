@@ -25,10 +25,10 @@ from pathlib import Path
 import httpx
 import pytest
 from agentic_driver_client.models import OutputDeltaEvent, RunCompletedEvent
+from agentic_driver_testing import free_port
 
 from agentic_driver.config import parse_config
 from agentic_driver.qualify import qualify
-from agentic_driver.testing import free_port
 
 from .conftest import (
     ALICE,

@@ -155,7 +155,7 @@ def test_sighup_applies_new_tokens_from_the_next_request_and_keeps_sessions(tmp_
 
 
 def test_the_embedded_default_has_nothing_to_reload(tmp_path: Path) -> None:
-    from agentic_driver import testing
+    import agentic_driver_testing as testing
 
     started = testing.start(
         lambda bind: testing.serve_command(bind, log_level="info"),

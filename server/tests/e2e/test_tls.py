@@ -15,14 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import agentic_driver_testing as testing
 import httpx
 import pytest
 import trustme
 from agentic_driver_client import AuthenticatedClient
 from agentic_driver_client.types import Unset
-
-from agentic_driver import testing
-from agentic_driver.testing import free_port
+from agentic_driver_testing import free_port
 
 from .conftest import (
     ALICE,

@@ -34,10 +34,9 @@ from typing import Any, Literal
 
 import httpx
 import trustme
+from agentic_driver_testing import stop_process
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
-
-from agentic_driver.testing import stop_process
 
 __all__ = [
     "ALL_SCOPES",

@@ -21,6 +21,7 @@ from agentic_driver_client.api.runs import run
 from agentic_driver_client.api.sessions import read_session
 from agentic_driver_client.models import RunResult, SessionInfo
 from agentic_driver_client.types import Unset
+from agentic_driver_testing import free_port, serve_command
 from e2e import host_tools
 from e2e.conftest import (
     ALICE,
@@ -41,8 +42,6 @@ from e2e.conftest import (
     submit_ok,
     token_entry,
 )
-
-from agentic_driver.testing import free_port, serve_command
 
 KEY_ENV = "AGENTIC_DRIVER_TEST_SNAPSHOT_KEY"
 KEY = secrets.token_hex(32)

@@ -1,4 +1,4 @@
-"""The shared host-start helper (``agentic_driver.testing``): ready when it answers, clear when it cannot start."""
+"""The shared host-start helper (``agentic_driver_testing``): ready when it answers, clear when it cannot start."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-
-from agentic_driver.testing import HostStartError, free_port, start, stop_process
-from agentic_driver.testing.hosts import spawn
+from agentic_driver_testing import HostStartError, free_port, start, stop_process
+from agentic_driver_testing.hosts import spawn
 
 # A server that answers 200 on /healthz and 404 elsewhere, on the port given as its argument.
 SERVER = (
@@ -56,7 +55,7 @@ def test_a_server_that_never_answers_gives_up_at_the_deadline(tmp_path: Path) ->
 
 
 def test_a_process_that_ignores_the_stop_signal_is_killed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("agentic_driver.testing.hosts.STOP_TIMEOUT_S", 0.5)
+    monkeypatch.setattr("agentic_driver_testing.hosts.STOP_TIMEOUT_S", 0.5)
     host = spawn([sys.executable, "-c", STUBBORN], free_port(), tmp_path / "stubborn.log", start_new_session=True)
     for _ in range(200):  # bounded: until the child has installed its SIGTERM handler
         if "up" in host.log_text():
