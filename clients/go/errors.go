@@ -134,75 +134,11 @@ type CodeError struct{ Code ErrorCode }
 
 func (e *CodeError) Error() string { return string(e.Code) }
 
-// The sentinel of every code in the catalogue (components.schemas.ErrorCode).
-var (
-	ErrUnauthenticated           = &CodeError{ErrorCodeUNAUTHENTICATED}
-	ErrPermissionDenied          = &CodeError{ErrorCodePERMISSIONDENIED}
-	ErrSessionNotFound           = &CodeError{ErrorCodeSESSIONNOTFOUND}
-	ErrRunNotFound               = &CodeError{ErrorCodeRUNNOTFOUND}
-	ErrProviderNotFound          = &CodeError{ErrorCodePROVIDERNOTFOUND}
-	ErrModelNotFound             = &CodeError{ErrorCodeMODELNOTFOUND}
-	ErrRouteNotFound             = &CodeError{ErrorCodeROUTENOTFOUND}
-	ErrMethodNotAllowed          = &CodeError{ErrorCodeMETHODNOTALLOWED}
-	ErrSessionRevisionConflict   = &CodeError{ErrorCodeSESSIONREVISIONCONFLICT}
-	ErrSessionBusy               = &CodeError{ErrorCodeSESSIONBUSY}
-	ErrSessionInterrupted        = &CodeError{ErrorCodeSESSIONINTERRUPTED}
-	ErrSessionAccountRequired    = &CodeError{ErrorCodeSESSIONACCOUNTREQUIRED}
-	ErrRunCancelled              = &CodeError{ErrorCodeRUNCANCELLED}
-	ErrRunNotWaiting             = &CodeError{ErrorCodeRUNNOTWAITING}
-	ErrIdempotencyKeyInUse       = &CodeError{ErrorCodeIDEMPOTENCYKEYINUSE}
-	ErrPayloadTooLarge           = &CodeError{ErrorCodePAYLOADTOOLARGE}
-	ErrUnsupportedMediaType      = &CodeError{ErrorCodeUNSUPPORTEDMEDIATYPE}
-	ErrValidationError           = &CodeError{ErrorCodeVALIDATIONERROR}
-	ErrUnsupportedContinuation   = &CodeError{ErrorCodeUNSUPPORTEDCONTINUATION}
-	ErrSessionContextUnsupported = &CodeError{ErrorCodeSESSIONCONTEXTUNSUPPORTED}
-	ErrSessionOverrideRejected   = &CodeError{ErrorCodeSESSIONOVERRIDEREJECTED}
-	ErrSessionLimitExceeded      = &CodeError{ErrorCodeSESSIONLIMITEXCEEDED}
-	ErrActionMismatch            = &CodeError{ErrorCodeACTIONMISMATCH}
-	ErrIdempotencyKeyReused      = &CodeError{ErrorCodeIDEMPOTENCYKEYREUSED}
-	ErrToolNameConflict          = &CodeError{ErrorCodeTOOLNAMECONFLICT}
-	ErrInternalError             = &CodeError{ErrorCodeINTERNALERROR}
-	ErrSessionsDisabled          = &CodeError{ErrorCodeSESSIONSDISABLED}
-	ErrProviderError             = &CodeError{ErrorCodePROVIDERERROR}
-	ErrSessionStoreFull          = &CodeError{ErrorCodeSESSIONSTOREFULL}
-	ErrHostBusy                  = &CodeError{ErrorCodeHOSTBUSY}
-	ErrProviderTimeout           = &CodeError{ErrorCodePROVIDERTIMEOUT}
-	ErrProviderRateLimited       = &CodeError{ErrorCodePROVIDERRATELIMITED}
-	ErrProviderOverloaded        = &CodeError{ErrorCodePROVIDEROVERLOADED}
-	ErrProviderAuthFailed        = &CodeError{ErrorCodePROVIDERAUTHFAILED}
-	ErrProviderRejected          = &CodeError{ErrorCodePROVIDERREJECTED}
-	ErrSessionPrefixChanged      = &CodeError{ErrorCodeSESSIONPREFIXCHANGED}
-	ErrShuttingDown              = &CodeError{ErrorCodeSHUTTINGDOWN}
-	ErrHeadersTooLarge           = &CodeError{ErrorCodeHEADERSTOOLARGE}
-	ErrRequestTimeout            = &CodeError{ErrorCodeREQUESTTIMEOUT}
-	ErrAttachmentUnsupported     = &CodeError{ErrorCodeATTACHMENTUNSUPPORTED}
-	ErrMalformedRequest          = &CodeError{ErrorCodeMALFORMEDREQUEST}
-	// ErrMisdirectedRequest: the request named another host's session or run (ownerHostId); nothing was done.
-	ErrMisdirectedRequest = &CodeError{ErrorCodeMISDIRECTEDREQUEST}
-	// ErrHostUnavailable: a proxy's answer; the host that owns the session or run is down or restarting.
-	ErrHostUnavailable = &CodeError{ErrorCodeHOSTUNAVAILABLE}
-	// ErrRunEventsExpired: the events after the Last-Event-ID sent are no longer all buffered (firstEventId).
-	ErrRunEventsExpired = &CodeError{ErrorCodeRUNEVENTSEXPIRED}
-	// ErrSubjectQuotaExceeded: the caller's subject holds the most this host allows it (limit, maximum;
-	// Retry-After for the rate). Never retried.
-	ErrSubjectQuotaExceeded = &CodeError{ErrorCodeSUBJECTQUOTAEXCEEDED}
-)
-
+// sentinels indexes the generated sentinels (codes_gen.go, from openapi.yaml's x-error-table) by code.
 var sentinels = map[ErrorCode]*CodeError{}
 
 func init() {
-	for _, sentinel := range []*CodeError{
-		ErrUnauthenticated, ErrPermissionDenied, ErrSessionNotFound, ErrRunNotFound, ErrProviderNotFound,
-		ErrModelNotFound, ErrRouteNotFound, ErrMethodNotAllowed, ErrSessionRevisionConflict, ErrSessionBusy,
-		ErrSessionInterrupted, ErrSessionAccountRequired, ErrRunCancelled, ErrRunNotWaiting,
-		ErrIdempotencyKeyInUse, ErrPayloadTooLarge, ErrUnsupportedMediaType, ErrValidationError,
-		ErrUnsupportedContinuation, ErrSessionContextUnsupported, ErrSessionOverrideRejected,
-		ErrSessionLimitExceeded, ErrActionMismatch, ErrIdempotencyKeyReused, ErrToolNameConflict, ErrInternalError,
-		ErrSessionsDisabled, ErrProviderError, ErrSessionStoreFull, ErrHostBusy, ErrProviderTimeout,
-		ErrProviderRateLimited, ErrProviderOverloaded, ErrProviderAuthFailed, ErrProviderRejected, ErrSessionPrefixChanged, ErrShuttingDown, ErrHeadersTooLarge, ErrRequestTimeout, ErrMalformedRequest,
-		ErrMisdirectedRequest, ErrHostUnavailable, ErrAttachmentUnsupported, ErrRunEventsExpired,
-		ErrSubjectQuotaExceeded,
-	} {
+	for _, sentinel := range allSentinels {
 		sentinels[sentinel.Code] = sentinel
 	}
 }

@@ -482,31 +482,21 @@ func (s *Discovery) SetRuns(val OptRunsPolicy) {
 
 func (*Discovery) getDiscoveryRes() {}
 
-// The whole error-code catalogue. Each code has one HTTP status: `UNAUTHENTICATED` 401;
-// `PERMISSION_DENIED` 403; `SESSION_NOT_FOUND`, `RUN_NOT_FOUND`, `PROVIDER_NOT_FOUND`,
-// `MODEL_NOT_FOUND`, `ROUTE_NOT_FOUND` 404; `METHOD_NOT_ALLOWED` 405; `SESSION_REVISION_CONFLICT`,
-// `SESSION_BUSY`, `SESSION_INTERRUPTED`, `SESSION_ACCOUNT_REQUIRED`, `RUN_CANCELLED`,
-// `RUN_NOT_WAITING`, `IDEMPOTENCY_KEY_IN_USE` 409; `REQUEST_TIMEOUT` 408; `PAYLOAD_TOO_LARGE` 413;
-// `UNSUPPORTED_MEDIA_TYPE` 415; `VALIDATION_ERROR`, `UNSUPPORTED_CONTINUATION`,
-// `SESSION_CONTEXT_UNSUPPORTED`, `SESSION_OVERRIDE_REJECTED`, `SESSION_LIMIT_EXCEEDED`,
-// `SESSION_PREFIX_CHANGED`, `ACTION_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`, `TOOL_NAME_CONFLICT`,
-// `ATTACHMENT_UNSUPPORTED` 422; `PROVIDER_RATE_LIMITED`, `SUBJECT_QUOTA_EXCEEDED` 429;
-// `HEADERS_TOO_LARGE` 431; `INTERNAL_ERROR` 500; `SESSIONS_DISABLED` 501; `PROVIDER_ERROR`,
-// `PROVIDER_AUTH_FAILED`, `PROVIDER_REJECTED` 502; `SESSION_STORE_FULL`, `HOST_BUSY`,
-// `PROVIDER_OVERLOADED`, `SHUTTING_DOWN`, `HOST_UNAVAILABLE` 503; `PROVIDER_TIMEOUT` 504;
-// `MISDIRECTED_REQUEST` 421; `MALFORMED_REQUEST` 400; `RUN_EVENTS_EXPIRED` 410. `ROUTE_NOT_FOUND`,
-// `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR` answer requests outside the documented operations (or a
-// host defect) and appear in no operation. The connection-level guards answer before any operation is
-// known, so they appear in no operation either: `HEADERS_TOO_LARGE` (the request head exceeds
-// `maxHeaderBytes`) and `HOST_BUSY` with `limit: maxConnections` (the host holds its maximum of open
-// connections; the new connection is answered and closed), and `MALFORMED_REQUEST` (the bytes received
-// are not a valid HTTP/1.1 request: a control byte in a header, a bad request line or target, a bad
-// `Content-Length` or chunk size, a header line without a colon; the answer carries
-// `Connection: close` and the connection is closed). `HOST_UNAVAILABLE` (with `ownerHostId` when the
-// request named a session or run, and `Retry-After`) is answered by the proxy in front of several
-// hosts, never by a host, so it appears in no operation either: the proxy cannot reach the host that
-// owns the session or run (down or restarting), or no host takes new work. A client retries it a
-// bounded number of times; a host that comes back has lost its sessions (`SESSION_NOT_FOUND`).
+// The whole error-code catalogue. Each code has one HTTP status; `x-error-table` below gives every
+// code its status, its problem's title, the group it is caught with and what a caller should do
+// (docs/errors.md renders it as a table). `ROUTE_NOT_FOUND`, `METHOD_NOT_ALLOWED` and `INTERNAL_ERROR`
+// answer requests outside the documented operations (or a host defect) and appear in no operation. The
+// connection-level guards answer before any operation is known, so they appear in no operation either:
+// `HEADERS_TOO_LARGE` (the request head exceeds `maxHeaderBytes`) and `HOST_BUSY` with
+// `limit: maxConnections` (the host holds its maximum of open connections; the new connection is
+// answered and closed), and `MALFORMED_REQUEST` (the bytes received are not a valid HTTP/1.1 request:
+// a control byte in a header, a bad request line or target, a bad `Content-Length` or chunk size, a
+// header line without a colon; the answer carries `Connection: close` and the connection is closed).
+// `HOST_UNAVAILABLE` (with `ownerHostId` when the request named a session or run, and `Retry-After`)
+// is answered by the proxy in front of several hosts, never by a host, so it appears in no operation
+// either: the proxy cannot reach the host that owns the session or run (down or restarting), or no
+// host takes new work. A client retries it a bounded number of times; a host that comes back has lost
+// its sessions (`SESSION_NOT_FOUND`).
 // Ref: #/components/schemas/ErrorCode
 type ErrorCode string
 

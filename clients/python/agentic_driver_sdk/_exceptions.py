@@ -218,11 +218,12 @@ _Error = TypeVar("_Error", bound=type[APIStatusError])
 
 def _code(code: str) -> Callable[[_Error], _Error]:
     """Registers the class of a catalogue code. Its docstring is the code's fix-it text (``_fix_it.py``, generated
-    from the host's error guide, so both say the same), then the class's own note about this client, if any."""
+    from openapi.yaml's x-error-table, as the host's is, so both say the same), then the class's own note about
+    this client, if any."""
 
     def register(cls: _Error) -> _Error:
         if code not in FIX_IT:
-            raise LookupError(f"{code} has no fix-it text: add one to error_guide.py and run make docs-reference")
+            raise LookupError(f"{code} has no fix-it text: add its row to openapi.yaml's x-error-table, make generate")
         note = f"\n\n{inspect.cleandoc(cls.__doc__)}" if cls.__doc__ else ""
         cls.__doc__ = f"``{code}``: {FIX_IT[code]}{note}"
         CODE_ERRORS[code] = cls

@@ -1,11 +1,10 @@
 """The error-code catalogue and the exception tree.
 
 Every failure the driver reports is a ``DriverError`` subclass carrying one
-stable ``code`` from the catalogue below; the HTTP layer renders it as an RFC
-9457 problem with that code's status, and embedded callers catch the same
-classes. The ``PROVIDER_*`` codes report upstream failures after model work
-started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
-``ErrorCode`` enum lists exactly these codes (a test keeps the two in step).
+stable ``code`` of the catalogue (``error_table``, generated from ``openapi.yaml``);
+the HTTP layer renders it as an RFC 9457 problem with that code's status, and
+embedded callers catch the same classes. The ``PROVIDER_*`` codes report upstream
+failures after model work started (see ``providers.base.ProviderFailure``).
 
     DriverError
     ├── Unauthenticated                  401 UNAUTHENTICATED
@@ -60,14 +59,16 @@ started (see ``providers.base.ProviderFailure``). ``openapi.yaml``'s
         └── HostUnavailable                  HOST_UNAVAILABLE (answered by the proxy, never by a host)
 
 The groups (``NotFound``, ``Conflict``, ``Unprocessable``, ``ProviderFailed``, ``RetryLater``) carry no code of
-their own: they mirror the SDK's classes so an embedded caller can catch a family at once.
+their own: they mirror the SDK's classes so an embedded caller can catch a family at once. Each code's status,
+title, group and fix-it text come from ``openapi.yaml``'s ``x-error-table`` (``error_table``, generated); a test
+checks that each class below sits under the group the table gives its code.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, ClassVar
+
+from .error_table import CATALOGUE, CodeSpec, ErrorCode
 
 __all__ = [
     "CATALOGUE",
@@ -126,111 +127,6 @@ __all__ = [
     "ValidationFailed",
     "error_of_problem",
 ]
-
-
-class ErrorCode(StrEnum):
-    UNAUTHENTICATED = "UNAUTHENTICATED"
-    PERMISSION_DENIED = "PERMISSION_DENIED"
-    SESSION_NOT_FOUND = "SESSION_NOT_FOUND"
-    RUN_NOT_FOUND = "RUN_NOT_FOUND"
-    PROVIDER_NOT_FOUND = "PROVIDER_NOT_FOUND"
-    MODEL_NOT_FOUND = "MODEL_NOT_FOUND"
-    ROUTE_NOT_FOUND = "ROUTE_NOT_FOUND"
-    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
-    MALFORMED_REQUEST = "MALFORMED_REQUEST"
-    SESSION_REVISION_CONFLICT = "SESSION_REVISION_CONFLICT"
-    SESSION_BUSY = "SESSION_BUSY"
-    SESSION_INTERRUPTED = "SESSION_INTERRUPTED"
-    SESSION_ACCOUNT_REQUIRED = "SESSION_ACCOUNT_REQUIRED"
-    RUN_CANCELLED = "RUN_CANCELLED"
-    RUN_NOT_WAITING = "RUN_NOT_WAITING"
-    IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
-    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
-    PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
-    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
-    VALIDATION_ERROR = "VALIDATION_ERROR"
-    UNSUPPORTED_CONTINUATION = "UNSUPPORTED_CONTINUATION"
-    SESSION_CONTEXT_UNSUPPORTED = "SESSION_CONTEXT_UNSUPPORTED"
-    SESSION_OVERRIDE_REJECTED = "SESSION_OVERRIDE_REJECTED"
-    SESSION_LIMIT_EXCEEDED = "SESSION_LIMIT_EXCEEDED"
-    SESSION_PREFIX_CHANGED = "SESSION_PREFIX_CHANGED"
-    ACTION_MISMATCH = "ACTION_MISMATCH"
-    IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
-    TOOL_NAME_CONFLICT = "TOOL_NAME_CONFLICT"
-    ATTACHMENT_UNSUPPORTED = "ATTACHMENT_UNSUPPORTED"
-    PROVIDER_RATE_LIMITED = "PROVIDER_RATE_LIMITED"
-    HEADERS_TOO_LARGE = "HEADERS_TOO_LARGE"
-    INTERNAL_ERROR = "INTERNAL_ERROR"
-    SESSIONS_DISABLED = "SESSIONS_DISABLED"
-    PROVIDER_ERROR = "PROVIDER_ERROR"
-    PROVIDER_AUTH_FAILED = "PROVIDER_AUTH_FAILED"
-    PROVIDER_REJECTED = "PROVIDER_REJECTED"
-    SESSION_STORE_FULL = "SESSION_STORE_FULL"
-    HOST_BUSY = "HOST_BUSY"
-    PROVIDER_OVERLOADED = "PROVIDER_OVERLOADED"
-    SHUTTING_DOWN = "SHUTTING_DOWN"
-    PROVIDER_TIMEOUT = "PROVIDER_TIMEOUT"
-    MISDIRECTED_REQUEST = "MISDIRECTED_REQUEST"
-    HOST_UNAVAILABLE = "HOST_UNAVAILABLE"
-    RUN_EVENTS_EXPIRED = "RUN_EVENTS_EXPIRED"
-    SUBJECT_QUOTA_EXCEEDED = "SUBJECT_QUOTA_EXCEEDED"
-
-
-@dataclass(frozen=True, slots=True)
-class CodeSpec:
-    status: int
-    """The HTTP status every response with this code carries."""
-    title: str
-    """The problem's short, fixed summary."""
-
-
-CATALOGUE: dict[ErrorCode, CodeSpec] = {
-    ErrorCode.UNAUTHENTICATED: CodeSpec(401, "Unauthenticated"),
-    ErrorCode.PERMISSION_DENIED: CodeSpec(403, "Permission denied"),
-    ErrorCode.SESSION_NOT_FOUND: CodeSpec(404, "Session not found"),
-    ErrorCode.RUN_NOT_FOUND: CodeSpec(404, "Run not found"),
-    ErrorCode.PROVIDER_NOT_FOUND: CodeSpec(404, "Provider not found"),
-    ErrorCode.MODEL_NOT_FOUND: CodeSpec(404, "Model not found"),
-    ErrorCode.ROUTE_NOT_FOUND: CodeSpec(404, "Route not found"),
-    ErrorCode.METHOD_NOT_ALLOWED: CodeSpec(405, "Method not allowed"),
-    ErrorCode.MALFORMED_REQUEST: CodeSpec(400, "Malformed request"),
-    ErrorCode.SESSION_REVISION_CONFLICT: CodeSpec(409, "Session revision conflict"),
-    ErrorCode.SESSION_BUSY: CodeSpec(409, "Session busy"),
-    ErrorCode.SESSION_INTERRUPTED: CodeSpec(409, "Session interrupted"),
-    ErrorCode.SESSION_ACCOUNT_REQUIRED: CodeSpec(409, "Session account required"),
-    ErrorCode.RUN_CANCELLED: CodeSpec(409, "Run cancelled"),
-    ErrorCode.RUN_NOT_WAITING: CodeSpec(409, "Run not waiting"),
-    ErrorCode.IDEMPOTENCY_KEY_IN_USE: CodeSpec(409, "Idempotency key in use"),
-    ErrorCode.REQUEST_TIMEOUT: CodeSpec(408, "Request timeout"),
-    ErrorCode.PAYLOAD_TOO_LARGE: CodeSpec(413, "Payload too large"),
-    ErrorCode.UNSUPPORTED_MEDIA_TYPE: CodeSpec(415, "Unsupported media type"),
-    ErrorCode.VALIDATION_ERROR: CodeSpec(422, "Validation error"),
-    ErrorCode.UNSUPPORTED_CONTINUATION: CodeSpec(422, "Unsupported continuation"),
-    ErrorCode.SESSION_CONTEXT_UNSUPPORTED: CodeSpec(422, "Session context unsupported"),
-    ErrorCode.SESSION_OVERRIDE_REJECTED: CodeSpec(422, "Session override rejected"),
-    ErrorCode.SESSION_LIMIT_EXCEEDED: CodeSpec(422, "Session limit exceeded"),
-    ErrorCode.SESSION_PREFIX_CHANGED: CodeSpec(422, "Session prefix changed"),
-    ErrorCode.ACTION_MISMATCH: CodeSpec(422, "Action mismatch"),
-    ErrorCode.IDEMPOTENCY_KEY_REUSED: CodeSpec(422, "Idempotency key reused"),
-    ErrorCode.TOOL_NAME_CONFLICT: CodeSpec(422, "Tool name conflict"),
-    ErrorCode.ATTACHMENT_UNSUPPORTED: CodeSpec(422, "Attachment unsupported"),
-    ErrorCode.PROVIDER_RATE_LIMITED: CodeSpec(429, "Provider rate limited"),
-    ErrorCode.HEADERS_TOO_LARGE: CodeSpec(431, "Headers too large"),
-    ErrorCode.INTERNAL_ERROR: CodeSpec(500, "Internal error"),
-    ErrorCode.SESSIONS_DISABLED: CodeSpec(501, "Sessions disabled"),
-    ErrorCode.PROVIDER_ERROR: CodeSpec(502, "Provider error"),
-    ErrorCode.PROVIDER_AUTH_FAILED: CodeSpec(502, "Provider authentication failed"),
-    ErrorCode.PROVIDER_REJECTED: CodeSpec(502, "Provider rejected the request"),
-    ErrorCode.SESSION_STORE_FULL: CodeSpec(503, "Session store full"),
-    ErrorCode.HOST_BUSY: CodeSpec(503, "Host busy"),
-    ErrorCode.PROVIDER_OVERLOADED: CodeSpec(503, "Provider overloaded"),
-    ErrorCode.SHUTTING_DOWN: CodeSpec(503, "Shutting down"),
-    ErrorCode.PROVIDER_TIMEOUT: CodeSpec(504, "Provider timeout"),
-    ErrorCode.MISDIRECTED_REQUEST: CodeSpec(421, "Misdirected request"),
-    ErrorCode.HOST_UNAVAILABLE: CodeSpec(503, "Host unavailable"),
-    ErrorCode.RUN_EVENTS_EXPIRED: CodeSpec(410, "Run events expired"),
-    ErrorCode.SUBJECT_QUOTA_EXCEEDED: CodeSpec(429, "Subject quota exceeded"),
-}
 
 
 class DriverError(Exception):

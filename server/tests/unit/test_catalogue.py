@@ -1,13 +1,14 @@
 """Every hand-written copy of the error-code list names exactly the codes of openapi.yaml's ``ErrorCode``.
 
-The spec's enum is the one list of codes (and its description gives each code's status). The server's
-catalogue, the fix-it texts and every client's typed error list are written by hand in their own language, so
-this test reads each of them as text and, when one lacks a code or has one too many, names the file to edit:
-adding a code is then a matter of running this test until it passes (docs/development.md, "Adding an error
-code", walks through it). It also checks that each server class sends exactly the code-specific fields that
-``Problem``'s member descriptions name its code for. Each client also checks its list in its own build
-(TypeScript's ``satisfies``, Rust's exhaustive ``match``, Go's ``TestSentinelsCoverTheCatalogue``); this test
-says the same in one Python run.
+The spec's ``x-error-table`` is the one place a code's status, title, group and fix-it text are written;
+``make generate`` writes the server's ``error_table`` (``ErrorCode``, ``CATALOGUE``, ``WHAT_TO_DO``), the Go
+sentinels, ``docs/errors.md`` and the SDK's fix-it texts from it (``make check-generated`` fails on a stale copy).
+What is still written by hand per code (the server's exception classes, the Python SDK's, TypeScript's and Rust's
+typed errors) is read here as text; when one lacks a code or has one too many, the test names the file to edit
+(docs/development.md, "Adding an error code"). It also checks that each server class sends exactly the
+code-specific fields that ``Problem``'s member descriptions name its code for, and sits under the group the
+table gives it. Each client also checks its list in its own build (TypeScript's ``satisfies``, Rust's exhaustive
+``match``, Go's ``TestSentinelsCoverTheCatalogue``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agentic_driver.error_guide import WHAT_TO_DO
-from agentic_driver.errors import CATALOGUE, DriverError, ErrorCode
+from agentic_driver.errors import (
+    CATALOGUE,
+    Conflict,
+    DriverError,
+    ErrorCode,
+    NotFound,
+    ProviderFailed,
+    RetryLater,
+    Unprocessable,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -63,15 +72,6 @@ class Copy:
     fix: str
 
 
-def _go_sentinels() -> set[str]:
-    declared = _between("clients/go/errors.go", "var (", "\n)\n")
-    by_name = dict(re.findall(r"(Err\w+)\s*=\s*&CodeError\{ErrorCode(\w+)\}", declared))
-    registered = set(re.findall(r"Err\w+", _between("clients/go/errors.go", "[]*CodeError{", "}")))
-    assert set(by_name) == registered, f"clients/go/errors.go: declared but not in init(): {set(by_name) ^ registered}"
-    spelled = {code.replace("_", ""): code for code in spec_codes()}
-    return {spelled.get(name, name) for name in by_name.values()}
-
-
 def _rust_kinds() -> set[str]:
     kinds = _between("clients/rust/src/error.rs", "impl ProblemKind {", "\n}\n")
     from_code, to_code = kinds.split("pub fn code(", 1)
@@ -85,23 +85,8 @@ def _rust_kinds() -> set[str]:
 COPIES = [
     Copy(
         "server/src/agentic_driver/errors.py",
-        lambda: {code.value for code in ErrorCode},
-        "add the code to ErrorCode (its value is the code)",
-    ),
-    Copy(
-        "server/src/agentic_driver/errors.py",
-        lambda: {code.value for code in CATALOGUE},
-        "add a CodeSpec(status, title) to CATALOGUE, with the status the spec's ErrorCode description gives",
-    ),
-    Copy(
-        "server/src/agentic_driver/errors.py",
         lambda: {cls.code.value for cls in _coded_classes(DriverError)},
         "add one exception class (under its group: NotFound, Conflict, ...) and draw it in the module's tree",
-    ),
-    Copy(
-        "server/src/agentic_driver/error_guide.py",
-        lambda: {code.value for code in WHAT_TO_DO},
-        "write its fix-it text in WHAT_TO_DO, then run make docs-reference (docs/errors.md, the SDK's _fix_it.py)",
     ),
     Copy(
         "clients/python/agentic_driver_sdk/_exceptions.py",
@@ -123,7 +108,6 @@ COPIES = [
         ),
         "add a ProblemError subclass and its PROBLEM_ERRORS entry (make generate first, for the ErrorCode type)",
     ),
-    Copy("clients/go/errors.go", _go_sentinels, "add an Err<Code> sentinel to the var block and to init()'s list"),
     Copy(
         "clients/rust/src/error.rs",
         _rust_kinds,
@@ -147,17 +131,21 @@ _SAMPLES: dict[str, object] = {"int": 1, "int | None": 1, "str": "x", "str | Non
 _COMMON = {"type", "title", "status", "code", "detail", "instance", "requestId", "retryAfterSeconds"}
 
 
+def _arguments(cls: type[DriverError]) -> dict[str, object]:
+    """A sample for every keyword argument the class takes."""
+    parameters = inspect.signature(cls.__init__).parameters.values()
+    return {
+        p.name: _SAMPLES[str(p.annotation)]
+        for p in parameters
+        if p.name not in ("self", "detail") and p.kind is p.KEYWORD_ONLY
+    }
+
+
 def _fields_the_server_sends() -> dict[str, set[str]]:
     """Code -> the code-specific members of its problem, from each class built with every argument it takes."""
     found: dict[str, set[str]] = {}
     for cls in _coded_classes(DriverError):
-        parameters = inspect.signature(cls.__init__).parameters.values()
-        arguments = {
-            p.name: _SAMPLES[str(p.annotation)]
-            for p in parameters
-            if p.name not in ("self", "detail") and p.kind is p.KEYWORD_ONLY
-        }
-        fields = set(cls("detail", **arguments).problem()) - _COMMON
+        fields = set(cls("detail", **_arguments(cls)).problem()) - _COMMON
         if fields:
             found[cls.code.value] = fields
     return found
@@ -190,10 +178,25 @@ def test_each_code_sends_exactly_the_fields_the_spec_gives_it() -> None:
 
 
 def test_a_list_that_lacks_a_code_fails_naming_its_file_and_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
-    (go,) = [copy for copy in COPIES if copy.path == "clients/go/errors.go"]
+    (rust,) = [copy for copy in COPIES if copy.path == "clients/rust/src/error.rs"]
     monkeypatch.setitem(globals(), "spec_codes", lambda: {code.value for code in ErrorCode} | {"ATTACHMENT_NEW"})
 
     with pytest.raises(
-        AssertionError, match=r"clients/go/errors.go differs .* missing \['ATTACHMENT_NEW'\].*Err<Code>"
+        AssertionError, match=r"clients/rust/src/error.rs differs .* missing \['ATTACHMENT_NEW'\].*ProblemKind variant"
     ):
-        test_each_hand_written_code_list_names_exactly_the_spec_codes(go)
+        test_each_hand_written_code_list_names_exactly_the_spec_codes(rust)
+
+
+_GROUPS = {group.__name__: group for group in (NotFound, Conflict, Unprocessable, ProviderFailed, RetryLater)}
+
+
+@pytest.mark.parametrize("code", list(ErrorCode))
+def test_each_server_class_sits_under_its_tables_group_with_its_status(code: ErrorCode) -> None:
+    (cls,) = [cls for cls in _coded_classes(DriverError) if cls.code is code]
+    group = CATALOGUE[code].group
+    groups = {name for name, parent in _GROUPS.items() if issubclass(cls, parent)}
+
+    assert groups == ({group} if group else set()), (
+        f"{cls.__name__} ({code}) is under {sorted(groups) or 'no group'}; openapi.yaml's x-error-table gives {group}"
+    )
+    assert cls("d", **_arguments(cls)).status == CATALOGUE[code].status

@@ -252,28 +252,6 @@ def test_the_docs_error_table_lists_every_code_once_with_its_catalogue_status() 
         assert {CATALOGUE[ErrorCode(code)].status for code in codes} == set(statuses), codes
 
 
-def _statuses_the_spec_describes() -> dict[str, int]:
-    """The ``ErrorCode`` description's first sentence, "`A`, `B` 404; `C` 405; ...", as code -> status."""
-    description: str = SPEC["components"]["schemas"]["ErrorCode"]["description"]
-    listing = description.split("one HTTP status:", 1)[1].split(".", 1)[0]
-    found: dict[str, int] = {}
-    for group in listing.split(";"):
-        status = re.search(r"(\d{3})\s*$", group)
-        assert status, f"no status after {group.strip()!r} in openapi.yaml's ErrorCode description"
-        found |= dict.fromkeys(re.findall(r"`([A-Z_]+)`", group), int(status.group(1)))
-    return found
-
-
-def test_the_spec_error_code_description_gives_each_code_its_catalogue_status() -> None:
-    described = _statuses_the_spec_describes()
-
-    expected = {code.value: spec.status for code, spec in CATALOGUE.items()}
-    assert described == expected, (
-        "openapi.yaml's ErrorCode description (`CODE` status; ...) and errors.CATALOGUE differ: "
-        f"{sorted(set(described.items()) ^ set(expected.items()))}"
-    )
-
-
 def test_the_drawn_tree_gives_each_class_its_code_and_its_catalogue_status() -> None:
     drawn: dict[str, tuple[str, int | None]] = {}
     group_status: int | None = None

@@ -1,0 +1,92 @@
+"""openapi.yaml's ``x-error-table``, the one place a code's facts are written, and what is generated from it."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import yaml
+
+from agentic_driver.error_table import CATALOGUE, WHAT_TO_DO, ErrorCode
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("error_table_generator", ROOT / "generator" / "error_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("error_table_generator", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+generator = _generator()
+
+
+def _spec_with(tmp_path: Path, change: dict[str, object], enum_extra: str | None = None) -> Path:
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    schema = spec["components"]["schemas"]["ErrorCode"]
+    schema["x-error-table"].update(change)
+    if enum_extra:
+        schema["enum"].append(enum_extra)
+    path = tmp_path / "openapi.yaml"
+    path.write_text(yaml.safe_dump(spec), "utf-8")
+    return path
+
+
+def test_every_generated_copy_is_what_the_table_renders() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "generator" / "error_table.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_server_catalogue_is_the_table_in_the_enums_order() -> None:
+    rows = generator.load_table()
+
+    assert [row.code for row in rows] == [code.value for code in ErrorCode]
+    for row in rows:
+        code = ErrorCode(row.code)
+        assert (CATALOGUE[code].status, CATALOGUE[code].title, CATALOGUE[code].group) == (
+            row.status,
+            row.title,
+            row.group,
+        )
+        assert WHAT_TO_DO[code] == row.fix
+
+
+@pytest.mark.parametrize(
+    ("change", "extra", "message"),
+    [
+        ({}, "ATTACHMENT_NEW", r"only in the enum \['ATTACHMENT_NEW'\]"),
+        ({"HOST_BUSY": {"status": 503, "title": "Host busy"}}, None, r"HOST_BUSY: title and fix are required"),
+        ({"HOST_BUSY": {"status": 200, "title": "t", "fix": "f"}}, None, r"HOST_BUSY.status: an HTTP error status"),
+        ({"HOST_BUSY": {"status": 503, "title": "t", "fix": "f", "group": "Busy"}}, None, r"HOST_BUSY.group: one of"),
+        ({"HOST_BUSY": {"status": 503, "title": "t", "fix": "f", "retry": 1}}, None, r"unknown keys \['retry'\]"),
+    ],
+)
+def test_a_table_it_cannot_use_is_refused_naming_the_row(
+    tmp_path: Path, change: dict[str, object], extra: str | None, message: str
+) -> None:
+    with pytest.raises(generator.TableError, match=message):
+        generator.load_table(_spec_with(tmp_path, change, extra))
+
+
+def test_a_new_row_is_all_it_takes_for_the_generated_copies(tmp_path: Path) -> None:
+    row = {"status": 422, "title": "Attachment new", "group": "Unprocessable", "fix": "Send `another` one."}
+    rows = generator.load_table(_spec_with(tmp_path, {"ATTACHMENT_NEW": row}, "ATTACHMENT_NEW"))
+
+    server, go = generator.render_server(rows), generator.render_go(rows)
+    assert 'ATTACHMENT_NEW = "ATTACHMENT_NEW"' in server
+    assert 'ErrorCode.ATTACHMENT_NEW: CodeSpec(422, "Attachment new", "Unprocessable")' in server
+    assert "ErrAttachmentNew = &CodeError{ErrorCodeATTACHMENTNEW}" in go
+    assert "// ErrAttachmentNew: 422 ATTACHMENT_NEW. Send another one." in go
