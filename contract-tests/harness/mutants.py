@@ -12,9 +12,10 @@ mutation of a rule: it makes one operation fail unexpectedly, so that the
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from agentic_driver.cli import serve
 from agentic_driver.config import load_config
@@ -35,7 +36,8 @@ def stale_revision_accepted() -> None:
 
 def busy_as_400() -> None:
     """SESSION_BUSY keeps its code and body but is sent with status 400."""
-    CATALOGUE[ErrorCode.SESSION_BUSY] = CodeSpec(400, CATALOGUE[ErrorCode.SESSION_BUSY].title)
+    catalogue = cast(dict[ErrorCode, CodeSpec], CATALOGUE)  # the generated table, read-only to the host itself
+    catalogue[ErrorCode.SESSION_BUSY] = dataclasses.replace(CATALOGUE[ErrorCode.SESSION_BUSY], status=400)
 
 
 def busy_without_retry_after() -> None:
