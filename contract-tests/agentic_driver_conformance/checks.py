@@ -37,23 +37,35 @@ imports it) and for every scenario answer (``validation.py`` imports it):
   each refusal to the codes with which the contract refuses a valid request.
 
 These rules cover what the schema cannot (or, being open to later codes, does not) say.
+The checks are defined here, in the order they are registered. What they read of a case and its answer is in
+``check_answers.py``; what they remember across answers (``SHADOW``, ``REPLAYS``) in ``check_memory.py``.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
-import threading
-from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import schemathesis
-from schemathesis import APIOperation, BaseSchema, CheckContext, Response
-from schemathesis.generation.case import Case
+from schemathesis import CheckContext, Response
 
-from . import routing, spec
+from . import spec
+from .check_answers import (
+    OperationCase,
+    case_operation_id,
+    event_data,
+    header,
+    is_event_stream,
+    json_body,
+    parse_event_stream,
+    run_result,
+    session_handle,
+)
+from .check_memory import REPLAYS, SHADOW, Accepted, SessionShadow, replay_identity, update_shadow
+from .check_memory import IdempotencyMemory as IdempotencyMemory
+from .check_memory import Key as Key
 
 __all__ = [
     "REPLAYS",
@@ -73,182 +85,17 @@ __all__ = [
 
 PROBLEM_TYPE_PREFIX = "urn:agentic-driver:problem:"
 
-OperationCase: TypeAlias = Case[APIOperation[Any, Any, Any, BaseSchema]]
-"""A case schemathesis generated for one operation of a loaded schema (``Case`` is generic in its operation)."""
-
-
-@dataclass
-class _Known:
-    revision: int
-    status: str
-
-
-class SessionShadow:
-    """What this process last saw of each session: its revision and status (thread-safe)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._sessions: dict[str, _Known] = {}
-
-    def get(self, session_id: str) -> _Known | None:
-        with self._lock:
-            return self._sessions.get(session_id)
-
-    def saw(self, info: Any) -> None:
-        if isinstance(info, dict) and isinstance(info.get("id"), str) and isinstance(info.get("revision"), int):
-            with self._lock:
-                known = self._sessions.get(info["id"])
-                # Revisions never go back; concurrent answers may be validated out of order.
-                if known is None or info["revision"] >= known.revision:
-                    self._sessions[info["id"]] = _Known(info["revision"], str(info.get("status")))
-
-    def forget(self, session_id: str) -> None:
-        with self._lock:
-            self._sessions.pop(session_id, None)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._sessions.clear()
-
-
-SHADOW = SessionShadow()
-
-
-def _operation_id(case: OperationCase) -> str | None:
-    return case.operation.schema.get_operation_id(case.operation)
-
-
-def _json_body(response: Response) -> Any:
-    try:
-        return json.loads(response.content or b"null")
-    except ValueError:
-        return None
-
-
 TERMINAL_EVENTS = frozenset({"run.completed", "run.requires_action", "run.failed"})
-
-
-def parse_event_stream(content: bytes) -> list[dict[str, str]]:
-    """SSE messages as ``{"id", "event", "data", ...}`` fields (comment lines and data-less messages skipped)."""
-    messages: list[dict[str, str]] = []
-    current: dict[str, str] = {}
-    for raw_line in content.decode("utf-8", "replace").splitlines():
-        if not raw_line:
-            if "data" in current:
-                messages.append(current)
-            current = {}
-            continue
-        if raw_line.startswith(":"):
-            continue
-        name, _, value = raw_line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
-        current[name] = f"{current[name]}\n{value}" if name == "data" and "data" in current else value
-    if "data" in current:
-        messages.append(current)
-    return messages
-
-
-def _is_event_stream(response: Response) -> bool:
-    content_type = _header(response, "Content-Type") or ""
-    return content_type.split(";", 1)[0].strip().lower() == "text/event-stream"
-
-
-def _run_result(response: Response) -> Any:
-    """The run a 200 answers with: the JSON body, or for a stream the run of its terminal event."""
-    if not _is_event_stream(response):
-        return _json_body(response)
-    for message in reversed(parse_event_stream(response.content or b"")):
-        try:
-            data = json.loads(message["data"])
-        except ValueError:
-            return None
-        if isinstance(data, dict) and data.get("type") in ("run.completed", "run.requires_action"):
-            return data.get("run")
-        return None
-    return None
-
-
-def _session_handle(case: OperationCase) -> tuple[str, int] | None:
-    body = case.body
-    if not isinstance(body, dict):
-        return None
-    handle = body.get("session")
-    if not isinstance(handle, dict):
-        return None
-    session_id, revision = handle.get("id"), handle.get("revision")
-    if not isinstance(session_id, str) or type(revision) is not int:
-        return None
-    return session_id, revision
-
-
-@dataclass(frozen=True)
-class _Accepted:
-    case_id: str
-    fingerprint: str
-    identity: Any
-
-
-Key = tuple[str, str, str | bytes]
-"""(caller, host, Idempotency-Key): see :meth:`IdempotencyMemory.key_of` (the key as the request holds it)."""
-
-
-class IdempotencyMemory:
-    """The first accepted (2xx) request this process saw per caller, host and Idempotency-Key (thread-safe)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._accepted: dict[Key, _Accepted] = {}
-
-    @staticmethod
-    def key_of(response: Response, identity: Any = None) -> Key | None:
-        """Each host process remembers the keys it saw, and behind a proxy requests with one key reach different
-        hosts (one routed by its session's ``Agentic-Host``, another balanced by the key), so a key is scoped to
-        the host that answered: the one its outcome's id names (``identity``), else the one the request named."""
-        request = response.request
-        if request is None:
-            return None
-        key = request.headers.get("Idempotency-Key")
-        if not key:
-            return None
-        host = routing.owner_of(identity) or request.headers.get(routing.ROUTING_HEADER) or ""
-        return str(request.headers.get("Authorization", "")), str(host), key
-
-    @staticmethod
-    def fingerprint(case: OperationCase) -> str:
-        body = case.body if isinstance(case.body, dict | list | str | int | float | bool) else None
-        return json.dumps([_operation_id(case), dict(case.path_parameters or {}), body], sort_keys=True)
-
-    def get(self, key: Key) -> _Accepted | None:
-        with self._lock:
-            return self._accepted.get(key)
-
-    def remember(self, key: Key, accepted: _Accepted) -> None:
-        with self._lock:
-            self._accepted.setdefault(key, accepted)
-
-    def is_replay(self, case: OperationCase, response: Response) -> bool:
-        """A repeat of an accepted request with the same key and the same request: it replays, it does not run."""
-        identity = _identity(_operation_id(case), response) if 200 <= response.status_code < 300 else None
-        key = self.key_of(response, identity)
-        first = self.get(key) if key is not None else None
-        return first is not None and first.case_id != case.id and first.fingerprint == self.fingerprint(case)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._accepted.clear()
-
-
-REPLAYS = IdempotencyMemory()
 
 
 @schemathesis.check
 def session_revisions_honoured(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """A stale revision never runs a turn; a completed turn advances the revision by exactly one."""
-    operation_id = _operation_id(case)
+    operation_id = case_operation_id(case)
     status = response.status_code
-    body = _run_result(response) if status == 200 else _json_body(response)
+    body = run_result(response) if status == 200 else json_body(response)
     if operation_id in ("run", "streamRun") and not REPLAYS.is_replay(case, response):
-        handle = _session_handle(case)
+        handle = session_handle(case)
         if handle is not None:
             session_id, sent = handle
             known = SHADOW.get(session_id)
@@ -281,33 +128,8 @@ def session_revisions_honoured(ctx: CheckContext, response: Response, case: Oper
                         f"SESSION_REVISION_CONFLICT names revision {current}, but the session already reached "
                         f"{known.revision} (revisions never go back)."
                     )
-    _update_shadow(operation_id, case, status, body)
+    update_shadow(operation_id, case, status, body)
     return None
-
-
-def _update_shadow(operation_id: str | None, case: OperationCase, status: int, body: Any) -> None:
-    if operation_id in (
-        "createSession",
-        "forkSession",
-        "readSession",
-        "run",
-        "streamRun",
-        "cancelRun",
-        "getRun",
-        "submitRunActions",
-        "streamRunActions",
-    ) and status in (200, 201):
-        if isinstance(body, dict):
-            SHADOW.saw(body.get("session"))
-    elif operation_id == "deleteSession" and status == 204:
-        session_id = (case.path_parameters or {}).get("sessionId")
-        if isinstance(session_id, str):
-            SHADOW.forget(session_id)
-
-
-def _header(response: Response, name: str) -> str | None:
-    values = response.headers.get(name.lower())
-    return values[0] if values else None
 
 
 @schemathesis.check
@@ -315,7 +137,7 @@ def problem_details_consistent(ctx: CheckContext, response: Response, case: Oper
     """An RFC 9457 problem agrees with its own response."""
     if response.status_code < 400:
         return None
-    body = _json_body(response)
+    body = json_body(response)
     if not isinstance(body, dict) or "code" not in body:
         return None  # not a problem at all: response_schema_conformance reports that
     code = body.get("code")
@@ -324,12 +146,12 @@ def problem_details_consistent(ctx: CheckContext, response: Response, case: Oper
         problems.append(f"`status` is {body.get('status')!r} but the HTTP status is {response.status_code}")
     if body.get("type") != f"{PROBLEM_TYPE_PREFIX}{code}":
         problems.append(f"`type` is {body.get('type')!r}, expected {PROBLEM_TYPE_PREFIX}{code}")
-    if "retryAfterSeconds" in body and _header(response, "Retry-After") != str(body["retryAfterSeconds"]):
+    if "retryAfterSeconds" in body and header(response, "Retry-After") != str(body["retryAfterSeconds"]):
         problems.append(
             f"`retryAfterSeconds` is {body['retryAfterSeconds']!r} but Retry-After is "
-            f"{_header(response, 'Retry-After')!r}"
+            f"{header(response, 'Retry-After')!r}"
         )
-    if code == "SESSION_REVISION_CONFLICT" and _header(response, "x-should-retry") != "false":
+    if code == "SESSION_REVISION_CONFLICT" and header(response, "x-should-retry") != "false":
         problems.append("SESSION_REVISION_CONFLICT must carry `x-should-retry: false`")
     if "instance" in body and response.request is not None and response.request.url is not None:
         raw = urlsplit(response.request.url).path
@@ -345,8 +167,8 @@ def problem_details_consistent(ctx: CheckContext, response: Response, case: Oper
 @schemathesis.check
 def problem_codes_documented(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """A problem's code is one its answer documents for that status (``x-error-codes``)."""
-    operation = spec.operations().get(_operation_id(case) or "")
-    body = _json_body(response) if response.status_code >= 400 else None
+    operation = spec.operations().get(case_operation_id(case) or "")
+    body = json_body(response) if response.status_code >= 400 else None
     if operation is None or not isinstance(body, dict) or "code" not in body:
         return None
     documented = operation.codes_by_status.get(str(response.status_code))
@@ -455,7 +277,7 @@ def _is_schema_valid_request(case: OperationCase) -> bool:
         return False
     if any(component.mode.is_negative for component in meta.components.values()):
         return False
-    operation_id = _operation_id(case)
+    operation_id = case_operation_id(case)
     validator = spec.request_validator(operation_id) if operation_id in spec.operations() else None
     # A link may replace parts of a generated body; judge what is actually sent.
     return validator is None or validator.is_valid(case.body)
@@ -468,13 +290,13 @@ def valid_requests_refused_only_as_documented(
     """A schema-valid request is accepted, or refused with one of the codes the contract names for that."""
     if response.status_code < 400 or not _is_schema_valid_request(case):
         return None
-    body = _json_body(response)
+    body = json_body(response)
     code = body.get("code") if isinstance(body, dict) else None
-    allowed = VALID_REQUEST_REFUSALS.get(_operation_id(case) or "", frozenset())
+    allowed = VALID_REQUEST_REFUSALS.get(case_operation_id(case) or "", frozenset())
     if code not in allowed:
         raise AssertionError(
             f"A schema-valid request was refused with {response.status_code} {code}; the contract refuses a valid "
-            f"{_operation_id(case)} request only with: {', '.join(sorted(allowed)) or 'nothing'}."
+            f"{case_operation_id(case)} request only with: {', '.join(sorted(allowed)) or 'nothing'}."
         )
     return None
 
@@ -520,7 +342,7 @@ def timestamps_utc_milliseconds(ctx: CheckContext, response: Response, case: Ope
     """Every timestamp the host returns is UTC with exactly millisecond precision."""
     wrong = [
         f"{where} = {value!r}"
-        for where, value in _timestamps(_json_body(response), _timestamp_fields())
+        for where, value in _timestamps(json_body(response), _timestamp_fields())
         if not _UTC_MILLISECONDS.match(value)
     ]
     if wrong:
@@ -528,42 +350,19 @@ def timestamps_utc_milliseconds(ctx: CheckContext, response: Response, case: Ope
     return None
 
 
-def _identity(operation_id: str | None, response: Response) -> Any:
-    """What a replay must reproduce: the session a create or a fork made, or the run a run request started."""
-    if operation_id in ("createSession", "forkSession"):
-        body = _json_body(response)
-        return (body.get("session") or {}).get("id") if isinstance(body, dict) else None
-    if _is_event_stream(response):
-        for message in parse_event_stream(response.content or b""):
-            with_run = _event_data(message)
-            if with_run is not None:
-                return with_run.get("runId") or (with_run.get("run") or {}).get("id")
-        return None
-    body = _json_body(response)
-    return body.get("id") if isinstance(body, dict) else None
-
-
-def _event_data(message: dict[str, str]) -> dict[str, Any] | None:
-    try:
-        data = json.loads(message.get("data", ""))
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
 @schemathesis.check
 def idempotent_replays_honoured(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """A repeat with the same Idempotency-Key and request replays the first outcome; another request is refused."""
     if not 200 <= response.status_code < 300:
         return None  # a refusal (the spec allows re-checking access on a replay)
-    identity = _identity(_operation_id(case), response)
+    identity = replay_identity(case_operation_id(case), response)
     key = REPLAYS.key_of(response, identity)
     if key is None:
         return None
     first = REPLAYS.get(key)
     fingerprint = REPLAYS.fingerprint(case)
     if first is None:
-        REPLAYS.remember(key, _Accepted(case.id, fingerprint, identity))
+        REPLAYS.remember(key, Accepted(case.id, fingerprint, identity))
         return None
     if first.case_id == case.id:
         return None  # the same case validated again
@@ -583,13 +382,13 @@ def idempotent_replays_honoured(ctx: CheckContext, response: Response, case: Ope
 @schemathesis.check
 def event_streams_well_formed(ctx: CheckContext, response: Response, case: OperationCase) -> bool | None:
     """Every SSE message has an id and an event equal to its data's type; one run; it ends with a terminal event."""
-    if response.status_code != 200 or not _is_event_stream(response):
+    if response.status_code != 200 or not is_event_stream(response):
         return None
     messages = parse_event_stream(response.content or b"")
     problems = []
     run_ids = set()
     for index, message in enumerate(messages):
-        data = _event_data(message)
+        data = event_data(message)
         if data is None:
             problems.append(f"message {index}: data is not a JSON object")
             continue
@@ -605,7 +404,7 @@ def event_streams_well_formed(ctx: CheckContext, response: Response, case: Opera
     if len(run_ids) > 1:
         problems.append(f"events of several runs: {sorted(run_ids)}")
     if not response.stream_cut_short:
-        last = _event_data(messages[-1]) if messages else None
+        last = event_data(messages[-1]) if messages else None
         if last is None or last.get("type") not in TERMINAL_EVENTS:
             problems.append("the stream does not end with run.completed, run.requires_action or run.failed")
     if problems:
