@@ -5,10 +5,12 @@
 
 The table is ``components.schemas.ErrorCode.x-error-table``: per code its HTTP ``status``, the problem's
 ``title``, the ``group`` it is caught with (``NotFound``, ``Conflict``, ``Unprocessable``, ``ProviderFailed``,
-``RetryLater``, or none) and the ``fix`` text. From it:
+``RetryLater``, or none), the ``fields`` every answer with it carries and the ``fix`` text. From it:
 
 - server/src/agentic_driver/error_table.py: ``ErrorCode``, ``CATALOGUE`` (status, title, group), ``WHAT_TO_DO``;
 - clients/go/codes_gen.go: a sentinel per code (``ErrSessionBusy``) and the list ``Sentinel`` reads;
+- clients/typescript/src/errors.gen.ts: a class per code under its group, its guaranteed ``fields`` typed as
+  present, and ``PROBLEM_ERRORS``;
 - docs/errors.md's code table and the Python SDK's ``_fix_it.py`` (rendered by ``docs_reference.py``, which
   reads ``load_table`` below).
 
@@ -39,22 +41,38 @@ class TableError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    type: str
+    """The ``Problem`` member's JSON type: ``integer`` or ``string``."""
+
+
+@dataclass(frozen=True, slots=True)
 class Row:
     code: str
     status: int
     title: str
     group: str | None
     fix: str
+    fields: tuple[Field, ...] = ()
+    """The ``Problem`` members every answer with this code carries (clients type them as present)."""
 
     @property
     def pascal(self) -> str:
         """``SESSION_NOT_FOUND`` -> ``SessionNotFound`` (Go sentinels, Rust variants)."""
         return "".join(part.capitalize() for part in self.code.split("_"))
 
+    @property
+    def error_class(self) -> str:
+        """The clients' class name: ``SessionNotFoundError``, ``ValidationError`` (never ``...ErrorError``)."""
+        return self.pascal if self.pascal.endswith("Error") else self.pascal + "Error"
+
 
 def load_table(spec_path: Path = SPEC) -> list[Row]:
     """The table's rows in the enum's order, checked: one row per enum code, every field of the right kind."""
-    schema = yaml.safe_load(spec_path.read_text(encoding="utf-8"))["components"]["schemas"]["ErrorCode"]
+    schemas = yaml.safe_load(spec_path.read_text(encoding="utf-8"))["components"]["schemas"]
+    schema = schemas["ErrorCode"]
+    members: dict[str, dict[str, object]] = schemas["Problem"]["properties"]
     enum: list[str] = schema["enum"]
     table: dict[str, dict[str, object]] = schema.get("x-error-table") or {}
     if sorted(enum) != sorted(table):
@@ -62,12 +80,12 @@ def load_table(spec_path: Path = SPEC) -> list[Row]:
             f"ErrorCode's enum and x-error-table differ: only in the enum {sorted(set(enum) - set(table))}, "
             f"only in the table {sorted(set(table) - set(enum))}"
         )
-    return [_row(code, table[code]) for code in enum]
+    return [_row(code, table[code], members) for code in enum]
 
 
-def _row(code: str, facts: dict[str, object]) -> Row:
+def _row(code: str, facts: dict[str, object], members: dict[str, dict[str, object]]) -> Row:
     where = f"x-error-table.{code}"
-    unknown = sorted(set(facts) - {"status", "title", "group", "fix"})
+    unknown = sorted(set(facts) - {"status", "title", "group", "fields", "fix"})
     status, title, group, fix = facts.get("status"), facts.get("title"), facts.get("group"), facts.get("fix")
     if unknown:
         raise TableError(f"{where}: unknown keys {unknown}")
@@ -77,7 +95,21 @@ def _row(code: str, facts: dict[str, object]) -> Row:
         raise TableError(f"{where}: title and fix are required text")
     if group is not None and group not in GROUPS:
         raise TableError(f"{where}.group: one of {', '.join(GROUPS)} (or none), not {group!r}")
-    return Row(code, status, title, group if isinstance(group, str) else None, " ".join(fix.split()))
+    fields = tuple(_field(f"{where}.fields", name, members) for name in _names(facts.get("fields", []), where))
+    return Row(code, status, title, group if isinstance(group, str) else None, " ".join(fix.split()), fields)
+
+
+def _names(value: object, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise TableError(f"{where}.fields: a list of Problem member names, not {value!r}")
+    return value
+
+
+def _field(where: str, name: str, members: dict[str, dict[str, object]]) -> Field:
+    kind = members.get(name, {}).get("type")
+    if kind not in ("integer", "string"):
+        raise TableError(f"{where}: {name!r} is no integer or string member of Problem")
+    return Field(name, str(kind))
 
 
 # -- the server's module ------------------------------------------------------------------------------------------
@@ -163,11 +195,48 @@ def _go_comment(markdown: str) -> str:
     return "".join(f"\t// {line}\n" for line in lines)
 
 
+# -- the TypeScript client's classes ------------------------------------------------------------------------------
+
+TS_TYPES = {"integer": "number", "string": "string"}
+TS_EVERY_CODE = "{ [C in ErrorCode]: ProblemErrorClass<C> }"
+"""PROBLEM_ERRORS's type: the build fails if a code of the generated ErrorCode has no class."""
+
+
+def render_typescript(rows: list[Row]) -> str:
+    groups = sorted({row.group for row in rows if row.group})
+    bases = ", ".join(["ProblemError", *(f"{group}Error" for group in groups)])
+    classes = "".join(_ts_class(row) for row in rows)
+    entries = "".join(f"  {row.code}: {row.error_class},\n" for row in rows)
+    return (
+        "// Generated from openapi.yaml's ErrorCode x-error-table by generator/error_table.py. DO NOT EDIT.\n"
+        "// Each code's class, under its group (errors-base.ts), and PROBLEM_ERRORS; errors.ts re-exports them.\n\n"
+        "import type { ErrorCode } from './generated/types.gen.js';\n"
+        f"import {{ {bases}, type ProblemErrorClass }} from './errors-base.js';\n\n"
+        f"{classes}\n"
+        "/** The error class of each catalogue code. */\n"
+        f"export const PROBLEM_ERRORS = {{\n{entries}}} as const satisfies {TS_EVERY_CODE};\n\n"
+        "/** Any catalogue error, discriminated by `code`: `switch (error.code)` narrows to one class. */\n"
+        "export type KnownProblemError = InstanceType<(typeof PROBLEM_ERRORS)[ErrorCode]>;\n"
+    )
+
+
+def _ts_class(row: Row) -> str:
+    text = f"{row.status} `{row.code}`: {row.fix}".replace("*/", "*\\/")
+    doc = "".join(f" * {line}\n" for line in textwrap.wrap(text, width=100))
+    base = f"{row.group}Error" if row.group else "ProblemError"
+    head = f"/**\n{doc} */\nexport class {row.error_class} extends {base}<'{row.code}'> {{"
+    if not row.fields:
+        return head + "}\n"
+    declared = "".join(f"  declare readonly {field.name}: {TS_TYPES[field.type]};\n" for field in row.fields)
+    return f"{head}\n{declared}}}\n"
+
+
 # -- writing and checking -----------------------------------------------------------------------------------------
 
 OUTPUTS: dict[str, Callable[[list[Row]], str]] = {
     "server/src/agentic_driver/error_table.py": render_server,
     "clients/go/codes_gen.go": render_go,
+    "clients/typescript/src/errors.gen.ts": render_typescript,
 }
 
 

@@ -2,10 +2,10 @@
 
 The spec's ``x-error-table`` is the one place a code's status, title, group and fix-it text are written;
 ``make generate`` writes the server's ``error_table`` (``ErrorCode``, ``CATALOGUE``, ``WHAT_TO_DO``), the Go
-sentinels, ``docs/errors.md`` and the SDK's fix-it texts from it (``make check-generated`` fails on a stale copy).
-What is still written by hand per code (the server's exception classes, the Python SDK's, TypeScript's and Rust's
-typed errors) is read here as text; when one lacks a code or has one too many, the test names the file to edit
-(docs/development.md, "Adding an error code"). It also checks that each server class sends exactly the
+sentinels, the TypeScript classes, ``docs/errors.md`` and the SDK's fix-it texts from it (``make check-generated``
+fails on a stale copy). What is still written by hand per code (the server's exception classes, the Python SDK's
+and Rust's typed errors) is read here as text; when one lacks a code or has one too many, the test names the file
+to edit (docs/development.md, "Adding an error code"). It also checks that each server class sends exactly the
 code-specific fields that ``Problem``'s member descriptions name its code for, and sits under the group the
 table gives it. Each client also checks its list in its own build (TypeScript's ``satisfies``, Rust's exhaustive
 ``match``, Go's ``TestSentinelsCoverTheCatalogue``).
@@ -98,15 +98,6 @@ COPIES = [
             )
         ),
         'add a class decorated @_code("CODE") under its status class, and draw it in the module\'s tree',
-    ),
-    Copy(
-        "clients/typescript/src/errors.ts",
-        lambda: set(
-            re.findall(
-                r"^  (\w+): \w+,$", _between("clients/typescript/src/errors.ts", "PROBLEM_ERRORS = {", "}"), re.M
-            )
-        ),
-        "add a ProblemError subclass and its PROBLEM_ERRORS entry (make generate first, for the ErrorCode type)",
     ),
     Copy(
         "clients/rust/src/error.rs",

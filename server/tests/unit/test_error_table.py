@@ -85,8 +85,20 @@ def test_a_new_row_is_all_it_takes_for_the_generated_copies(tmp_path: Path) -> N
     row = {"status": 422, "title": "Attachment new", "group": "Unprocessable", "fix": "Send `another` one."}
     rows = generator.load_table(_spec_with(tmp_path, {"ATTACHMENT_NEW": row}, "ATTACHMENT_NEW"))
 
-    server, go = generator.render_server(rows), generator.render_go(rows)
+    server, go, typescript = generator.render_server(rows), generator.render_go(rows), generator.render_typescript(rows)
     assert 'ATTACHMENT_NEW = "ATTACHMENT_NEW"' in server
     assert 'ErrorCode.ATTACHMENT_NEW: CodeSpec(422, "Attachment new", "Unprocessable")' in server
     assert "ErrAttachmentNew = &CodeError{ErrorCodeATTACHMENTNEW}" in go
     assert "// ErrAttachmentNew: 422 ATTACHMENT_NEW. Send another one." in go
+    assert "export class AttachmentNewError extends UnprocessableError<'ATTACHMENT_NEW'> {}" in typescript
+    assert "  ATTACHMENT_NEW: AttachmentNewError,\n" in typescript
+
+
+def test_a_field_the_table_names_must_be_a_typed_problem_member(tmp_path: Path) -> None:
+    row = {"status": 409, "title": "Session busy", "group": "Conflict", "fix": "Wait.", "fields": ["runningId"]}
+
+    with pytest.raises(generator.TableError, match=r"SESSION_BUSY.fields: 'runningId' is no integer or string member"):
+        generator.load_table(_spec_with(tmp_path, {"SESSION_BUSY": row}))
+    typed = {row.code: [(f.name, f.type) for f in row.fields] for row in generator.load_table() if row.fields}
+    assert typed["SESSION_BUSY"] == [("activeRunId", "string")]
+    assert typed["RUN_EVENTS_EXPIRED"] == [("firstEventId", "integer")]

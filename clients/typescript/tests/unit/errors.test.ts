@@ -3,18 +3,23 @@ import { describe, it } from 'node:test';
 
 import {
   AgenticDriverError,
+  ConflictError,
   ErrorCode,
   errorFromResponse,
   isProblem,
   type KnownProblemError,
+  NotFoundError,
   PROBLEM_ERRORS,
   ProblemError,
+  ProviderFailedError,
+  RetryLaterError,
   SessionAccountRequiredError,
   SessionBusyError,
   SessionInterruptedError,
   SessionRevisionConflictError,
   UnexpectedResponseError,
   UnknownProblemError,
+  UnprocessableError,
 } from '../../src/index.js';
 
 function problem(code: string, fields: Record<string, unknown> = {}) {
@@ -92,5 +97,34 @@ describe('typed errors', () => {
     const error = errorFromResponse(502, '<html>bad gateway</html>');
     assert.ok(error instanceof UnexpectedResponseError && !(error instanceof ProblemError));
     assert.equal(error.status, 502);
+  });
+});
+
+describe('the groups (one tree shape in every client)', () => {
+  const groupOf = (code: ErrorCode): string | undefined => {
+    const error = errorFromResponse(400, problem(code));
+    const groups = { NotFoundError, ConflictError, UnprocessableError, ProviderFailedError, RetryLaterError };
+    const found = Object.entries(groups).filter(([, Group]) => error instanceof Group);
+    assert.ok(found.length <= 1, `${code} is in ${found.map(([name]) => name).join(', ')}`);
+    return found[0]?.[0];
+  };
+
+  it('puts each code under the group openapi.yaml\'s x-error-table gives it', () => {
+    assert.equal(groupOf('SESSION_NOT_FOUND'), 'NotFoundError');
+    assert.equal(groupOf('SESSION_BUSY'), 'ConflictError');
+    assert.equal(groupOf('VALIDATION_ERROR'), 'UnprocessableError');
+    assert.equal(groupOf('PROVIDER_TIMEOUT'), 'ProviderFailedError');
+    assert.equal(groupOf('PROVIDER_RATE_LIMITED'), 'ProviderFailedError');
+    assert.equal(groupOf('HOST_BUSY'), 'RetryLaterError');
+    assert.equal(groupOf('HOST_UNAVAILABLE'), 'RetryLaterError');
+    assert.equal(groupOf('UNAUTHENTICATED'), undefined);
+    assert.equal(groupOf('SUBJECT_QUOTA_EXCEEDED'), undefined);
+  });
+
+  it('gives every code a group or none, and keeps each class a ProblemError', () => {
+    for (const code of Object.values(ErrorCode)) {
+      groupOf(code);
+      assert.ok(errorFromResponse(400, problem(code)) instanceof ProblemError, code);
+    }
   });
 });
