@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import httpx
 
-from ._arguments import check_arguments
+from ._arguments import RunArguments, check_arguments
 from ._base import ROUTING_HEADER, host_of
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         SessionInfo,
     )
 
-    from ._arguments import Approvals, Disconnect, Handle, Results, RunArguments
+    from ._arguments import Approvals, Disconnect, Handle, Results
     from ._models import SessionRunResult
 
 __all__ = [
@@ -178,16 +178,30 @@ def _attachment(value: Any) -> dict[str, Any]:
     return value.to_dict() if isinstance(value, Attachment) else dict(value)
 
 
-_RUN_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    "instructions": ("instructions", _as_is),
-    "history": ("history", _messages),
-    "attachments": ("attachments", lambda items: [_attachment(a) for a in items]),
-    "retrieval": ("retrieval", dict),
-    "tools": ("tools", _tools),
-    "idle_timeout_ms": ("idleTimeoutMs", _as_is),
-    "action_timeout_ms": ("actionTimeoutMs", _as_is),
-    "on_disconnect": ("onDisconnect", str),
+_SENT_AS: dict[str, Callable[[Any], Any]] = {
+    "history": _messages,
+    "attachments": lambda items: [_attachment(a) for a in items],
+    "retrieval": dict,
+    "tools": _tools,
+    "on_disconnect": str,
 }
+"""How a run argument's value is sent, where it is not sent as it is (models and shortcuts become wire dicts)."""
+_NOT_IN_THE_BODY = frozenset({"idempotency_key"})  # a header
+
+
+def _wire_name(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def _run_fields() -> dict[str, tuple[str, Callable[[Any], Any]]]:
+    """Each optional argument of ``RunArguments`` (declared there only): its wire name, the camelCase of its name,
+    and how its value is sent. ``tests/test_arguments.py`` checks every wire name is a ``RunRequest`` property."""
+    optional = sorted(RunArguments.__optional_keys__ - _NOT_IN_THE_BODY)
+    return {name: (_wire_name(name), _SENT_AS.get(name, _as_is)) for name in optional}
+
+
+_RUN_FIELDS = _run_fields()
 """Each optional run argument: its wire name and how its value is sent (an argument left None is not sent)."""
 
 

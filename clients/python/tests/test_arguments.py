@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import yaml
 
-from agentic_driver_sdk import InternalServerError, attachment
+from agentic_driver_sdk import InternalServerError, _plans, attachment
 
 from .conftest import d, mock_client
 
@@ -96,3 +98,15 @@ async def test_attachments_are_typed_models_or_wire_dicts_sent_as_the_wire_form(
         {"name": "raw.bin", "mediaType": "application/pdf", "data": base64.b64encode(b"%PDF-1.7").decode()},
         wire,
     ]
+
+
+def test_each_optional_run_argument_is_sent_as_a_run_request_property_of_the_spec() -> None:
+    """A run's fields are declared once (``RunArguments``); the body's names are derived from them."""
+    spec = yaml.safe_load((Path(__file__).resolve().parents[3] / "openapi.yaml").read_text("utf-8"))
+    properties = set(spec["components"]["schemas"]["RunRequest"]["properties"])
+    fields = _plans._RUN_FIELDS
+
+    assert {wire for wire, _ in fields.values()} <= properties, sorted({w for w, _ in fields.values()} - properties)
+    assert fields["idle_timeout_ms"][0] == "idleTimeoutMs" and "idempotency_key" not in fields
+    sent = properties - {"provider", "model", "input", "session"}
+    assert sent == {wire for wire, _ in fields.values()}, sorted(sent ^ {wire for wire, _ in fields.values()})
