@@ -94,7 +94,7 @@ function clientFor(input: CallInput, seen: Response[]): AgenticDriverClient {
       request = new Request(request, { headers });
     }
     // The client's own dispatcher, as without a fetch option: Node's fetch would resend a 421 by
-    // itself, and that resend of a body fails now and then (transport.ts, keeping421).
+    // itself, and that resend of a body fails now and then (dispatcher.ts, keeping421).
     const dispatcher = await nodeDispatcher(REQUEST_TIMEOUT_MS);
     const response = restored421(await fetch(request, { dispatcher } as RequestInit));
     seen.push(STREAMING.has(input.operationId) && response.ok ? response : response.clone());
