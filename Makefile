@@ -108,6 +108,7 @@ demo: $(VENV_STAMP) ## Start a host on a free port, run a two-turn session throu
 generate: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the server models and every client from openapi.yaml (needs go, cargo)
 	$(BIN)/python generator/generate.py
 	$(BIN)/python generator/error_table.py
+	$(BIN)/python generator/operations.py
 	$(BIN)/python generator/docs_reference.py
 
 docs-reference: $(VENV_STAMP) ## Render docs/errors.md's code table and the SDK's fix-it texts (from openapi.yaml's x-error-table) and docs/host-config.md's field reference
@@ -116,6 +117,7 @@ docs-reference: $(VENV_STAMP) ## Render docs/errors.md's code table and the SDK'
 check-generated: $(VENV_STAMP) $(NODE_STAMP) ## Fail if any generated tree differs from a fresh generation
 	$(BIN)/python generator/generate.py --check
 	$(BIN)/python generator/error_table.py --check
+	$(BIN)/python generator/operations.py --check
 	$(BIN)/python generator/docs_reference.py --check
 
 lint: $(VENV_STAMP) ## ruff on hand-written Python (the generated client is excluded in ruff.toml)

@@ -19,7 +19,6 @@ const routingHeader = "Agentic-Host"
 var (
 	routedID  = regexp.MustCompile(`^(?:ses|run)_([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.`)
 	hostLabel = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
-	namedPath = regexp.MustCompile(`^/v1/(?:sessions|runs)/([^/]+)`)
 )
 
 // hostOf is the owning host of a session or run id (ses_{hostId}.{random},
@@ -32,30 +31,34 @@ func hostOf(id string) string {
 	return ""
 }
 
-// routedHost is the owner of what a request names: the path's session or run id, or for a run
-// (POST /v1/runs, /v1/runs/stream) the session of its body. "" when it names nothing.
+// routedHost is the owner of what a request names, by its operation's x-routing-id
+// (operations_gen.go, generated from openapi.yaml): the session or run id in its path, or the
+// session of a run's body. "" when it names nothing.
 func routedHost(request *http.Request) string {
 	path := request.URL.EscapedPath()
-	if path == "/v1/runs" || path == "/v1/runs/stream" {
-		return sessionHostOfBody(request)
-	}
-	found := namedPath.FindStringSubmatch(path)
-	if found == nil {
+	operation := operationOf(request.Method, path)
+	switch {
+	case operation == nil:
 		return ""
+	case operation.routingParam != "":
+		found := operation.path.FindStringSubmatch(path)
+		id, err := url.PathUnescape(found[operation.path.SubexpIndex(operation.routingParam)])
+		if err != nil {
+			return ""
+		}
+		return hostOf(id)
+	case operation.routingPointer != nil:
+		return hostOf(bodyID(request, operation.routingPointer))
 	}
-	id, err := url.PathUnescape(found[1])
-	if err != nil {
-		return ""
-	}
-	return hostOf(id)
+	return ""
 }
 
-// sessionHostOfBody reads a run body's session id (from a copy: the request keeps its body).
+// bodyID reads the id at pointer in a request's JSON body (from a copy: the request keeps its body).
 // The transport reads it from the encoded body rather than from HostClient.Run's typed request
 // because Raw() calls go through the same transport with nothing but the *http.Request, and they
 // route too (README, routing); one reader for both keeps them from drifting apart. The cost is one
-// bounded decode of a run body that mentions "session".
-func sessionHostOfBody(request *http.Request) string {
+// bounded decode of a body that mentions the pointer's first member.
+func bodyID(request *http.Request, pointer []string) string {
 	if request.GetBody == nil {
 		return ""
 	}
@@ -65,18 +68,22 @@ func sessionHostOfBody(request *http.Request) string {
 	}
 	defer func() { _ = body.Close() }()
 	raw, err := io.ReadAll(io.LimitReader(body, maxBody))
-	if err != nil || !bytes.Contains(raw, []byte(`"session"`)) {
+	if err != nil || !bytes.Contains(raw, []byte(`"`+pointer[0]+`"`)) {
 		return ""
 	}
-	var run struct {
-		Session *struct {
-			ID string `json:"id"`
-		} `json:"session"`
-	}
-	if json.Unmarshal(raw, &run) != nil || run.Session == nil {
+	var value any
+	if json.Unmarshal(raw, &value) != nil {
 		return ""
 	}
-	return hostOf(run.Session.ID)
+	for _, member := range pointer {
+		object, ok := value.(map[string]any)
+		if !ok {
+			return ""
+		}
+		value = object[member]
+	}
+	id, _ := value.(string)
+	return id
 }
 
 // misdirectedOwner is the host to send the same request to at once, when err is a 421

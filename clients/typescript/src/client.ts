@@ -416,7 +416,7 @@ export class AgenticDriverClient {
     if (body !== undefined) headers.set('Content-Type', 'application/json');
     for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
     if (options.idempotencyKey !== undefined) headers.set('Idempotency-Key', options.idempotencyKey);
-    const host = routingHost(path.split('?')[0] ?? '', body);
+    const host = routingHost(path.split('?')[0] ?? '', body, method);
     if (host !== undefined) headers.set(ROUTING_HEADER, host);
     return execute(this.#settingsFor(options), {
       method,

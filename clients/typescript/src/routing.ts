@@ -1,15 +1,14 @@
 /**
  * Routing (../BEHAVIOUR.md, "Routing"): the host that owns the session or run a request is about,
- * read from the ids in its path or body, and the header that names it. The transport (transport.ts)
- * sets the header and follows a `421`.
+ * read from the id its operation routes by (operations.gen.ts), and the header that names it. The
+ * transport (transport.ts) sets the header and follows a `421`.
  */
+
+import { OPERATIONS } from './operations.gen.js';
 
 /** Names the host that owns the session or run a request is about (../BEHAVIOUR.md, "Routing"). */
 export const ROUTING_HEADER = 'Agentic-Host';
 const ROUTED_ID = /^(?:ses|run)_([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\./;
-const RUN_PATHS = /^\/v1\/runs(?:\/stream)?$/;
-const NAMED_PATH = /^\/v1\/(?:sessions|runs)\/([^/]+)/;
-
 /**
  * The owning host of a session or run id (`ses_{hostId}.{random}`, `run_{hostId}.{random}`), or
  * `undefined` for an id in the old form (no `.`) or whose host part is not a DNS label. Only
@@ -20,27 +19,38 @@ export function hostOf(id: string): string | undefined {
 }
 
 /**
- * The owner of what a request names: the path's session or run id, or for a run the `session.id`
- * of its body (`body` parsed, or its JSON text). `undefined` for requests that name nothing.
+ * The owner of what a request names, by its operation's `x-routing-id` (operations.gen.ts, generated
+ * from openapi.yaml): the session or run id in its path, or the `session.id` of a run's body (`body`
+ * parsed, or its JSON text). `undefined` for requests that name nothing. Without `method`, the first
+ * operation on that path (they all route alike).
  */
-export function routingHost(path: string, body: unknown): string | undefined {
-  if (RUN_PATHS.test(path)) {
-    let value = body;
-    if (typeof value === 'string') {
-      try {
-        value = JSON.parse(value);
-      } catch {
-        return undefined;
-      }
-    }
-    const id = (value as { session?: { id?: unknown } } | null | undefined)?.session?.id;
-    return typeof id === 'string' ? hostOf(id) : undefined;
-  }
-  const named = NAMED_PATH.exec(path)?.[1];
-  if (named === undefined) return undefined;
+export function routingHost(path: string, body: unknown, method?: string): string | undefined {
+  const operation = OPERATIONS.find((op) => (method === undefined || op.method === method) && op.path.test(path));
+  const routing = operation?.routing;
+  if (operation === undefined || routing === undefined) return undefined;
+  const id = routing.in === 'path' ? pathId(operation.path, path, routing.name) : bodyId(body, routing.pointer);
+  return id === undefined ? undefined : hostOf(id);
+}
+
+function pathId(pattern: RegExp, path: string, name: string): string | undefined {
+  const raw = pattern.exec(path)?.groups?.[name];
+  if (raw === undefined) return undefined;
   try {
-    return hostOf(decodeURIComponent(named));
+    return decodeURIComponent(raw);
   } catch {
     return undefined;
   }
+}
+
+function bodyId(body: unknown, pointer: readonly string[]): string | undefined {
+  let value = body;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  for (const member of pointer) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[member] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }

@@ -10,6 +10,7 @@
 
 import { restored421 } from './dispatcher.js';
 import { AbortError, ConnectionError, retryAfterSeconds, TimeoutError } from './errors.js';
+import { operationOf } from './operations.gen.js';
 import { ROUTING_HEADER, routingHost } from './routing.js';
 import { VERSION } from './version.js';
 
@@ -59,13 +60,6 @@ export interface TransportSettings {
 }
 
 /** The operations that take an `Idempotency-Key` (all POST): createSession, forkSession, run, streamRun, the two actions. */
-const IDEMPOTENT_PATHS = [
-  /^\/v1\/sessions$/,
-  /^\/v1\/sessions\/[^/]+\/fork$/,
-  /^\/v1\/runs$/,
-  /^\/v1\/runs\/stream$/,
-  /^\/v1\/runs\/[^/]+\/actions(\/stream)?$/,
-];
 const RETRYABLE_CODES: ReadonlySet<string> = new Set(['HOST_BUSY', 'SESSION_STORE_FULL', 'SHUTTING_DOWN', 'HOST_UNAVAILABLE', 'IDEMPOTENCY_KEY_IN_USE']);
 const UTF8 = new TextDecoder();
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
@@ -84,9 +78,9 @@ function misdirectedOwner(response: Response, body: AnswerBody): string | undefi
   }
 }
 
-/** Whether a `POST` to this path takes an `Idempotency-Key`. */
+/** Whether this request's operation takes an `Idempotency-Key` (operations.gen.ts, from openapi.yaml). */
 export function takesIdempotencyKey(method: string, path: string): boolean {
-  return method === 'POST' && IDEMPOTENT_PATHS.some((pattern) => pattern.test(path));
+  return operationOf(method, path)?.idempotencyKey === true;
 }
 
 /** The wait before retry `n` (from 0) without `Retry-After`: `min(0.5 s * 2^n, 8 s)` times [0.75, 1.0]. */
@@ -430,7 +424,7 @@ export function createTransport(settings: TransportSettings): typeof fetch {
     const body = request.body === null ? null : await request.arrayBuffer();
     const call = { method: request.method.toUpperCase(), url: request.url, headers: new Headers(request.headers), body, signal: request.signal };
     if (!call.headers.has(ROUTING_HEADER)) {
-      const host = routingHost(new URL(request.url).pathname, body === null ? undefined : UTF8.decode(body));
+      const host = routingHost(new URL(request.url).pathname, body === null ? undefined : UTF8.decode(body), call.method);
       if (host !== undefined) call.headers.set(ROUTING_HEADER, host);
     }
     const answer = await execute(settings, call);

@@ -1,0 +1,248 @@
+"""Write each client's table of per-operation facts from openapi.yaml, or check that none has drifted.
+
+    python generator/operations.py          # write the generated tables (part of make generate)
+    python generator/operations.py --check  # fail, naming each file, if a committed table differs
+
+Per operation, from the spec: its method and path template; whether it takes an ``Idempotency-Key`` (it
+declares that header parameter); and which id routes it (``x-routing-id``: a path parameter, or a JSON pointer
+into the request body, for the operations that declare the ``Agentic-Host`` header). The transports of the
+TypeScript and Go clients, which see every request (their raw generated calls too), look an outgoing request
+up in the table instead of matching paths of their own:
+
+- clients/typescript/src/operations.gen.ts
+- clients/go/operations_gen.go
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT / "openapi.yaml"
+METHODS = ("get", "post", "put", "patch", "delete")
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+ROUTING_HEADER = "Agentic-Host"
+
+
+class OperationsError(Exception):
+    """The spec's operations cannot be tabled; the message names the operation and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    id: str
+    method: str
+    path: str
+    idempotency_key: bool
+    routing_param: str | None
+    """The path parameter whose id routes the request."""
+    routing_pointer: tuple[str, ...] | None
+    """The body members whose id routes the request (``("session", "id")``)."""
+
+    @property
+    def pattern(self) -> str:
+        """The path template as an anchored regular expression, each parameter one segment (a named group)."""
+        parts = re.split(r"\{(\w+)\}", self.path)
+        return (
+            "^" + "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>[^/]+)" for i, part in enumerate(parts)) + "$"
+        )
+
+
+def load_operations(spec_path: Path = SPEC) -> list[Operation]:
+    spec = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    parameters: dict[str, dict[str, Any]] = spec.get("components", {}).get("parameters", {})
+    schemas: dict[str, dict[str, Any]] = spec["components"]["schemas"]
+    found = [
+        _operation(path, method, item, op, parameters, schemas)
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+        if method in METHODS
+    ]
+    # Literal paths before templated ones, so /v1/runs/stream is streamRun before it could be getRun's {runId}.
+    return sorted(found, key=lambda op: (op.path.count("{"), op.path, op.method))
+
+
+def _operation(
+    path: str,
+    method: str,
+    item: dict[str, Any],
+    op: dict[str, Any],
+    parameters: dict[str, dict[str, Any]],
+    schemas: dict[str, dict[str, Any]],
+) -> Operation:
+    name = op["operationId"]
+    declared = [_resolve(p, parameters) for p in [*item.get("parameters", []), *op.get("parameters", [])]]
+    headers = {p["name"] for p in declared if p["in"] == "header"}
+    path_params = {p["name"] for p in declared if p["in"] == "path"}
+    routing = op.get("x-routing-id")
+    if (routing is not None) != (ROUTING_HEADER in headers):
+        raise OperationsError(f"{name}: x-routing-id and the {ROUTING_HEADER} header parameter go together")
+    param, pointer = None, None
+    if routing is not None:
+        param, pointer = _routing(name, routing, path_params, _body_schema(op, schemas), schemas)
+    return Operation(name, method.upper(), path, IDEMPOTENCY_HEADER in headers, param, pointer)
+
+
+def _routing(
+    name: str,
+    routing: dict[str, Any],
+    path_params: set[str],
+    body: dict[str, Any] | None,
+    schemas: dict[str, dict[str, Any]],
+) -> tuple[str | None, tuple[str, ...] | None]:
+    where = f"{name}: x-routing-id"
+    if routing.get("in") == "path":
+        if routing.get("name") not in path_params:
+            raise OperationsError(f"{where}: {routing.get('name')!r} is not a path parameter of the operation")
+        return str(routing["name"]), None
+    if routing.get("in") == "body" and isinstance(routing.get("pointer"), str):
+        members = tuple(part for part in str(routing["pointer"]).split("/") if part)
+        schema = body
+        for member in members:
+            schema = _resolve_schema(schema, schemas)
+            properties = (schema or {}).get("properties", {})
+            if member not in properties:
+                raise OperationsError(f"{where}: the request body has no {routing['pointer']}")
+            schema = properties[member]
+        return None, members
+    raise OperationsError(f"{where}: {{in: path, name: P}} or {{in: body, pointer: /a/b}}, not {routing!r}")
+
+
+def _resolve(parameter: dict[str, Any], parameters: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return parameters[parameter["$ref"].rsplit("/", 1)[1]] if "$ref" in parameter else parameter
+
+
+def _resolve_schema(schema: dict[str, Any] | None, schemas: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    while schema is not None and "$ref" in schema:
+        schema = schemas[schema["$ref"].rsplit("/", 1)[1]]
+    if schema is not None and "anyOf" in schema:  # an optional member: {anyOf: [{$ref}, {type: null}]}
+        schema = next((s for s in schema["anyOf"] if "$ref" in s or "properties" in s), schema)
+        return _resolve_schema(schema, schemas)
+    return schema
+
+
+def _body_schema(op: dict[str, Any], schemas: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    content = op.get("requestBody", {}).get("content", {})
+    return _resolve_schema(content.get("application/json", {}).get("schema"), schemas)
+
+
+# -- TypeScript ---------------------------------------------------------------------------------------------------
+
+
+def render_typescript(operations: list[Operation]) -> str:
+    rows = "".join(_ts_row(op) for op in operations)
+    return (
+        "// Generated from openapi.yaml by generator/operations.py. DO NOT EDIT.\n"
+        "// Per operation: its method and path, whether it takes an Idempotency-Key, and the id that routes it\n"
+        "// (x-routing-id). The transport looks every outgoing request up here (operationOf).\n\n"
+        "/** Where the id that routes a request is: a path parameter, or members of the JSON body. */\n"
+        "export type Routing =\n"
+        "  | { readonly in: 'path'; readonly name: string }\n"
+        "  | { readonly in: 'body'; readonly pointer: readonly string[] };\n\n"
+        "export interface OperationFacts {\n"
+        "  readonly id: string;\n  readonly method: string;\n  readonly path: RegExp;\n"
+        "  readonly idempotencyKey: boolean;\n  readonly routing?: Routing;\n}\n\n"
+        f"export const OPERATIONS: readonly OperationFacts[] = [\n{rows}];\n\n"
+        "/** The operation a request is (by its method and path), or undefined for one outside the contract. */\n"
+        "export function operationOf(method: string, path: string): OperationFacts | undefined {\n"
+        "  return OPERATIONS.find((op) => op.method === method && op.path.test(path));\n}\n"
+    )
+
+
+def _ts_row(op: Operation) -> str:
+    pattern = op.pattern.replace("/", "\\/").replace("(?P<", "(?<")
+    routing = ""
+    if op.routing_param is not None:
+        routing = f", routing: {{ in: 'path', name: {json.dumps(op.routing_param)} }}"
+    elif op.routing_pointer is not None:
+        routing = f", routing: {{ in: 'body', pointer: {json.dumps(list(op.routing_pointer))} }}"
+    key = "true" if op.idempotency_key else "false"
+    return (
+        f"  {{ id: {json.dumps(op.id)}, method: {json.dumps(op.method)}, path: /{pattern}/, "
+        f"idempotencyKey: {key}{routing} }},\n"
+    )
+
+
+# -- Go -----------------------------------------------------------------------------------------------------------
+
+
+def render_go(operations: list[Operation]) -> str:
+    rows = "".join(_go_row(op) for op in operations)
+    source = (
+        "// Code generated from openapi.yaml by generator/operations.py. DO NOT EDIT.\n\n"
+        "package agenticdriver\n\n"
+        'import "regexp"\n\n'
+        "// operationFacts is what the transport needs of one operation: its method and path, whether it\n"
+        "// takes an Idempotency-Key, and the id that routes it (x-routing-id): a path parameter\n"
+        "// (routingParam) or members of the JSON body (routingPointer).\n"
+        "type operationFacts struct {\n"
+        "\tid             string\n\tmethod         string\n\tpath           *regexp.Regexp\n"
+        "\tidempotencyKey bool\n\troutingParam   string\n\troutingPointer []string\n}\n\n"
+        f"var operations = []operationFacts{{\n{rows}}}\n\n"
+        "// operationOf is the operation a request is, by its method and (escaped) path, or nil.\n"
+        "func operationOf(method, path string) *operationFacts {\n"
+        "\tfor i := range operations {\n"
+        "\t\tif operations[i].method == method && operations[i].path.MatchString(path) {\n"
+        "\t\t\treturn &operations[i]\n\t\t}\n\t}\n\treturn nil\n}\n"
+    )
+    done = subprocess.run(["gofmt"], input=source, capture_output=True, text=True, check=False, timeout=60)
+    if done.returncode != 0:
+        raise OperationsError(f"gofmt refused the operations table: {done.stderr}")
+    return done.stdout
+
+
+def _go_row(op: Operation) -> str:
+    pointer = (
+        "nil" if op.routing_pointer is None else "[]string{" + ", ".join(map(json.dumps, op.routing_pointer)) + "}"
+    )
+    key, param = "true" if op.idempotency_key else "false", json.dumps(op.routing_param or "")
+    return (
+        f"\t{{id: {json.dumps(op.id)}, method: {json.dumps(op.method)}, path: regexp.MustCompile(`{op.pattern}`), "
+        f"idempotencyKey: {key}, routingParam: {param}, routingPointer: {pointer}}},\n"
+    )
+
+
+# -- writing and checking -----------------------------------------------------------------------------------------
+
+OUTPUTS: dict[str, Callable[[list[Operation]], str]] = {
+    "clients/typescript/src/operations.gen.ts": render_typescript,
+    "clients/go/operations_gen.go": render_go,
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="fail if a committed table differs")
+    options = parser.parse_args()
+    try:
+        operations = load_operations()
+        rendered = {path: render(operations) for path, render in OUTPUTS.items()}
+    except OperationsError as problem:
+        print(f"operations: openapi.yaml: {problem}", file=sys.stderr)
+        return 1
+    stale = []
+    for path, text in rendered.items():
+        target = ROOT / path
+        if options.check:
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                stale.append(path)
+        else:
+            target.write_text(text, encoding="utf-8")
+            print("Wrote", path)
+    for path in stale:
+        print(f"{path}: differs from openapi.yaml's operations; run make generate", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
