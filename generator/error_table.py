@@ -11,6 +11,8 @@ The table is ``components.schemas.ErrorCode.x-error-table``: per code its HTTP `
 - clients/go/codes_gen.go: a sentinel per code (``ErrSessionBusy``) and the list ``Sentinel`` reads;
 - clients/typescript/src/errors.gen.ts: a class per code under its group, its guaranteed ``fields`` typed as
   present, and ``PROBLEM_ERRORS``;
+- clients/rust/src/error/groups.rs: the group of each code (``ProblemKind::group``); the Go file also holds the
+  group sentinels (``ErrProviderFailed``) and which codes are in each;
 - docs/errors.md's code table and the Python SDK's ``_fix_it.py`` (rendered by ``docs_reference.py``, which
   reads ``load_table`` below).
 
@@ -170,6 +172,10 @@ def render_go(rows: list[Row]) -> str:
         for row in rows
     )
     listed = "".join(f"\tErr{row.pascal},\n" for row in rows)
+    groups = "".join(f'\tErr{group} = &GroupError{{"{group}"}}\n' for group in GROUPS)
+    grouped = "".join(
+        f"\tErrorCode{row.code.replace('_', '')}: Err{row.group},\n" for row in rows if row.group is not None
+    )
     return _gofmt(
         "// Code generated from openapi.yaml's ErrorCode x-error-table by generator/error_table.py. DO NOT EDIT.\n\n"
         "package agenticdriver\n\n"
@@ -177,7 +183,12 @@ def render_go(rows: list[Row]) -> str:
         "// *ProblemError with that code.\n"
         f"var (\n{declared})\n\n"
         "// allSentinels lists every sentinel, in the catalogue's order (Sentinel reads it).\n"
-        f"var allSentinels = []*CodeError{{\n{listed}}}\n"
+        f"var allSentinels = []*CodeError{{\n{listed}}}\n\n"
+        "// The groups every client shares (x-error-table's group): errors.Is(err, ErrProviderFailed) holds for\n"
+        "// every *ProblemError whose code is in that group.\n"
+        f"var (\n{groups})\n\n"
+        "// codeGroups is the group of each code that has one.\n"
+        f"var codeGroups = map[ErrorCode]*GroupError{{\n{grouped}}}\n"
     )
 
 
@@ -231,12 +242,32 @@ def _ts_class(row: Row) -> str:
     return f"{head}\n{declared}}}\n"
 
 
+# -- the Rust client's groups -------------------------------------------------------------------------------------
+
+
+def render_rust(rows: list[Row]) -> str:
+    arms = "".join(f"        ErrorCode::{row.pascal} => ProblemGroup::{row.group},\n" for row in rows if row.group)
+    return (
+        "// Generated from openapi.yaml's ErrorCode x-error-table by generator/error_table.py. DO NOT EDIT.\n\n"
+        "use super::ProblemGroup;\n"
+        "use crate::generated::types::ErrorCode;\n\n"
+        "/// The group of a catalogue code (x-error-table's group), or `None` for a code in none.\n"
+        "pub(crate) fn group_of(code: ErrorCode) -> Option<ProblemGroup> {\n"
+        "    Some(match code {\n"
+        f"{arms}"
+        "        _ => return None,\n"
+        "    })\n"
+        "}\n"
+    )
+
+
 # -- writing and checking -----------------------------------------------------------------------------------------
 
 OUTPUTS: dict[str, Callable[[list[Row]], str]] = {
     "server/src/agentic_driver/error_table.py": render_server,
     "clients/go/codes_gen.go": render_go,
     "clients/typescript/src/errors.gen.ts": render_typescript,
+    "clients/rust/src/error/groups.rs": render_rust,
 }
 
 

@@ -206,3 +206,49 @@ var allSentinels = []*CodeError{
 	ErrRunEventsExpired,
 	ErrSubjectQuotaExceeded,
 }
+
+// The groups every client shares (x-error-table's group): errors.Is(err, ErrProviderFailed) holds for
+// every *ProblemError whose code is in that group.
+var (
+	ErrNotFound       = &GroupError{"NotFound"}
+	ErrConflict       = &GroupError{"Conflict"}
+	ErrUnprocessable  = &GroupError{"Unprocessable"}
+	ErrProviderFailed = &GroupError{"ProviderFailed"}
+	ErrRetryLater     = &GroupError{"RetryLater"}
+)
+
+// codeGroups is the group of each code that has one.
+var codeGroups = map[ErrorCode]*GroupError{
+	ErrorCodeSESSIONNOTFOUND:           ErrNotFound,
+	ErrorCodeRUNNOTFOUND:               ErrNotFound,
+	ErrorCodePROVIDERNOTFOUND:          ErrNotFound,
+	ErrorCodeMODELNOTFOUND:             ErrNotFound,
+	ErrorCodeROUTENOTFOUND:             ErrNotFound,
+	ErrorCodeSESSIONREVISIONCONFLICT:   ErrConflict,
+	ErrorCodeSESSIONBUSY:               ErrConflict,
+	ErrorCodeSESSIONINTERRUPTED:        ErrConflict,
+	ErrorCodeSESSIONACCOUNTREQUIRED:    ErrConflict,
+	ErrorCodeRUNCANCELLED:              ErrConflict,
+	ErrorCodeRUNNOTWAITING:             ErrConflict,
+	ErrorCodeIDEMPOTENCYKEYINUSE:       ErrConflict,
+	ErrorCodeVALIDATIONERROR:           ErrUnprocessable,
+	ErrorCodeUNSUPPORTEDCONTINUATION:   ErrUnprocessable,
+	ErrorCodeSESSIONCONTEXTUNSUPPORTED: ErrUnprocessable,
+	ErrorCodeSESSIONOVERRIDEREJECTED:   ErrUnprocessable,
+	ErrorCodeSESSIONLIMITEXCEEDED:      ErrUnprocessable,
+	ErrorCodeSESSIONPREFIXCHANGED:      ErrUnprocessable,
+	ErrorCodeACTIONMISMATCH:            ErrUnprocessable,
+	ErrorCodeIDEMPOTENCYKEYREUSED:      ErrUnprocessable,
+	ErrorCodeTOOLNAMECONFLICT:          ErrUnprocessable,
+	ErrorCodePROVIDERRATELIMITED:       ErrProviderFailed,
+	ErrorCodePROVIDERERROR:             ErrProviderFailed,
+	ErrorCodePROVIDERAUTHFAILED:        ErrProviderFailed,
+	ErrorCodePROVIDERREJECTED:          ErrProviderFailed,
+	ErrorCodeSESSIONSTOREFULL:          ErrRetryLater,
+	ErrorCodeHOSTBUSY:                  ErrRetryLater,
+	ErrorCodePROVIDEROVERLOADED:        ErrProviderFailed,
+	ErrorCodeSHUTTINGDOWN:              ErrRetryLater,
+	ErrorCodePROVIDERTIMEOUT:           ErrProviderFailed,
+	ErrorCodeATTACHMENTUNSUPPORTED:     ErrUnprocessable,
+	ErrorCodeHOSTUNAVAILABLE:           ErrRetryLater,
+}

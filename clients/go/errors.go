@@ -134,6 +134,14 @@ type CodeError struct{ Code ErrorCode }
 
 func (e *CodeError) Error() string { return string(e.Code) }
 
+// GroupError is the sentinel of a group of codes, the same groups in every client: ErrNotFound,
+// ErrConflict, ErrUnprocessable, ErrProviderFailed (the provider failed after model work started)
+// and ErrRetryLater (the host takes no new work now). errors.Is(err, ErrProviderFailed) holds for
+// every *ProblemError whose code is in the group (codes_gen.go, from openapi.yaml's x-error-table).
+type GroupError struct{ Name string }
+
+func (e *GroupError) Error() string { return e.Name }
+
 // sentinels indexes the generated sentinels (codes_gen.go, from openapi.yaml's x-error-table) by code.
 var sentinels = map[ErrorCode]*CodeError{}
 
@@ -262,10 +270,15 @@ func (e *ProblemError) Error() string {
 	return fmt.Sprintf("%s (%d): %s", e.Code, e.Status, e.Detail)
 }
 
-// Is reports whether target is the sentinel of this problem's code.
+// Is reports whether target is the sentinel of this problem's code, or of its code's group.
 func (e *ProblemError) Is(target error) bool {
-	sentinel, ok := target.(*CodeError)
-	return ok && sentinel.Code == e.Code
+	switch sentinel := target.(type) {
+	case *CodeError:
+		return sentinel.Code == e.Code
+	case *GroupError:
+		return codeGroups[e.Code] == sentinel
+	}
+	return false
 }
 
 // Known reports whether the code is in this client's catalogue.

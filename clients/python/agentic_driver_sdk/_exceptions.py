@@ -42,20 +42,24 @@
         ├── HeadersTooLargeError                431 HEADERS_TOO_LARGE
         ├── MalformedRequestError               400 MALFORMED_REQUEST
         ├── RateLimitError                      429
-        │   ├── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)
+        │   ├── ProviderRateLimitedError            PROVIDER_RATE_LIMITED (.retry_after)             [P]
         │   └── SubjectQuotaExceededError           SUBJECT_QUOTA_EXCEEDED (.limit, .maximum, .retry_after)
         └── InternalServerError                 5xx
             ├── InternalError                       INTERNAL_ERROR
             ├── SessionsDisabledError               SESSIONS_DISABLED
-            ├── ProviderError                       PROVIDER_ERROR
-            ├── ProviderAuthFailedError             PROVIDER_AUTH_FAILED
-            ├── ProviderRejectedError               PROVIDER_REJECTED
-            ├── ProviderOverloadedError             PROVIDER_OVERLOADED
-            ├── ShuttingDownError                   SHUTTING_DOWN (.retry_after)
-            ├── SessionStoreFullError               SESSION_STORE_FULL (.retry_after)
-            ├── HostBusyError                       HOST_BUSY (.retry_after)
-            ├── HostUnavailableError                HOST_UNAVAILABLE (.owner_host_id: str | None, .retry_after)
-            └── ProviderTimeoutError                PROVIDER_TIMEOUT
+            ├── ProviderError                       PROVIDER_ERROR                                   [P]
+            ├── ProviderAuthFailedError             PROVIDER_AUTH_FAILED                             [P]
+            ├── ProviderRejectedError               PROVIDER_REJECTED                                [P]
+            ├── ProviderOverloadedError             PROVIDER_OVERLOADED                              [P]
+            ├── ShuttingDownError                   SHUTTING_DOWN (.retry_after)                     [R]
+            ├── SessionStoreFullError               SESSION_STORE_FULL (.retry_after)                [R]
+            ├── HostBusyError                       HOST_BUSY (.retry_after)                         [R]
+            ├── HostUnavailableError                HOST_UNAVAILABLE (.owner_host_id: str | None, .retry_after) [R]
+            └── ProviderTimeoutError                PROVIDER_TIMEOUT                                 [P]
+
+[P] is also a ``ProviderFailedError`` and [R] a ``RetryLaterError``: the server's two groups that cut across
+statuses (its ``NotFound``, ``Conflict`` and ``Unprocessable`` are ``NotFoundError``, ``ConflictError`` and
+``UnprocessableEntityError`` here), so the same families can be caught in every client.
 
 A problem with a code this client does not know (from a newer host) raises
 the class of its status, with ``.code`` still set: branching on ``code`` alone
@@ -99,6 +103,7 @@ __all__ = [
     "PermissionDeniedError",
     "ProviderAuthFailedError",
     "ProviderError",
+    "ProviderFailedError",
     "ProviderNotFoundError",
     "ProviderOverloadedError",
     "ProviderRateLimitedError",
@@ -106,6 +111,7 @@ __all__ = [
     "ProviderTimeoutError",
     "RateLimitError",
     "RequestTimeoutError",
+    "RetryLaterError",
     "RouteNotFoundError",
     "RunCancelledError",
     "RunEventsExpiredError",
@@ -450,13 +456,26 @@ class MisdirectedRequestError(APIStatusError):
         self.owner_host_id = problem["ownerHostId"]
 
 
+class ProviderFailedError(APIStatusError):
+    """The model provider failed after model work started (the server's ``ProviderFailed`` group, the same in
+    every client): ``PROVIDER_RATE_LIMITED`` (429), ``PROVIDER_ERROR``, ``PROVIDER_AUTH_FAILED``,
+    ``PROVIDER_REJECTED`` (502), ``PROVIDER_OVERLOADED`` (503), ``PROVIDER_TIMEOUT`` (504). Never retried: the
+    host already retried upstream. Each is also under the class of its status."""
+
+
+class RetryLaterError(APIStatusError):
+    """The host takes no new work now (the server's ``RetryLater`` group, the same in every client): 503
+    ``SESSION_STORE_FULL``, ``HOST_BUSY``, ``SHUTTING_DOWN``, ``HOST_UNAVAILABLE``, each with ``Retry-After``;
+    retried after it, then raised. Each is also an ``InternalServerError``."""
+
+
 class RateLimitError(APIStatusError):
     """429: too many requests. Never retried (``clients/BEHAVIOUR.md``): not ``PROVIDER_RATE_LIMITED``, not
     ``SUBJECT_QUOTA_EXCEEDED``, not a proxy's 429."""
 
 
 @_code("PROVIDER_RATE_LIMITED")
-class ProviderRateLimitedError(RateLimitError):
+class ProviderRateLimitedError(RateLimitError, ProviderFailedError):
     """``retry_after`` is the provider's ``Retry-After`` when it sent one; never retried."""
 
 
@@ -492,19 +511,19 @@ class SessionsDisabledError(InternalServerError): ...
 
 
 @_code("PROVIDER_ERROR")
-class ProviderError(InternalServerError): ...
+class ProviderError(InternalServerError, ProviderFailedError): ...
 
 
 @_code("SESSION_STORE_FULL")
-class SessionStoreFullError(InternalServerError): ...
+class SessionStoreFullError(InternalServerError, RetryLaterError): ...
 
 
 @_code("HOST_BUSY")
-class HostBusyError(InternalServerError): ...
+class HostBusyError(InternalServerError, RetryLaterError): ...
 
 
 @_code("HOST_UNAVAILABLE")
-class HostUnavailableError(InternalServerError):
+class HostUnavailableError(InternalServerError, RetryLaterError):
     """Retried after ``Retry-After`` like ``HOST_BUSY``."""
 
     owner_host_id: str | None
@@ -517,24 +536,24 @@ class HostUnavailableError(InternalServerError):
 
 
 @_code("PROVIDER_AUTH_FAILED")
-class ProviderAuthFailedError(InternalServerError): ...
+class ProviderAuthFailedError(InternalServerError, ProviderFailedError): ...
 
 
 @_code("PROVIDER_REJECTED")
-class ProviderRejectedError(InternalServerError): ...
+class ProviderRejectedError(InternalServerError, ProviderFailedError): ...
 
 
 @_code("PROVIDER_OVERLOADED")
-class ProviderOverloadedError(InternalServerError): ...
+class ProviderOverloadedError(InternalServerError, ProviderFailedError): ...
 
 
 @_code("SHUTTING_DOWN")
-class ShuttingDownError(InternalServerError):
+class ShuttingDownError(InternalServerError, RetryLaterError):
     """Retried after ``retry_after``, on another host process if there is one."""
 
 
 @_code("PROVIDER_TIMEOUT")
-class ProviderTimeoutError(InternalServerError): ...
+class ProviderTimeoutError(InternalServerError, ProviderFailedError): ...
 
 
 _STATUS_ERRORS: dict[int, type[APIStatusError]] = {

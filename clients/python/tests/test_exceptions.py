@@ -46,12 +46,12 @@ def test_every_code_in_the_spec_has_its_own_class() -> None:
 
 @pytest.mark.parametrize("code", spec_codes())
 def test_each_code_class_opens_its_docstring_with_the_code_and_its_shared_fix_it_text(code: str) -> None:
-    """The text comes from _fix_it.py (generated from the host's error guide), never written here a second time."""
+    """The text comes from _fix_it.py (generated from openapi.yaml x-error-table), never written a second time."""
     from agentic_driver_sdk._fix_it import FIX_IT
 
     doc = CODE_ERRORS[code].__doc__ or ""
 
-    assert doc.startswith(f"``{code}``: {FIX_IT[code]}"), f"{code}: run make docs-reference"
+    assert doc.startswith(f"``{code}``: {FIX_IT[code]}"), f"{code}: run make generate"
     assert code in (sdk._exceptions.__doc__ or ""), f"{code} is missing from the tree drawn in _exceptions.py"
 
 
@@ -67,6 +67,25 @@ def test_each_code_class_sits_under_its_status_class(code: str) -> None:
     for status in statuses:
         parent = sdk.InternalServerError if status >= 500 else _STATUS_ERRORS[status]
         assert issubclass(CODE_ERRORS[code], parent), (code, status)
+
+
+GROUPS = {
+    "NotFound": sdk.NotFoundError,
+    "Conflict": sdk.ConflictError,
+    "Unprocessable": sdk.UnprocessableEntityError,
+    "ProviderFailed": sdk.ProviderFailedError,
+    "RetryLater": sdk.RetryLaterError,
+}
+"""openapi.yaml's x-error-table groups (the server's, and every client's) -> this client's class for each."""
+
+
+@pytest.mark.parametrize("code", spec_codes())
+def test_each_code_class_is_in_the_group_the_error_table_gives_it_and_no_other(code: str) -> None:
+    table = yaml.safe_load(SPEC.read_text(encoding="utf-8"))["components"]["schemas"]["ErrorCode"]["x-error-table"]
+    group = table[code].get("group")
+
+    inside = {name for name, cls in GROUPS.items() if issubclass(CODE_ERRORS[code], cls)}
+    assert inside == ({group} if group else set()), (code, inside, group)
 
 
 async def raised(driver: Driver, call: Any, error: type[Exception]) -> Any:

@@ -33,6 +33,7 @@ use serde::Deserialize;
 
 use crate::generated::types::{ErrorCode, ValidationIssue};
 
+mod groups;
 mod problem;
 
 pub(crate) use problem::error_from_answer;
@@ -176,6 +177,12 @@ impl Error {
         self.problem().map(|problem| &problem.kind)
     }
 
+    /// The group of a problem's code ([`ProblemGroup`]), or `None` (no problem, a code in no
+    /// group, or one newer than this client).
+    pub fn group(&self) -> Option<ProblemGroup> {
+        self.kind().and_then(ProblemKind::group)
+    }
+
     /// The problem's code as the host sent it (also a code newer than this client).
     pub fn code(&self) -> Option<&str> {
         self.problem().map(|problem| problem.code.as_str())
@@ -304,6 +311,23 @@ impl std::error::Error for Error {
             _ => None,
         }
     }
+}
+
+/// The groups of catalogue codes, the same in every client (openapi.yaml's `x-error-table`;
+/// `src/error/groups.rs` is generated from it): match on `error.group()` to handle a family at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemGroup {
+    /// 404: the session, run, provider, model or route named does not exist for this caller.
+    NotFound,
+    /// 409: the request conflicts with the session's or run's current state.
+    Conflict,
+    /// 422: well-formed JSON this host cannot act on as sent.
+    Unprocessable,
+    /// The model provider failed after model work started (never retried by this client).
+    ProviderFailed,
+    /// 503 with `Retry-After`: the host takes no new work now (retried by this client).
+    RetryLater,
 }
 
 /// One variant per code of the catalogue (`components.schemas.ErrorCode`), with the fields the
@@ -524,6 +548,12 @@ impl ProblemKind {
                 ProblemKind::SubjectQuotaExceeded { limit: limit(), maximum: fields.maximum }
             }
         })
+    }
+
+    /// The group of this kind's code, the same groups in every client (`None` for a code in none,
+    /// and for [`ProblemKind::Unknown`]).
+    pub fn group(&self) -> Option<ProblemGroup> {
+        self.code().and_then(groups::group_of)
     }
 
     /// The catalogue code of this kind (`None` for [`ProblemKind::Unknown`]).

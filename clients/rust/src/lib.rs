@@ -51,7 +51,9 @@ pub use client::{
     Client, ClientBuilder, ErrorBody, Response, SessionRunResult, Timeouts, DEFAULT_BASE_URL, DEFAULT_IDLE_WAIT,
     DEFAULT_MAX_RETRIES, USER_AGENT_VALUE,
 };
-pub use error::{ConnectionError, Error, Problem, ProblemKind, TimeoutError, TimeoutKind, UnexpectedStatus};
+pub use error::{
+    ConnectionError, Error, Problem, ProblemGroup, ProblemKind, TimeoutError, TimeoutKind, UnexpectedStatus,
+};
 pub use generated::types;
 pub use session::SessionIdentity;
 pub use stream::{Event, EventStream, UnknownEvent, RUN_EVENT_TYPES};

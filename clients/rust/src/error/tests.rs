@@ -158,3 +158,17 @@ fn other_bodies_are_unexpected_statuses() {
     assert_eq!(error.status(), Some(502));
     assert!(error.kind().is_none());
 }
+
+#[test]
+fn each_code_is_in_its_group_and_no_other() {
+    let group = |code: &str| error_from_answer(409, &HeaderMap::new(), &problem(code, GUARANTEED)).group();
+    assert_eq!(group("SESSION_NOT_FOUND"), Some(ProblemGroup::NotFound));
+    assert_eq!(group("SESSION_BUSY"), Some(ProblemGroup::Conflict));
+    assert_eq!(group("VALIDATION_ERROR"), Some(ProblemGroup::Unprocessable));
+    assert_eq!(group("PROVIDER_TIMEOUT"), Some(ProblemGroup::ProviderFailed));
+    assert_eq!(group("PROVIDER_RATE_LIMITED"), Some(ProblemGroup::ProviderFailed));
+    assert_eq!(group("HOST_BUSY"), Some(ProblemGroup::RetryLater));
+    assert_eq!(group("HOST_UNAVAILABLE"), Some(ProblemGroup::RetryLater));
+    assert_eq!(group("UNAUTHENTICATED"), None);
+    assert_eq!(group("A_CODE_FROM_A_NEWER_HOST"), None);
+}
