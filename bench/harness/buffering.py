@@ -24,32 +24,42 @@ Rejoin. On ``kept`` (holding its 1,000 kept runs), round after round: an ordinar
 middle (``GET /v1/runs/{id}/events`` with ``Last-Event-ID``); and a live run (``!hangafter``: it stops
 after some deltas and stays running), rejoined from the middle of what it sent, then cancelled. Time to
 first event is measured from writing the request to the first complete SSE block, as ``stream.c1`` is.
+
+This module starts the hosts and derives, compares and prints the figures; the hosts' JSON, the load
+and the rejoin rounds are in ``buffering_hosts.py``, the streaming SSE client in ``streamclient.py``,
+and their names stay importable from here.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import dataclasses
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httptools
-import orjson
+from . import targets
 
-from . import procstat, targets
-from .httpclient import Request, Response, encode_request
-from .loadgen import PhaseResult, open_connections, run_phase
-from .run import TEXT, turn_lanes
-from .stats import ratio, summarize
-from .targets import AgenticApi, RunningTarget, Session, TargetSpec
+# The hosts' and the stream client's names, importable from here as before the split.
+from .buffering_hosts import (  # noqa: F401
+    COUNTS,
+    HOSTS,
+    LONG_TEXT,
+    Counts,
+    Host,
+    chunked_text,
+    gauges,
+    host_config,
+    host_spec,
+    rejoin_rounds,
+)
+from .stats import ratio
+from .streamclient import Answer, Event, StreamConnection  # noqa: F401
+from .targets import RunningTarget
 
 __all__ = [
     "COUNTS",
@@ -71,417 +81,6 @@ RECORDED_CPU_SPREAD = (2.06, 2.40)
 """Host/floor CPU per turn in the two ``make bench`` runs behind the committed ``results/latest.json``
 (bench/README.md, "Latest results"): the run-to-run spread the bar "buffering must not move the CPU per
 turn ratio beyond the run-to-run spread" is read against. Update it with the committed results."""
-
-
-@dataclass(frozen=True, slots=True)
-class Counts:
-    sessions: int = 125
-    """Sessions the memory phases' turns go to (8 turns each per phase at the default ``runs``)."""
-    runs: int = 1000
-    """Turns per memory phase: ``runs.maxEntries``' default, so the second phase replaces every kept run."""
-    concurrency: int = 8
-    small: int = 1
-    """Deltas per turn in the first memory phase (``!chunks``)."""
-    large: int = 33
-    """Deltas per turn in the second."""
-    warmup_turns: int = 256
-    rounds: int = 300
-    """Rejoin rounds (each: an ordinary stream, a rejoin of it, a live run rejoined)."""
-    warmup_rounds: int = 20
-    rejoin_deltas: int = 16
-    """Deltas of the ordinary (and rejoined) run."""
-    live_deltas: int = 8
-    """Deltas the live run sends before it stops making progress (``!hangafter``)."""
-
-
-COUNTS = Counts()
-
-LONG_TEXT = " ".join([TEXT] * 12)
-"""About 530 characters, so that even ``large`` deltas carry some 16 characters each."""
-
-
-def chunked_text(deltas: int, hang_after: int | None = None) -> Callable[[int], str]:
-    """Turn ``n``'s input: the echo provider streams its reply (``echo: <text>``) in ``deltas`` deltas."""
-    head = f"!chunks {deltas}\n" + (f"!hangafter {hang_after}\n" if hang_after is not None else "")
-    return lambda n: f"{head}turn {n}: {LONG_TEXT}"
-
-
-# -- the two hosts -------------------------------------------------------------------------------
-
-
-def host_config(runs: dict[str, Any] | None) -> dict[str, Any]:
-    """Host JSON for both hosts: the embedded default's echo instance, sessions and token; ``runs`` as given."""
-    config: dict[str, Any] = {
-        "hostId": "bench-host",
-        "providers": [{"id": "echo", "kind": "echo", "accountId": "local", "models": ["echo-1"]}],
-        "sessions": {"retentionMs": 24 * 60 * 60 * 1000},
-        "tokens": [
-            {
-                "subject": "local",
-                "tokenEnv": "AGENTIC_DRIVER_TOKEN",
-                "providers": ["echo"],
-                "sessions": ["create", "read", "continue", "delete"],
-            }
-        ],
-    }
-    if runs is not None:
-        config["runs"] = runs
-    return config
-
-
-HOSTS = {"kept": None, "keep1": {"maxEntries": 1}}
-"""The two hosts' ``runs`` blocks: the defaults (5 minutes, 1,000 runs), and one ended run kept."""
-
-
-def host_spec(name: str, runs: dict[str, Any] | None, host_src: Path | None = None) -> TargetSpec:
-    spec = targets.host_spec()
-    if host_src is not None:
-        spec.env["PYTHONPATH"] = str(host_src.resolve())
-    base = spec.command
-    config = orjson.dumps(host_config(runs))
-
-    def setup() -> Path:
-        workdir = Path(tempfile.mkdtemp(prefix=f"bench-{name}-"))
-        (workdir / "host.json").write_bytes(config)
-        return workdir
-
-    spec.name = name
-    spec.command = lambda port: [*base(port), "--config", "host.json"]
-    spec.setup = setup
-    spec.description = f"agentic-driver serve --config host.json (echo, latency 0), runs: {json.dumps(runs or {})}"
-    return spec
-
-
-# -- a streaming SSE client ------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Event:
-    id: int | None
-    type: str
-    data: bytes
-    at_ns: int
-    """``perf_counter_ns`` when the block that completed it arrived."""
-
-
-@dataclass(slots=True)
-class Answer:
-    """One response, readable while it arrives: its events as they complete, then its end."""
-
-    sent_ns: int
-    done: asyncio.Future[None]
-    status: int = 0
-    body: bytearray = field(default_factory=bytearray)
-    events: list[Event] = field(default_factory=list)
-    ended_ns: int = 0
-    _pending: bytes = b""
-    _changed: asyncio.Future[None] | None = None
-
-    def feed(self, chunk: bytes) -> None:
-        now = time.perf_counter_ns()
-        self.body += chunk
-        self._pending += chunk
-        while (end := self._pending.find(b"\n\n")) >= 0:
-            block, self._pending = self._pending[:end], self._pending[end + 2 :]
-            event_id, kind, data = None, "message", b""
-            for line in block.split(b"\n"):
-                name, _, value = line.partition(b": ")
-                if name == b"id":
-                    event_id = int(value)
-                elif name == b"event":
-                    kind = value.decode()
-                elif name == b"data":
-                    data = value
-            if data or event_id is not None:  # not a comment (heartbeat)
-                self.events.append(Event(event_id, kind, data, now))
-        self._wake()
-
-    def finish(self) -> None:
-        self.ended_ns = time.perf_counter_ns()
-        if not self.done.done():
-            self.done.set_result(None)
-        self._wake()
-
-    def fail(self, error: BaseException) -> None:
-        if not self.done.done():
-            self.done.set_exception(error)
-        self._wake()
-
-    def _wake(self) -> None:
-        if self._changed is not None and not self._changed.done():
-            self._changed.set_result(None)
-        self._changed = None
-
-    @property
-    def last_id(self) -> int:
-        return next((e.id for e in reversed(self.events) if e.id is not None), 0)
-
-    async def until(self, event_id: int) -> None:
-        """Wait until the event with this id (or a later one) arrived; raise if the response ends first."""
-        while self.last_id < event_id:
-            if self.done.done():
-                self.done.result()  # raises a connection error
-                raise AssertionError(f"the response ended at event {self.last_id}, before {event_id}: {self.text()}")
-            self._changed = asyncio.get_running_loop().create_future()
-            await asyncio.wait((self._changed, self.done), return_when="FIRST_COMPLETED")
-
-    async def end(self) -> None:
-        await self.done
-
-    def text(self) -> str:
-        return bytes(self.body[:300]).decode("utf-8", "replace")
-
-    def first_event_ms(self) -> float:
-        return (self.events[0].at_ns - self.sent_ns) / 1e6
-
-    def total_ms(self) -> float:
-        return (self.ended_ns - self.sent_ns) / 1e6
-
-
-class _Protocol(asyncio.Protocol):
-    def __init__(self) -> None:
-        self.transport: asyncio.Transport | None = None
-        self.parser = httptools.HttpResponseParser(self)
-        self.answer: Answer | None = None
-        self.lost: BaseException | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
-
-    def data_received(self, data: bytes) -> None:
-        try:
-            self.parser.feed_data(data)
-        except httptools.HttpParserError as error:
-            if self.answer is not None:
-                self.answer.fail(ConnectionError(f"bad HTTP response: {error}"))
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.lost = exc or ConnectionError("connection closed by the server")
-        if self.answer is not None:
-            self.answer.fail(self.lost)
-
-    def on_headers_complete(self) -> None:
-        if self.answer is not None:
-            self.answer.status = self.parser.get_status_code()
-
-    def on_body(self, body: bytes) -> None:
-        if self.answer is not None:
-            self.answer.feed(body)
-
-    def on_message_complete(self) -> None:
-        if self.answer is not None:
-            self.answer.finish()
-
-
-class StreamConnection:
-    """One keep-alive HTTP/1.1 connection whose answers can be read event by event while they arrive."""
-
-    def __init__(self, protocol: _Protocol, host: str, headers: dict[str, str]) -> None:
-        self._protocol, self._host, self._headers = protocol, host, headers
-
-    @classmethod
-    async def open(cls, host: str, port: int, headers: dict[str, str]) -> StreamConnection:
-        _, protocol = await asyncio.get_running_loop().create_connection(_Protocol, host, port)
-        return cls(protocol, f"{host}:{port}", headers)
-
-    def send(self, request: Request, headers: dict[str, str] | None = None) -> Answer:
-        """Write the request now; the answer fills in as it arrives (one request at a time per connection)."""
-        protocol = self._protocol
-        if protocol.lost is not None or protocol.transport is None:
-            raise ConnectionError("connection is closed")
-        if protocol.answer is not None and not protocol.answer.done.done():
-            raise RuntimeError("the previous answer on this connection has not ended")
-        raw = encode_request(request, self._host, self._headers | (headers or {}))
-        answer = Answer(time.perf_counter_ns(), asyncio.get_running_loop().create_future())
-        protocol.answer = answer
-        protocol.transport.write(raw)
-        return answer
-
-    async def fetch(self, request: Request, headers: dict[str, str] | None = None, expect: int = 200) -> Answer:
-        answer = self.send(request, headers)
-        async with asyncio.timeout(30):  # a host that stops answering fails the section, not hangs it
-            await answer.end()
-        if answer.status != expect:
-            raise AssertionError(f"{request.method} {request.path}: {answer.status} {answer.text()}")
-        return answer
-
-    async def close(self) -> None:
-        if self._protocol.transport is not None:
-            self._protocol.transport.close()
-
-
-def gauges(scrape: bytes) -> dict[str, float]:
-    """The buffering gauges of a Prometheus text scrape."""
-    found: dict[str, float] = {}
-    for line in scrape.decode().splitlines():
-        name, _, value = line.partition(" ")
-        if name in ("agentic_driver_run_event_bytes", "agentic_driver_runs_retained"):
-            found[name.removeprefix("agentic_driver_")] = float(value)
-    return found
-
-
-# -- the measurements ----------------------------------------------------------------------------------
-
-
-class Host:
-    """One running host of the section, with a keep-alive connection for scrapes, creates and deletes."""
-
-    def __init__(self, target: RunningTarget, control: StreamConnection) -> None:
-        self.target = target
-        self.api: AgenticApi = target.spec.api  # type: ignore[assignment]
-        self.control = control
-        self.serial = 0
-        self.sessions: list[Session] = []
-        self.phases: dict[str, dict[str, Any]] = {}
-
-    @classmethod
-    async def open(cls, target: RunningTarget) -> Host:
-        return cls(target, await StreamConnection.open("127.0.0.1", target.port, target.spec.api.headers))
-
-    async def snapshot(self) -> dict[str, float]:
-        """RSS and the buffering gauges, once the host has settled for a moment."""
-        await asyncio.sleep(0.2)
-        scrape = await self.control.fetch(Request("GET", "/metrics"))
-        return {"rss": procstat.sample(self.target.pid).rss_bytes, **gauges(bytes(scrape.body))}
-
-    async def create(self, count: int) -> list[Session]:
-        made = []
-        for _ in range(count):
-            answer = await self.control.fetch(self.api.create(), expect=201)
-            made.append(self.api.created(_response(answer)))
-        return made
-
-    async def delete(self, pool: Sequence[Session]) -> None:
-        for session in pool:
-            await self.control.fetch(self.api.delete(session), expect=204)
-
-    async def turns(self, pool: Sequence[Session], count: int, deltas: int, concurrency: int) -> PhaseResult:
-        lanes = turn_lanes(
-            self.api, pool, concurrency, count, stream=True, start=self.serial, text=chunked_text(deltas)
-        )
-        self.serial += count
-        connections = await open_connections("raw", "127.0.0.1", self.target.port, self.api.headers, len(lanes))
-        try:
-            result = await run_phase("turns", lanes, server_pid=self.target.pid, connections=connections)
-        finally:
-            await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
-        if result.errors:
-            raise AssertionError(f"{self.target.spec.name}: {result.errors} failed turns: {result.error_samples[:2]}")
-        return result
-
-    async def events_per_turn(self, session: Session, deltas: int) -> int:
-        """How many events one streamed turn of ``deltas`` deltas has (``run.started``, deltas, outcome)."""
-        answer = await self.control.fetch(self.api.stream_turn(session, chunked_text(deltas)(0)))
-        self.api.turned(session)
-        return len(answer.events)
-
-    async def warm_up(self, counts: Counts) -> dict[str, int]:
-        """Turns of both shapes, on sessions deleted every ``2 * concurrency`` turns (which forgets their runs);
-        events per turn. ``kept`` must not keep many warm-up runs at once: their memory, freed when their
-        sessions go, would be reused by the measured runs and hide part of what those cost."""
-        chunk = 2 * counts.concurrency
-        per_turn: dict[str, int] = {}
-        for index in range(max(1, counts.warmup_turns // chunk)):
-            pool = await self.create(counts.concurrency)
-            if index == 0:
-                per_turn = {
-                    name: await self.events_per_turn(pool[0], getattr(counts, name)) for name in ("small", "large")
-                }
-            await self.turns(pool, chunk, counts.small if index % 2 == 0 else counts.large, counts.concurrency)
-            await self.delete(pool)
-        self.sessions = await self.create(counts.sessions)
-        return per_turn
-
-    async def memory_phase(self, name: str, deltas: int, counts: Counts) -> None:
-        before = await self.snapshot()
-        result = await self.turns(self.sessions, counts.runs, deltas, counts.concurrency)
-        after = await self.snapshot()
-        self.phases[name] = {
-            "deltas": deltas,
-            "turns": result.ok,
-            "wall_s": result.wall_s,
-            "server_cpu_us_per_turn": result.server_cpu_ns / result.ok / 1000,
-            "latency": summarize(result.latencies_ns),
-            "other_cpu_util": result.other_busy_ns / 1e9 / result.wall_s if result.wall_s else None,
-            "before": before,
-            "after": after,
-        }
-
-
-async def rejoin_rounds(host: Host, counts: Counts, log: Callable[[str], None]) -> dict[str, Any]:
-    """Round after round: an ordinary stream, a rejoin of it once finished, a live run rejoined; the order of
-    the ordinary and the live part alternates between rounds."""
-    api, port = host.api, host.target.port
-    opened = [await StreamConnection.open("127.0.0.1", port, api.headers) for _ in range(3)]
-    ordinary, rejoin, live = opened
-    first: dict[str, list[float]] = {"stream": [], "rejoin.finished": [], "rejoin.live": []}
-    total: dict[str, list[float]] = {"stream": [], "rejoin.finished": []}
-    replayed = {"rejoin.finished": 0, "rejoin.live": 0}
-    stateless = {"provider": "echo", "model": "echo-1"}
-
-    async def finished(record: bool, n: int) -> None:
-        body = orjson.dumps(stateless | {"input": chunked_text(counts.rejoin_deltas)(n)})
-        answer = await ordinary.fetch(Request("POST", "/v1/runs/stream", body, stream=True))
-        events = len(answer.events)
-        if events != counts.rejoin_deltas + 2:
-            raise AssertionError(f"expected {counts.rejoin_deltas + 2} events, got {events}: {answer.text()}")
-        run_id = orjson.loads(answer.events[0].data)["runId"]
-        middle = events // 2
-        again = await rejoin.fetch(Request("GET", f"/v1/runs/{run_id}/events", stream=True), _after(middle))
-        if [e.id for e in again.events] != list(range(middle + 1, events + 1)):
-            raise AssertionError(f"rejoin after {middle} of {events}: {[e.id for e in again.events]}")
-        if record:
-            first["stream"].append(answer.first_event_ms())
-            total["stream"].append(answer.total_ms())
-            first["rejoin.finished"].append(again.first_event_ms())
-            total["rejoin.finished"].append(again.total_ms())
-            replayed["rejoin.finished"] += len(again.events)
-
-    async def running(record: bool, n: int) -> None:
-        sent = counts.live_deltas + 1  # run.started and the deltas before the run stops making progress
-        body = orjson.dumps(stateless | {"input": chunked_text(counts.rejoin_deltas, counts.live_deltas)(n)})
-        own = live.send(Request("POST", "/v1/runs/stream", body, stream=True))
-        async with asyncio.timeout(10):
-            await own.until(sent)
-        run_id = orjson.loads(own.events[0].data)["runId"]
-        middle = sent // 2
-        again = rejoin.send(Request("GET", f"/v1/runs/{run_id}/events", stream=True), _after(middle))
-        async with asyncio.timeout(10):
-            await again.until(sent)
-        if again.events[0].id != middle + 1:
-            raise AssertionError(f"live rejoin after {middle} began at {again.events[0].id}")
-        await host.control.fetch(Request("POST", f"/v1/runs/{run_id}/cancel"))
-        async with asyncio.timeout(10):
-            await asyncio.gather(own.end(), again.end())
-        if record:
-            first["rejoin.live"].append(again.first_event_ms())
-            replayed["rejoin.live"] += sent - middle
-
-    try:
-        for index in range(counts.warmup_rounds + counts.rounds):
-            record = index >= counts.warmup_rounds
-            parts = (finished, running) if index % 2 == 0 else (running, finished)
-            for part in parts:
-                await part(record, host.serial)
-                host.serial += 1
-    finally:
-        for connection in opened:
-            await connection.close()
-    log(f"  {host.target.spec.name:5} rejoin           {counts.rounds:6} rounds")
-    return {
-        "rounds": counts.rounds,
-        "first_event": {name: summarize([int(v * 1e6) for v in values]) for name, values in first.items()},
-        "last_event": {name: summarize([int(v * 1e6) for v in values]) for name, values in total.items()},
-        "events_replayed": replayed,
-    }
-
-
-def _after(event_id: int) -> dict[str, str]:
-    return {"Last-Event-ID": str(event_id)}
-
-
-def _response(answer: Answer) -> Response:
-    return Response(answer.status, bytes(answer.body))
 
 
 async def _measure(hosts: dict[str, Host], counts: Counts, log: Callable[[str], None]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import agentic_driver_sdk as sdk
 from agentic_driver_sdk import AgenticDriver, AsyncAgenticDriver
 
 from .conftest import d, problem
-from .test_resume import CONTINUE, RUN, Body, message
+from .resume_support import CONTINUE, RUN, Body, message
 
 INVALID = 'Bearer realm="agentic-driver", error="invalid_token", error_description="expired"'
 ECHO = {"provider": "echo", "model": "echo-1"}
