@@ -11,6 +11,8 @@ up in the table instead of matching paths of their own:
 
 - clients/typescript/src/operations.gen.ts
 - clients/go/operations_gen.go
+
+and the Python SDK builds each call from its row (clients/python/agentic_driver_sdk/_operations.py).
 """
 
 from __future__ import annotations
@@ -212,11 +214,52 @@ def _go_row(op: Operation) -> str:
     )
 
 
+# -- Python -------------------------------------------------------------------------------------------------------
+
+PYTHON_HEADER = '''# Generated from openapi.yaml by generator/operations.py. DO NOT EDIT.
+"""Per operation: its method and path template, whether it takes an Idempotency-Key, and the id that routes it
+(x-routing-id: a path parameter, or members of the JSON body). ``_plans`` builds every call from it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    method: str
+    path: str
+    """The path template (``/v1/sessions/{sessionId}``)."""
+    idempotency_key: bool
+    routing_param: str | None = None
+    routing_pointer: tuple[str, ...] | None = None
+
+
+OPERATIONS: Mapping[str, Operation] = {
+'''
+
+
+def render_python(operations: list[Operation]) -> str:
+    rows = "".join(_python_row(op) for op in sorted(operations, key=lambda op: op.id))
+    return PYTHON_HEADER + rows + "}\n"
+
+
+def _python_row(op: Operation) -> str:
+    routing = ""
+    if op.routing_param is not None:
+        routing = f", routing_param={json.dumps(op.routing_param)}"
+    elif op.routing_pointer is not None:
+        routing = f", routing_pointer={tuple(op.routing_pointer)!r}".replace("'", '"')
+    return f"    {json.dumps(op.id)}: Operation({json.dumps(op.method)}, {json.dumps(op.path)}, {op.idempotency_key}{routing}),\n"
+
+
 # -- writing and checking -----------------------------------------------------------------------------------------
 
 OUTPUTS: dict[str, Callable[[list[Operation]], str]] = {
     "clients/typescript/src/operations.gen.ts": render_typescript,
     "clients/go/operations_gen.go": render_go,
+    "clients/python/agentic_driver_sdk/_operations.py": render_python,
 }
 
 

@@ -16,6 +16,7 @@ import httpx
 
 from ._arguments import RunArguments, check_arguments
 from ._base import ROUTING_HEADER, host_of
+from ._operations import OPERATIONS, Operation
 
 if TYPE_CHECKING:
     from agentic_driver_client.models import (
@@ -256,7 +257,7 @@ class plans:
     def discovery() -> Call[Discovery]:
         from ._models import Discovery
 
-        return Call("GET", "/v1/discovery", Discovery.from_dict)
+        return _call("getDiscovery", Discovery.from_dict)
 
     @staticmethod
     def create_session(
@@ -274,20 +275,17 @@ class plans:
         if history is not None:
             fields["history"] = _messages(history)
         body = CreateSessionRequest.from_dict({k: v for k, v in fields.items() if v is not None}).to_dict()
-        key = idempotency_key or new_key()
-        return Call("POST", "/v1/sessions", _session_of, body=body, idempotency_key=key)
+        return _call("createSession", _session_of, body=body, key=idempotency_key)
 
     @staticmethod
     def read_session(session_id: str) -> Call[ReadSessionResponse]:
         from ._models import ReadSessionResponse
 
-        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
-        return Call("GET", path, ReadSessionResponse.from_dict, host=host_of(session_id))
+        return _call("readSession", ReadSessionResponse.from_dict, sessionId=session_id)
 
     @staticmethod
     def delete_session(session_id: str) -> Call[None]:
-        path = f"/v1/sessions/{_segment(session_id, 'session_id')}"
-        return Call("DELETE", path, lambda _: None, missing_means_done=True, host=host_of(session_id))
+        return _call("deleteSession", lambda _: None, sessionId=session_id, missing_means_done=True)
 
     @staticmethod
     def truncate_session(session: Handle, keep_turns: int) -> Call[SessionInfo]:
@@ -296,8 +294,7 @@ class plans:
 
         handle = session_handle(session)
         body = TruncateSessionRequest(revision=handle.revision, keep_turns=keep_turns).to_dict()
-        path = f"/v1/sessions/{_segment(handle.id, 'session_id')}/truncate"
-        return Call("POST", path, _session_of, body=body, host=host_of(handle.id))
+        return _call("truncateSession", _session_of, body=body, sessionId=handle.id)
 
     @staticmethod
     def fork_session(session: str | Handle, revision: int | None, idempotency_key: str | None) -> Call[SessionInfo]:
@@ -307,23 +304,15 @@ class plans:
 
         session_id = session_id_of(session)
         body = ForkSessionRequest.from_dict({} if revision is None else {"revision": revision}).to_dict()
-        path = f"/v1/sessions/{_segment(session_id, 'session_id')}/fork"
-        key = idempotency_key or new_key()
-        return Call("POST", path, _session_of, body=body, idempotency_key=key, host=host_of(session_id))
+        return _call("forkSession", _session_of, body=body, key=idempotency_key, sessionId=session_id)
 
     @staticmethod
     def run(session: Handle | None, arguments: RunArguments, *, stream: bool = False) -> Call[RunResult]:
         """``run`` (``streamRun`` with ``stream``): a session run reads a ``SessionRunResult`` and names its host."""
         body = run_body(session, arguments)
-        named = body.get("session")
-        host = host_of(str(named["id"])) if isinstance(named, Mapping) else None
         parse = parse_run_result if session is None else parse_session_run_result
-        path = "/v1/runs/stream" if stream else "/v1/runs"
-        key = arguments.get("idempotency_key") or new_key()
-        resumes = stream and _continues(body)
-        return Call(
-            "POST", path, parse, body=body, idempotency_key=key, host=host, accept=_accept(stream), resumes=resumes
-        )
+        operation, key = "streamRun" if stream else "run", arguments.get("idempotency_key")
+        return _call(operation, parse, body=body, key=key, accept=_accept(stream), resumes=stream and _continues(body))
 
     @staticmethod
     def submit_actions(
@@ -336,16 +325,13 @@ class plans:
         stream: bool = False,
     ) -> Call[RunResult]:
         """``submitRunActions`` (``streamRunActions`` with ``stream``)."""
-        path = f"/v1/runs/{_segment(run_id, 'run_id')}/actions" + ("/stream" if stream else "")
         body = actions_body(function_results, approvals, on_disconnect)
-        key = idempotency_key or new_key()
-        return Call(
-            "POST",
-            path,
+        return _call(
+            "streamRunActions" if stream else "submitRunActions",
             parse_run_result,
             body=body,
-            idempotency_key=key,
-            host=host_of(run_id),
+            key=idempotency_key,
+            runId=run_id,
             accept=_accept(stream),
             resumes=stream and _continues(body),
             run_id=run_id,
@@ -355,20 +341,17 @@ class plans:
     def get_run(run_id: str) -> Call[RunState]:
         from ._models import RunState
 
-        path = f"/v1/runs/{_segment(run_id, 'run_id')}"
-        return Call("GET", path, RunState.from_dict, host=host_of(run_id))
+        return _call("getRun", RunState.from_dict, runId=run_id)
 
     @staticmethod
     def run_events(run_id: str, last_event_id: int | None) -> Call[RunResult]:
         """``streamRunEvents``: a reader of the run, so always resumable (reading never stops a run)."""
         if last_event_id is not None and (isinstance(last_event_id, bool) or last_event_id < 1):
             raise ValueError("last_event_id must be a positive event id (or None: from the run's first event)")
-        path = f"/v1/runs/{_segment(run_id, 'run_id')}/events"
-        return Call(
-            "GET",
-            path,
+        return _call(
+            "streamRunEvents",
             parse_run_result,
-            host=host_of(run_id),
+            runId=run_id,
             accept=EVENT_STREAM,
             resumes=True,
             run_id=run_id,
@@ -379,8 +362,7 @@ class plans:
     def cancel(run_id: str) -> Call[CancelRunResponse]:
         from ._models import CancelRunResponse
 
-        path = f"/v1/runs/{_segment(run_id, 'run_id')}/cancel"
-        return Call("POST", path, CancelRunResponse.from_dict, body=None, host=host_of(run_id))
+        return _call("cancelRun", CancelRunResponse.from_dict, runId=run_id)
 
 
 def _session_of(data: Any) -> SessionInfo:
@@ -391,6 +373,53 @@ def _session_of(data: Any) -> SessionInfo:
 
 def _accept(stream: bool) -> str | None:
     return EVENT_STREAM if stream else None
+
+
+def _call(
+    operation_id: str,
+    parse: Callable[[Any], T],
+    *,
+    body: Mapping[str, Any] | None = None,
+    key: str | None = None,
+    accept: str | None = None,
+    resumes: bool = False,
+    run_id: str | None = None,
+    last_event_id: int | None = None,
+    missing_means_done: bool = False,
+    **path_ids: str,
+) -> Call[T]:
+    """One call of ``operation_id`` as its row of ``_operations`` (generated from openapi.yaml) says: its method
+    and path (``path_ids`` fill the template), an Idempotency-Key (``key``, else a fresh one) when it takes one, and
+    the host that owns the id it routes by."""
+    operation = OPERATIONS[operation_id]
+    path = operation.path.format(**{name: _segment(value, _snake(name)) for name, value in path_ids.items()})
+    return Call(
+        operation.method,
+        path,
+        parse,
+        body=body,
+        idempotency_key=(key or new_key()) if operation.idempotency_key else None,
+        missing_means_done=missing_means_done,
+        host=_routing_host(operation, body, path_ids),
+        accept=accept,
+        resumes=resumes,
+        run_id=run_id,
+        last_event_id=last_event_id,
+    )
+
+
+def _routing_host(operation: Operation, body: Mapping[str, Any] | None, path_ids: Mapping[str, str]) -> str | None:
+    if operation.routing_param is not None:
+        return host_of(path_ids[operation.routing_param])
+    value: Any = body
+    for member in operation.routing_pointer or ():
+        value = value.get(member) if isinstance(value, Mapping) else None
+    return host_of(value) if operation.routing_pointer and isinstance(value, str) else None
+
+
+def _snake(name: str) -> str:
+    """``sessionId`` -> ``session_id``: the argument's name in this SDK, for an error message."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
 
 
 def _segment(value: str, name: str) -> str:
