@@ -251,7 +251,8 @@ def _python_row(op: Operation) -> str:
         routing = f", routing_param={json.dumps(op.routing_param)}"
     elif op.routing_pointer is not None:
         routing = f", routing_pointer={tuple(op.routing_pointer)!r}".replace("'", '"')
-    return f"    {json.dumps(op.id)}: Operation({json.dumps(op.method)}, {json.dumps(op.path)}, {op.idempotency_key}{routing}),\n"
+    facts = f"{json.dumps(op.method)}, {json.dumps(op.path)}, {op.idempotency_key}{routing}"
+    return f"    {json.dumps(op.id)}: Operation({facts}),\n"
 
 
 # -- writing and checking -----------------------------------------------------------------------------------------
