@@ -34,6 +34,10 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "generator"))  # also when a test loads this file by its path
+
+from outputs import write_or_check  # noqa: E402
+
 SPEC = ROOT / "openapi.yaml"
 GROUPS = ("NotFound", "Conflict", "Unprocessable", "ProviderFailed", "RetryLater")
 
@@ -281,18 +285,7 @@ def main() -> int:
     except TableError as problem:
         print(f"error_table: openapi.yaml: {problem}", file=sys.stderr)
         return 1
-    stale = []
-    for path, text in rendered.items():
-        target = ROOT / path
-        if options.check:
-            if not target.exists() or target.read_text(encoding="utf-8") != text:
-                stale.append(path)
-        else:
-            target.write_text(text, encoding="utf-8")
-            print("Wrote", path)
-    for path in stale:
-        print(f"{path}: differs from openapi.yaml's x-error-table; run make generate", file=sys.stderr)
-    return 1 if stale else 0
+    return write_or_check(rendered, check=options.check, source="openapi.yaml's x-error-table")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,10 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "generator"))  # also when a test loads this file by its path
+
+from outputs import write_or_check  # noqa: E402
+
 SPEC = ROOT / "openapi.yaml"
 METHODS = ("get", "post", "put", "patch", "delete")
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -274,18 +278,7 @@ def main() -> int:
     except OperationsError as problem:
         print(f"operations: openapi.yaml: {problem}", file=sys.stderr)
         return 1
-    stale = []
-    for path, text in rendered.items():
-        target = ROOT / path
-        if options.check:
-            if not target.exists() or target.read_text(encoding="utf-8") != text:
-                stale.append(path)
-        else:
-            target.write_text(text, encoding="utf-8")
-            print("Wrote", path)
-    for path in stale:
-        print(f"{path}: differs from openapi.yaml's operations; run make generate", file=sys.stderr)
-    return 1 if stale else 0
+    return write_or_check(rendered, check=options.check, source="openapi.yaml's operations")
 
 
 if __name__ == "__main__":
