@@ -73,12 +73,12 @@ class Copy:
 
 
 def _rust_kinds() -> set[str]:
-    kinds = _between("clients/rust/src/error.rs", "impl ProblemKind {", "\n}\n")
+    kinds = _between("clients/rust/src/error/kind.rs", "impl ProblemKind {", "\n}\n")
     from_code, to_code = kinds.split("pub fn code(", 1)
     spelled = {_pascal(code): code for code in spec_codes()}
     read = {spelled.get(name, name) for name in re.findall(r"ErrorCode::(\w+) =>", from_code)}
     written = {spelled.get(name, name) for name in re.findall(r"=> ErrorCode::(\w+)", to_code)}
-    assert read == written, f"clients/rust/src/error.rs: from_code and code() differ on {read ^ written}"
+    assert read == written, f"clients/rust/src/error/kind.rs: from_code and code() differ on {read ^ written}"
     return read
 
 
@@ -100,7 +100,7 @@ COPIES = [
         'add a class decorated @_code("CODE") under its status class, and draw it in the module\'s tree',
     ),
     Copy(
-        "clients/rust/src/error.rs",
+        "clients/rust/src/error/kind.rs",
         _rust_kinds,
         "add a ProblemKind variant and its arms in ProblemKind::from_code and ProblemKind::code",
     ),
@@ -169,11 +169,11 @@ def test_each_code_sends_exactly_the_fields_the_spec_gives_it() -> None:
 
 
 def test_a_list_that_lacks_a_code_fails_naming_its_file_and_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
-    (rust,) = [copy for copy in COPIES if copy.path == "clients/rust/src/error.rs"]
+    (rust,) = [copy for copy in COPIES if copy.path == "clients/rust/src/error/kind.rs"]
     monkeypatch.setitem(globals(), "spec_codes", lambda: {code.value for code in ErrorCode} | {"ATTACHMENT_NEW"})
 
     with pytest.raises(
-        AssertionError, match=r"clients/rust/src/error.rs differs .* missing \['ATTACHMENT_NEW'\].*ProblemKind variant"
+        AssertionError, match=r"clients/rust/src/error/kind.rs differs .* missing \['ATTACHMENT_NEW'\].*ProblemKind variant"
     ):
         test_each_hand_written_code_list_names_exactly_the_spec_codes(rust)
 
