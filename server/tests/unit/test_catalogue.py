@@ -173,7 +173,7 @@ def test_a_list_that_lacks_a_code_fails_naming_its_file_and_the_fix(monkeypatch:
     monkeypatch.setitem(globals(), "spec_codes", lambda: {code.value for code in ErrorCode} | {"ATTACHMENT_NEW"})
 
     with pytest.raises(
-        AssertionError, match=r"clients/rust/src/error/kind.rs differs .* missing \['ATTACHMENT_NEW'\].*ProblemKind variant"
+        AssertionError, match=r"rust/src/error/kind.rs differs .* missing \['ATTACHMENT_NEW'\].*ProblemKind variant"
     ):
         test_each_hand_written_code_list_names_exactly_the_spec_codes(rust)
 
