@@ -38,9 +38,10 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+import agentic_driver_testing as testing
 import httpx
 
-from agentic_driver import metrics, testing
+from agentic_driver import metrics
 
 TOKEN = "soak-token-000000000001"
 RETENTION_MS = 3_000
