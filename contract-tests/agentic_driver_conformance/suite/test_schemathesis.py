@@ -31,6 +31,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("name", names, ids=names)
 
 
+STALE_REFUSALS = {"409 SESSION_REVISION_CONFLICT", "409 SESSION_BUSY", "404 SESSION_NOT_FOUND"}
+"""How the host may refuse a replay of a stale revision, by the state the session is in when it arrives."""
+
+
 def test_schemathesis(plan: Plan, name: str) -> None:
     require(plan, f"schemathesis {name}")
     extra = READ_ONLY_ARGS if name == "read-only-operations" else []
@@ -51,10 +55,13 @@ def test_schemathesis(plan: Plan, name: str) -> None:
         return
     assert set(observed["statuses"]) == set(spec.operations()), "every operation of the spec is tested"
     assert {"examples", "coverage", "fuzzing", "stateful"} <= set(observed["casesByPhase"])
-    # Every stale replay was refused with the conflict; with the full budget the test-only link is reached for sure
-    # (a smaller budget may stop the stateful phase before it: its figures then say so).
+    # No stale replay ran a turn; with the full budget the test-only link is reached for sure (a smaller budget may
+    # stop the stateful phase before it: its figures then say so). Which refusal a replay meets depends on the walk,
+    # and the walk on answers that depend on timing (a busy session): the conflict when the session is still there,
+    # SESSION_NOT_FOUND once an earlier step of the chain deleted it (a CI run met only that), SESSION_BUSY while a
+    # turn runs. The conflict itself is proved every run by the session-revision-conflict scenario.
     replays = observed["links"]["staleReplays"]
     assert not any(outcome.startswith("2") for outcome in replays), replays
     if _budget_divisor() == 1:
         assert set(STALE_LINKS) & set(observed["links"]["covered"]), observed["links"]["covered"]
-        assert replays.get("409 SESSION_REVISION_CONFLICT", 0) >= 1, replays
+        assert replays and set(replays) <= STALE_REFUSALS, replays
