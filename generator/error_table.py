@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
@@ -36,7 +35,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))  # also when a test loads this file by its path
 
-from outputs import write_or_check  # noqa: E402
+from outputs import gofmt, write_or_check  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
 GROUPS = ("NotFound", "Conflict", "Unprocessable", "ProviderFailed", "RetryLater")
@@ -180,7 +179,7 @@ def render_go(rows: list[Row]) -> str:
     grouped = "".join(
         f"\tErrorCode{row.code.replace('_', '')}: Err{row.group},\n" for row in rows if row.group is not None
     )
-    return _gofmt(
+    return gofmt(
         "// Code generated from openapi.yaml's ErrorCode x-error-table by generator/error_table.py. DO NOT EDIT.\n\n"
         "package agenticdriver\n\n"
         "// The sentinel of every code in the catalogue: errors.Is(err, ErrSessionBusy) holds for every\n"
@@ -192,16 +191,10 @@ def render_go(rows: list[Row]) -> str:
         "// every *ProblemError whose code is in that group.\n"
         f"var (\n{groups})\n\n"
         "// codeGroups is the group of each code that has one.\n"
-        f"var codeGroups = map[ErrorCode]*GroupError{{\n{grouped}}}\n"
+        f"var codeGroups = map[ErrorCode]*GroupError{{\n{grouped}}}\n",
+        "the Go sentinels",
+        TableError,
     )
-
-
-def _gofmt(source: str) -> str:
-    """The file as gofmt writes it (the Go toolchain is needed by make generate anyway)."""
-    done = subprocess.run(["gofmt"], input=source, capture_output=True, text=True, check=False, timeout=60)
-    if done.returncode != 0:
-        raise TableError(f"gofmt refused the Go sentinels: {done.stderr}")
-    return done.stdout
 
 
 def _go_comment(markdown: str) -> str:

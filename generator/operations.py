@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))  # also when a test loads this file by its path
 
-from outputs import write_or_check  # noqa: E402
+from outputs import gofmt, write_or_check  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -201,10 +200,7 @@ def render_go(operations: list[Operation]) -> str:
         "\t\tif operations[i].method == method && operations[i].path.MatchString(path) {\n"
         "\t\t\treturn &operations[i]\n\t\t}\n\t}\n\treturn nil\n}\n"
     )
-    done = subprocess.run(["gofmt"], input=source, capture_output=True, text=True, check=False, timeout=60)
-    if done.returncode != 0:
-        raise OperationsError(f"gofmt refused the operations table: {done.stderr}")
-    return done.stdout
+    return gofmt(source, "the operations table", OperationsError)
 
 
 def _go_row(op: Operation) -> str:

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def gofmt(source: str, what: str, error: type[Exception]) -> str:
+    """``source`` as gofmt writes it (the Go toolchain is needed by make generate anyway); ``error(message)``,
+    naming ``what``, when gofmt refuses it."""
+    done = subprocess.run(["gofmt"], input=source, capture_output=True, text=True, check=False, timeout=60)
+    if done.returncode != 0:
+        raise error(f"gofmt refused {what}: {done.stderr}")
+    return done.stdout
 
 
 def write_or_check(rendered: Mapping[str, str], *, check: bool, source: str) -> int:
