@@ -73,8 +73,18 @@ def load_operations(spec_path: Path = SPEC) -> list[Operation]:
         for method, op in item.items()
         if method in METHODS
     ]
+    _check_paths_route_alike(found)
     # Literal paths before templated ones, so /v1/runs/stream is streamRun before it could be getRun's {runId}.
     return sorted(found, key=lambda op: (op.path.count("{"), op.path, op.method))
+
+
+def _check_paths_route_alike(operations: list[Operation]) -> None:
+    """The operations of one path route by the same id, so a request's path alone says how it routes."""
+    by_path: dict[str, Operation] = {}
+    for op in operations:
+        first = by_path.setdefault(op.path, op)
+        if (op.routing_param, op.routing_pointer) != (first.routing_param, first.routing_pointer):
+            raise OperationsError(f"{op.id}: routes otherwise than {first.id}, on the same path {op.path}")
 
 
 def _operation(
@@ -158,9 +168,13 @@ def render_typescript(operations: list[Operation]) -> str:
         "  readonly id: string;\n  readonly method: string;\n  readonly path: RegExp;\n"
         "  readonly idempotencyKey: boolean;\n  readonly routing?: Routing;\n}\n\n"
         f"export const OPERATIONS: readonly OperationFacts[] = [\n{rows}];\n\n"
-        "/** The operation a request is (by its method and path), or undefined for one outside the contract. */\n"
-        "export function operationOf(method: string, path: string): OperationFacts | undefined {\n"
-        "  return OPERATIONS.find((op) => op.method === method && op.path.test(path));\n}\n"
+        "/**\n"
+        " * The operation a request is (by its method and path), or undefined for one outside the contract.\n"
+        " * Without a method, the first operation on the path: every operation of a path routes alike.\n"
+        " */\n"
+        "export function operationOf(method: string | undefined, path: string): OperationFacts | undefined {\n"
+        "  return OPERATIONS.find((op) => (method === undefined || op.method === method) && op.path.test(path));\n"
+        "}\n"
     )
 
 

@@ -33,7 +33,10 @@ export const OPERATIONS: readonly OperationFacts[] = [
   { id: "truncateSession", method: "POST", path: /^\/v1\/sessions\/(?<sessionId>[^\/]+)\/truncate$/, idempotencyKey: false, routing: { in: 'path', name: "sessionId" } },
 ];
 
-/** The operation a request is (by its method and path), or undefined for one outside the contract. */
-export function operationOf(method: string, path: string): OperationFacts | undefined {
-  return OPERATIONS.find((op) => op.method === method && op.path.test(path));
+/**
+ * The operation a request is (by its method and path), or undefined for one outside the contract.
+ * Without a method, the first operation on the path: every operation of a path routes alike.
+ */
+export function operationOf(method: string | undefined, path: string): OperationFacts | undefined {
+  return OPERATIONS.find((op) => (method === undefined || op.method === method) && op.path.test(path));
 }

@@ -4,7 +4,7 @@
  * transport (transport.ts) sets the header and follows a `421`.
  */
 
-import { OPERATIONS } from './operations.gen.js';
+import { operationOf } from './operations.gen.js';
 
 /** Names the host that owns the session or run a request is about (../BEHAVIOUR.md, "Routing"). */
 export const ROUTING_HEADER = 'Agentic-Host';
@@ -22,10 +22,10 @@ export function hostOf(id: string): string | undefined {
  * The owner of what a request names, by its operation's `x-routing-id` (operations.gen.ts, generated
  * from openapi.yaml): the session or run id in its path, or the `session.id` of a run's body (`body`
  * parsed, or its JSON text). `undefined` for requests that name nothing. Without `method`, the first
- * operation on that path (they all route alike).
+ * operation on that path (the generator checks that they all route alike).
  */
 export function routingHost(path: string, body: unknown, method?: string): string | undefined {
-  const operation = OPERATIONS.find((op) => (method === undefined || op.method === method) && op.path.test(path));
+  const operation = operationOf(method, path);
   const routing = operation?.routing;
   if (operation === undefined || routing === undefined) return undefined;
   const id = routing.in === 'path' ? pathId(operation.path, path, routing.name) : bodyId(body, routing.pointer);

@@ -75,3 +75,11 @@ def test_a_routing_id_the_spec_cannot_back_is_refused_naming_the_operation(
 ) -> None:
     with pytest.raises(generator.OperationsError, match=message):
         generator.load_operations(_spec_with(tmp_path, operation, routing))
+
+
+def test_operations_of_one_path_that_route_otherwise_are_refused() -> None:
+    read = generator.Operation("readSession", "GET", "/v1/sessions/{sessionId}", False, "sessionId", None)
+    delete = generator.Operation("deleteSession", "DELETE", "/v1/sessions/{sessionId}", False, None, None)
+
+    with pytest.raises(generator.OperationsError, match=r"deleteSession: routes otherwise than readSession"):
+        generator._check_paths_route_alike([read, delete])
