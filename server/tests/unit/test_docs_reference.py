@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from generator_support import load_generator
 
 from agentic_driver.errors import CATALOGUE, ErrorCode
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("docs_reference", ROOT / "generator" / "docs_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("docs_reference", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-docs_reference = _generator()
+docs_reference = load_generator("docs_reference")
 
 
 @pytest.mark.parametrize("page", sorted(docs_reference.REFERENCES))

@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import yaml
+from generator_support import check_generated, load_generator
 
 from agentic_driver.error_table import CATALOGUE, WHAT_TO_DO, ErrorCode
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("error_table_generator", ROOT / "generator" / "error_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("error_table_generator", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-generator = _generator()
+generator = load_generator("error_table")
 
 
 def _spec_with(tmp_path: Path, change: dict[str, object], enum_extra: str | None = None) -> Path:
@@ -40,13 +28,7 @@ def _spec_with(tmp_path: Path, change: dict[str, object], enum_extra: str | None
 
 
 def test_every_generated_copy_is_what_the_table_renders() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "generator" / "error_table.py"), "--check"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = check_generated("error_table")
     assert done.returncode == 0, done.stderr
 
 

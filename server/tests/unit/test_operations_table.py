@@ -2,38 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import yaml
+from generator_support import check_generated, load_generator
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("operations_generator", ROOT / "generator" / "operations.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("operations_generator", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-generator = _generator()
+generator = load_generator("operations")
 
 
 def test_the_committed_tables_are_what_the_spec_generates() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "generator" / "operations.py"), "--check"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = check_generated("operations")
     assert done.returncode == 0, done.stderr
 
 
