@@ -5,7 +5,8 @@
 
 The table is ``components.schemas.ErrorCode.x-error-table``: per code its HTTP ``status``, the problem's
 ``title``, the ``group`` it is caught with (``NotFound``, ``Conflict``, ``Unprocessable``, ``ProviderFailed``,
-``RetryLater``, or none), the ``fields`` every answer with it carries and the ``fix`` text. From it:
+``RetryLater``, or none), the ``fields`` every answer with it carries, the ``optional`` ones some answers carry
+(checked against the codes each ``Problem`` member's description names) and the ``fix`` text. From it:
 
 - server/src/agentic_driver/error_table.py: ``ErrorCode``, ``CATALOGUE`` (status, title, group), ``WHAT_TO_DO``;
 - clients/go/codes_gen.go: a sentinel per code (``ErrSessionBusy``) and the list ``Sentinel`` reads;
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import textwrap
 from collections.abc import Callable
@@ -49,7 +51,14 @@ class TableError(Exception):
 class Field:
     name: str
     type: str
-    """The ``Problem`` member's JSON type: ``integer`` or ``string``."""
+    """The ``Problem`` member's kind: ``integer``, ``string`` or ``issues`` (a list of ``ValidationIssue``)."""
+    minimum: int | None = None
+    """An integer's ``minimum`` in the spec (Rust reads one of at least 0 as ``u64``)."""
+
+    @property
+    def snake(self) -> str:
+        """``ownerHostId`` -> ``owner_host_id`` (Python and Rust names)."""
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", self.name).lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +70,8 @@ class Row:
     fix: str
     fields: tuple[Field, ...] = ()
     """The ``Problem`` members every answer with this code carries (clients type them as present)."""
+    optional: tuple[Field, ...] = ()
+    """The ``Problem`` members some answers with this code carry (clients type them as optional)."""
 
     @property
     def pascal(self) -> str:
@@ -85,12 +96,14 @@ def load_table(spec_path: Path = SPEC) -> list[Row]:
             f"ErrorCode's enum and x-error-table differ: only in the enum {sorted(set(enum) - set(table))}, "
             f"only in the table {sorted(set(table) - set(enum))}"
         )
-    return [_row(code, table[code], members) for code in enum]
+    rows = [_row(code, table[code], members) for code in enum]
+    _check_members(rows, members)
+    return rows
 
 
 def _row(code: str, facts: dict[str, object], members: dict[str, dict[str, object]]) -> Row:
     where = f"x-error-table.{code}"
-    unknown = sorted(set(facts) - {"status", "title", "group", "fields", "fix"})
+    unknown = sorted(set(facts) - {"status", "title", "group", "fields", "optional", "fix"})
     status, title, group, fix = facts.get("status"), facts.get("title"), facts.get("group"), facts.get("fix")
     if unknown:
         raise TableError(f"{where}: unknown keys {unknown}")
@@ -100,21 +113,59 @@ def _row(code: str, facts: dict[str, object], members: dict[str, dict[str, objec
         raise TableError(f"{where}: title and fix are required text")
     if group is not None and group not in GROUPS:
         raise TableError(f"{where}.group: one of {', '.join(GROUPS)} (or none), not {group!r}")
-    fields = tuple(_field(f"{where}.fields", name, members) for name in _names(facts.get("fields", []), where))
-    return Row(code, status, title, group if isinstance(group, str) else None, " ".join(fix.split()), fields)
+    fields, optional = (_fields(f"{where}.{key}", facts.get(key, []), members) for key in ("fields", "optional"))
+    if both := sorted({field.name for field in fields} & {field.name for field in optional}):
+        raise TableError(f"{where}: {both} both guaranteed and optional")
+    return Row(code, status, title, group if isinstance(group, str) else None, " ".join(fix.split()), fields, optional)
 
 
-def _names(value: object, where: str) -> list[str]:
+def _fields(where: str, value: object, members: dict[str, dict[str, object]]) -> tuple[Field, ...]:
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise TableError(f"{where}.fields: a list of Problem member names, not {value!r}")
-    return value
+        raise TableError(f"{where}: a list of Problem member names, not {value!r}")
+    return tuple(_field(where, name, members) for name in value)
+
+
+ISSUES = {"type": "array", "items": {"$ref": "#/components/schemas/ValidationIssue"}}
+GENERAL_MEMBERS = {"type", "title", "status", "code", "detail", "instance", "requestId", "retryAfterSeconds"}
+"""``Problem`` members of every answer (or of none in particular): no row lists them."""
+CODES_NAMED = re.compile(r"((?:`[A-Z_]+`(?:, )?)+):")
+"""A member description's opening list of the codes that carry it (``SESSION_BUSY`` in backticks, then a colon)."""
 
 
 def _field(where: str, name: str, members: dict[str, dict[str, object]]) -> Field:
-    kind = members.get(name, {}).get("type")
+    member = members.get(name)
+    if member is None or name in GENERAL_MEMBERS:
+        raise TableError(f"{where}: {name!r} is no code-specific member of Problem")
+    kind = member.get("type")
+    if {key: member.get(key) for key in ISSUES} == ISSUES:
+        return Field(name, "issues")
     if kind not in ("integer", "string"):
-        raise TableError(f"{where}: {name!r} is no integer or string member of Problem")
-    return Field(name, str(kind))
+        raise TableError(f"{where}: {name!r} is neither an integer, a string nor a list of ValidationIssue")
+    minimum = member.get("minimum")
+    return Field(name, str(kind), minimum if isinstance(minimum, int) else None)
+
+
+def _check_members(rows: list[Row], members: dict[str, dict[str, object]]) -> None:
+    """Each code-specific member's description opens with the codes that carry it: the rows must list it for
+    exactly those (``maximum``, the value of a ``limit``, travels with ``limit``)."""
+    listed: dict[str, set[str]] = {}
+    for row in rows:
+        for field in (*row.fields, *row.optional):
+            listed.setdefault(field.name, set()).add(row.code)
+    for name, member in members.items():
+        if name in GENERAL_MEMBERS:
+            continue
+        if name == "maximum":
+            named = listed.get("limit", set())
+        elif match := CODES_NAMED.match(str(member.get("description", ""))):
+            named = set(re.findall(r"`([A-Z_]+)`", match.group(1)))
+        else:
+            raise TableError(f"Problem.{name}: its description must open with the codes that carry it")
+        if named != listed.get(name, set()):
+            raise TableError(
+                f"Problem.{name}: its description names {sorted(named)}, the table's fields and optional list it for "
+                f"{sorted(listed.get(name, set()))}"
+            )
 
 
 # -- the server's module ------------------------------------------------------------------------------------------

@@ -79,8 +79,48 @@ def test_a_new_row_is_all_it_takes_for_the_generated_copies(tmp_path: Path) -> N
 def test_a_field_the_table_names_must_be_a_typed_problem_member(tmp_path: Path) -> None:
     row = {"status": 409, "title": "Session busy", "group": "Conflict", "fix": "Wait.", "fields": ["runningId"]}
 
-    with pytest.raises(generator.TableError, match=r"SESSION_BUSY.fields: 'runningId' is no integer or string member"):
+    with pytest.raises(generator.TableError, match=r"SESSION_BUSY.fields: 'runningId' is no code-specific member"):
         generator.load_table(_spec_with(tmp_path, {"SESSION_BUSY": row}))
     typed = {row.code: [(f.name, f.type) for f in row.fields] for row in generator.load_table() if row.fields}
     assert typed["SESSION_BUSY"] == [("activeRunId", "string")]
     assert typed["RUN_EVENTS_EXPIRED"] == [("firstEventId", "integer")]
+
+
+def test_optional_fields_are_typed_and_kept_apart_from_the_guaranteed_ones() -> None:
+    rows = {row.code: row for row in generator.load_table()}
+
+    assert [(f.name, f.type, f.minimum) for f in rows["ATTACHMENT_UNSUPPORTED"].optional] == [
+        ("attachment", "integer", 0),
+        ("mediaType", "string", None),
+        ("provider", "string", None),
+        ("limit", "string", None),
+        ("maximum", "integer", None),
+    ]
+    assert [(f.name, f.type) for f in rows["VALIDATION_ERROR"].optional] == [("errors", "issues")]
+    assert [f.snake for f in rows["MISDIRECTED_REQUEST"].fields] == ["host_id", "owner_host_id"]
+
+
+def _row_of(code: str) -> dict[str, object]:
+    table = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))["components"]["schemas"]["ErrorCode"]
+    row: dict[str, object] = dict(table["x-error-table"][code])
+    return row
+
+
+@pytest.mark.parametrize(
+    ("code", "change", "message"),
+    [
+        # a member the description gives a code, left out of that code's row
+        ("HOST_UNAVAILABLE", {"optional": []}, r"Problem.ownerHostId: its description names \['HOST_UNAVAILABLE', "),
+        # a member given to a code its description does not name
+        ("SESSION_BUSY", {"optional": ["limit", "maximum"]}, r"Problem.limit: its description names"),
+        # guaranteed and optional at once
+        ("SESSION_BUSY", {"optional": ["activeRunId"]}, r"\['activeRunId'\] both guaranteed and optional"),
+        # every answer's members are nobody's field
+        ("SESSION_BUSY", {"optional": ["retryAfterSeconds"]}, r"'retryAfterSeconds' is no code-specific member"),
+    ],
+)
+def test_the_rows_and_the_problem_descriptions_name_the_same_codes(
+    tmp_path: Path, code: str, change: dict[str, object], message: str
+) -> None:
+    with pytest.raises(generator.TableError, match=message):
+        generator.load_table(_spec_with(tmp_path, {code: {**_row_of(code), **change}}))
