@@ -33,6 +33,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "openapi.yaml"
 GENERATOR = ROOT / "generator"
@@ -82,7 +84,43 @@ def generate_server_models(target: Path) -> None:
     subprocess.run(formatter, check=True, env=_env())
 
 
+def optional_and_nullable(node: object, where: str = "") -> list[str]:
+    """Every property of the spec that is both optional and nullable, by its path. The Python client reads an
+    absent property as None (generator/python/templates/types.py.jinja), which would blur such a property's
+    absence with its null, so there must be none."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        required = node.get("required") if isinstance(node.get("required"), list) else []
+        properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        found += [
+            f"{where}/properties/{name}"
+            for name, schema in properties.items()
+            if name not in required and _nullable(schema)
+        ]
+        for key, value in node.items():
+            found += optional_and_nullable(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += optional_and_nullable(value, f"{where}/{index}")
+    return found
+
+
+def _nullable(schema: object) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    return any(_nullable(choice) for key in ("oneOf", "anyOf") for choice in schema.get(key) or [])
+
+
 def generate_python_client(target: Path) -> None:
+    blurred = optional_and_nullable(yaml.safe_load(SPEC.read_text(encoding="utf-8")))
+    if blurred:
+        raise SystemExit(
+            "openapi.yaml: these properties are optional and nullable, which the Python client cannot tell apart "
+            "(it reads absent as None): make each required, or not nullable:\n  " + "\n  ".join(blurred)
+        )
     if target.exists():
         shutil.rmtree(target)
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -11,10 +11,15 @@ from typing import assert_type
 import httpx
 
 from agentic_driver_client.models import (
+    ApprovalsAction,
     CancelRunResponse,
     Discovery,
+    FunctionCallsAction,
+    InterruptedTurn,
     ReadSessionResponse,
+    RunCompletedEvent,
     RunResult,
+    RunStartedEvent,
     RunState,
     SessionHandle,
     SessionInfo,
@@ -82,6 +87,25 @@ def sync_calls(client: AgenticDriver, session: SessionInfo) -> None:
     assert_type(raw.headers, httpx.Headers)
     assert_type(raw.parse(), SessionRunResult)
     assert_type(client.with_raw_response.sessions.create(provider="echo", model="echo-1"), RawResponse[SessionInfo])
+
+
+def optional_fields(client: AgenticDriver, session: SessionInfo) -> None:
+    """What an answer may leave out reads None, so the natural ``is not None`` check narrows (events too)."""
+    result = client.runs.submit_actions("run_1", function_results={"call_1": "42"})
+    assert_type(result.session, SessionInfo | None)
+    if result.session is not None:
+        assert_type(result.session.revision, int)
+    with client.runs.stream(provider="echo", model="echo-1", input="Hi") as stream:
+        for event in stream:
+            if isinstance(event, RunCompletedEvent) and event.run.session is not None:
+                assert_type(event.run.session.id, str)
+            if isinstance(event, RunStartedEvent):
+                assert_type(event.session, SessionInfo | None)
+    read = client.sessions.read(session.id)
+    assert_type(read.interrupted_turn, InterruptedTurn | None)
+    state = client.runs.retrieve("run_1")
+    if state.result is not None and state.result.required_action is not None:
+        assert_type(state.result.required_action, ApprovalsAction | FunctionCallsAction)
 
 
 def errors(error: AgenticDriverError) -> None:

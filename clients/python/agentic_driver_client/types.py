@@ -1,19 +1,21 @@
 # Generated from openapi.yaml by openapi-python-client (see generator/). DO NOT EDIT.
-"""Contains some shared types for properties"""
+"""Contains some shared types for properties.
+
+agentic-driver: ``Unset`` is the type of ``None`` and ``UNSET`` is ``None``, so a property an answer left
+out reads ``None``: ``if event.run.session is not None`` narrows for a type checker, and the generated
+code's own ``isinstance(value, Unset)`` checks still hold. Reading "absent" as ``None`` loses nothing
+because no property of the contract is both optional and nullable (generator/generate.py refuses one).
+"""
 
 from collections.abc import Mapping, MutableMapping
 from http import HTTPStatus
-from typing import IO, BinaryIO, Generic, Literal, TypeVar
+from types import NoneType
+from typing import IO, BinaryIO, Generic, TypeAlias, TypeVar
 
 from attrs import define
 
-
-class Unset:
-    def __bool__(self) -> Literal[False]:
-        return False
-
-
-UNSET: Unset = Unset()
+Unset: TypeAlias = NoneType  # type: ignore[nonetype-type]  # the alias's point: type checkers read it as None
+UNSET: Unset = None
 
 # The types that `httpx.Client(files=)` can accept, copied from that library.
 FileContent = IO[bytes] | bytes | str

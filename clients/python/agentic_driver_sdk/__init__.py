@@ -21,7 +21,10 @@
   ``client.runs.retrieve(run_id)`` reads a run's state and ``client.runs.events(run_id,
   last_event_id=...)`` rejoins its events.
 - A run sent with a session returns a ``SessionRunResult``: its ``.session`` is a
-  ``SessionInfo``, never ``Unset``. ``SessionInfo.handle`` is ``SessionHandle(id, revision)``.
+  ``SessionInfo``, never ``None``. ``SessionInfo.handle`` is ``SessionHandle(id, revision)``.
+- A member an answer may leave out (``RunResult.session``, an event's ``run.session``,
+  ``ReadSessionResponse.interrupted_turn``) reads ``None`` when absent: check it with
+  ``is not None``. (The generated client's ``Unset`` is ``None``'s type.)
 - The exception tree is drawn on ``AgenticDriverError``.
 
 The generated models are imported on first use, not with this package, which

@@ -17,17 +17,17 @@ if TYPE_CHECKING:
         SessionInfo,
         ToolDefinition,
     )
-    from agentic_driver_client.types import Unset
 
 __all__ = ["Approvals", "Disconnect", "Handle", "Results", "RunArguments", "SessionRunArguments", "check_arguments"]
 
 if TYPE_CHECKING:
-    Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any] | Unset
+    Handle: TypeAlias = SessionHandle | SessionInfo | Mapping[str, Any]
     """What ``session=`` accepts: a ``SessionHandle``, a ``SessionInfo`` or ``{"id": ..., "revision": ...}``.
 
-    ``Unset`` is in the type only so that ``session=result.session`` type-checks for a
-    ``RunResult`` whose kind is not known statically (``runs.submit_actions``); passing
-    an unset session raises ``ValueError`` rather than silently running a stateless turn."""
+    A ``RunResult`` whose kind is not known statically (``runs.submit_actions``) has a
+    ``session`` that may be ``None``; a run sent with ``session=None`` is stateless, so
+    check ``result.session is not None`` (or ``isinstance(result, SessionRunResult)``) first.
+    The session calls (``read``, ``fork``, ``truncate``) raise ``ValueError`` for ``None``."""
 
 Results: TypeAlias = Sequence[Mapping[str, Any]] | Mapping[str, str]
 """Function results: ``{call_id: output}`` or ``[{"callId": ..., "output": ...}]``."""

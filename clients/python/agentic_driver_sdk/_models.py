@@ -77,7 +77,7 @@ def handle(session: SessionInfo) -> SessionHandle:
 
 
 class SessionRunResult(RunResult):
-    """The result of a run sent with a session: ``.session`` is the session at its next revision, never ``Unset``.
+    """The result of a run sent with a session: ``.session`` is the session at its next revision, never ``None``.
 
     ``client.run(..., session=...)`` and ``runs.create`` / ``runs.stream(...).final_run()``
     return it when a session was given (their overloads say so to a type checker); a

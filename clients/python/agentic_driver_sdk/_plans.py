@@ -105,27 +105,27 @@ def _model(value: Any, model: Any) -> Any:
 
 def session_handle(session: Handle) -> SessionHandle:
     """``{id, revision}`` from a handle, a ``SessionInfo`` or a dict with those keys."""
-    from ._models import SessionHandle, SessionInfo, Unset
+    from ._models import SessionHandle, SessionInfo
 
     if isinstance(session, SessionHandle):
         return session
     if isinstance(session, SessionInfo):
         return SessionHandle(id=session.id, revision=session.revision)
-    if isinstance(session, Unset):
-        raise ValueError("session is unset: that result came from a stateless run, which has no session")
+    if session is None:
+        raise ValueError("session is None: that result came from a stateless run, which has no session")
     return SessionHandle(id=str(session["id"]), revision=int(session["revision"]))
 
 
 def session_id_of(session: str | Handle) -> str:
     """The session id of an id, a handle, a ``SessionInfo`` or a dict with an ``id`` (its revision is not read)."""
-    from ._models import SessionHandle, SessionInfo, Unset
+    from ._models import SessionHandle, SessionInfo
 
     if isinstance(session, str):
         return session
     if isinstance(session, SessionHandle | SessionInfo):
         return session.id
-    if isinstance(session, Unset):
-        raise ValueError("session is unset: that result came from a stateless run, which has no session")
+    if session is None:
+        raise ValueError("session is None: that result came from a stateless run, which has no session")
     return str(session["id"])
 
 
