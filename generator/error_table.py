@@ -9,16 +9,20 @@ The table is ``components.schemas.ErrorCode.x-error-table``: per code its HTTP `
 (checked against the codes each ``Problem`` member's description names) and the ``fix`` text. From it:
 
 - server/src/agentic_driver/error_table.py: ``ErrorCode``, ``CATALOGUE`` (status, title, group), ``WHAT_TO_DO``;
-- clients/go/codes_gen.go: a sentinel per code (``ErrSessionBusy``) and the list ``Sentinel`` reads;
+- server/src/agentic_driver/error_classes.py: the host's class per code under its group (``error_server.py``);
+- clients/python/agentic_driver_sdk/_code_errors.py: the SDK's class per code under its status class and group,
+  ``CODE_ERRORS``, ``REQUIRED_FIELDS`` and the drawn tree (``error_python.py``);
+- clients/go/codes_gen.go: a sentinel per code (``ErrSessionBusy``), the list ``Sentinel`` reads, the group
+  sentinels (``ErrProviderFailed``) and which codes are in each;
 - clients/typescript/src/errors.gen.ts: a class per code under its group, its guaranteed ``fields`` typed as
   present, and ``PROBLEM_ERRORS``;
-- clients/rust/src/error/groups.rs: the group of each code (``ProblemKind::group``); the Go file also holds the
-  group sentinels (``ErrProviderFailed``) and which codes are in each;
+- clients/rust/src/error/kind.rs: ``ProblemKind``, its lenient ``Fields``, ``from_code``, ``code`` and each
+  code's group (``error_rust.py``);
 - docs/errors.md's code table and the Python SDK's ``_fix_it.py`` (rendered by ``docs_reference.py``, which
   reads ``load_table`` below).
 
-A code is added by one row here (and its enum entry, and its fields' descriptions on ``Problem``), then
-``make generate``; ``server/tests/unit/test_catalogue.py`` says which hand-written class a new code still needs.
+A code is added by its enum entry and its row here (and, for a member of its own, the code named in that member's
+description on ``Problem``), then ``make generate``: no client or host file is edited by hand.
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))  # also when a test loads this file by its path
 
+from error_python import render_python  # noqa: E402
+from error_rust import render_rust_kinds  # noqa: E402
+from error_server import TARGET as SERVER_CLASSES  # noqa: E402
+from error_server import render_server_classes  # noqa: E402
 from outputs import gofmt, write_or_check  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
@@ -290,32 +298,15 @@ def _ts_class(row: Row) -> str:
     return f"{head}\n{declared}}}\n"
 
 
-# -- the Rust client's groups -------------------------------------------------------------------------------------
-
-
-def render_rust(rows: list[Row]) -> str:
-    arms = "".join(f"        ErrorCode::{row.pascal} => ProblemGroup::{row.group},\n" for row in rows if row.group)
-    return (
-        "// Generated from openapi.yaml's ErrorCode x-error-table by generator/error_table.py. DO NOT EDIT.\n\n"
-        "use super::ProblemGroup;\n"
-        "use crate::generated::types::ErrorCode;\n\n"
-        "/// The group of a catalogue code (x-error-table's group), or `None` for a code in none.\n"
-        "pub(crate) fn group_of(code: ErrorCode) -> Option<ProblemGroup> {\n"
-        "    Some(match code {\n"
-        f"{arms}"
-        "        _ => return None,\n"
-        "    })\n"
-        "}\n"
-    )
-
-
 # -- writing and checking -----------------------------------------------------------------------------------------
 
 OUTPUTS: dict[str, Callable[[list[Row]], str]] = {
     "server/src/agentic_driver/error_table.py": render_server,
+    SERVER_CLASSES: render_server_classes,
     "clients/go/codes_gen.go": render_go,
     "clients/typescript/src/errors.gen.ts": render_typescript,
-    "clients/rust/src/error/groups.rs": render_rust,
+    "clients/python/agentic_driver_sdk/_code_errors.py": render_python,
+    "clients/rust/src/error/kind.rs": render_rust_kinds,
 }
 
 

@@ -12,7 +12,8 @@ up in the table instead of matching paths of their own:
 - clients/typescript/src/operations.gen.ts
 - clients/go/operations_gen.go
 
-and the Python SDK builds each call from its row (clients/python/agentic_driver_sdk/_operations.py).
+and the Python SDK and the Rust client build each call from its row (clients/python/agentic_driver_sdk/_operations.py,
+clients/rust/src/operations.rs).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))  # also when a test loads this file by its path
 
 from outputs import gofmt, write_or_check  # noqa: E402
+from rustfmt import rustfmt  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -269,12 +271,81 @@ def _python_row(op: Operation) -> str:
     return f"    {json.dumps(op.id)}: Operation({facts}),\n"
 
 
+# -- Rust ---------------------------------------------------------------------------------------------------------
+
+RUST_HEADER = """// Generated from openapi.yaml by generator/operations.py. DO NOT EDIT.
+
+//! Per operation: its method and path template, whether it takes an `Idempotency-Key`, and the id
+//! that routes it (`x-routing-id`: a path parameter, or members of the JSON body). Each method of
+//! [`crate::Client`] builds its call from its operation's row (`call.rs`).
+
+// The client wraps not every operation (`Client::raw` has them all), and only its tests read some facts.
+#![allow(dead_code)]
+
+/// Where the id that routes a request is: `Agentic-Host` names the host that owns it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Routing {
+    /// The request names no session or run.
+    None,
+    /// The path parameter of this name.
+    PathParam(&'static str),
+    /// These members of the JSON body (`["session", "id"]`).
+    BodyPointer(&'static [&'static str]),
+}
+
+/// The facts of one operation of openapi.yaml.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Operation {
+    /// The `operationId`.
+    pub(crate) id: &'static str,
+    pub(crate) method: &'static str,
+    /// The path template (`/v1/sessions/{sessionId}`).
+    pub(crate) path: &'static str,
+    /// The operation declares the `Idempotency-Key` header.
+    pub(crate) takes_idempotency_key: bool,
+    pub(crate) routing: Routing,
+}
+"""
+
+
+def render_rust(operations: list[Operation]) -> str:
+    consts = "".join(_rust_row(op) for op in operations)
+    listed = ", ".join(f"&{_rust_name(op)}" for op in operations)
+    source = (
+        f"{RUST_HEADER}{consts}\n"
+        "/// Every operation, literal paths before templated ones.\n"
+        f"pub(crate) const OPERATIONS: [&Operation; {len(operations)}] = [{listed}];\n"
+    )
+    return rustfmt(source, "the Rust operations table", OperationsError)
+
+
+def _rust_name(op: Operation) -> str:
+    """``streamRunEvents`` -> ``STREAM_RUN_EVENTS``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", op.id).upper()
+
+
+def _rust_row(op: Operation) -> str:
+    routing = "Routing::None"
+    if op.routing_param is not None:
+        routing = f"Routing::PathParam({json.dumps(op.routing_param)})"
+    elif op.routing_pointer is not None:
+        routing = f"Routing::BodyPointer(&[{', '.join(map(json.dumps, op.routing_pointer))}])"
+    key = "true" if op.idempotency_key else "false"
+    return (
+        f"\n/// `{op.method} {op.path}` (`{op.id}`).\n"
+        f"pub(crate) const {_rust_name(op)}: Operation = Operation {{ id: {json.dumps(op.id)}, "
+        f"method: {json.dumps(op.method)}, path: {json.dumps(op.path)}, takes_idempotency_key: {key}, "
+        f"routing: {routing} }};\n"
+    )
+
+
 # -- writing and checking -----------------------------------------------------------------------------------------
 
 OUTPUTS: dict[str, Callable[[list[Operation]], str]] = {
     "clients/typescript/src/operations.gen.ts": render_typescript,
     "clients/go/operations_gen.go": render_go,
     "clients/python/agentic_driver_sdk/_operations.py": render_python,
+    "clients/rust/src/operations.rs": render_rust,
 }
 
 

@@ -43,7 +43,9 @@ def busy_as_400() -> None:
 def busy_without_retry_after() -> None:
     """SESSION_BUSY keeps status, code and ``retryAfterSeconds`` in its body, but no ``Retry-After`` header is sent."""
 
-    def without_header(self: SessionBusy, detail: str, *, active_run_id: str, retry_after_seconds: int = 1) -> None:
+    def without_header(
+        self: SessionBusy, detail: str, *, active_run_id: str, retry_after_seconds: int | None = 1
+    ) -> None:
         # The header comes from retry_after_seconds; a plain problem field keeps only the body member.
         DriverError.__init__(self, detail, activeRunId=active_run_id, retryAfterSeconds=retry_after_seconds)
         self.active_run_id = active_run_id

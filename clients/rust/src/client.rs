@@ -11,8 +11,10 @@ use std::time::Duration;
 use progenitor_client::{ByteStream, ResponseValue};
 use reqwest::header::{HeaderMap, CONTENT_TYPE};
 
+use crate::call::Call;
 use crate::error::Error;
 use crate::generated::{self, types};
+use crate::operations::{self, Operation};
 use crate::resume::Origin;
 use crate::retry::{self, Decision};
 use crate::routing;
@@ -141,7 +143,7 @@ impl Client {
 
     /// [`Client::get_health`] with the answer's status and headers.
     pub async fn get_health_with_response(&self) -> Result<Response<types::Health>, Error> {
-        self.json("GET", "/healthz", None, |_| self.raw.get_health()).await
+        self.json(Call::new(&operations::GET_HEALTH, &[]), |_| self.raw.get_health()).await
     }
 
     /// `GET /v1/discovery`: the host as this token sees it.
@@ -151,7 +153,7 @@ impl Client {
 
     /// [`Client::get_discovery`] with the answer's status and headers.
     pub async fn get_discovery_with_response(&self) -> Result<Response<types::Discovery>, Error> {
-        self.json("GET", "/v1/discovery", None, |_| self.raw.get_discovery()).await
+        self.json(Call::new(&operations::GET_DISCOVERY, &[]), |_| self.raw.get_discovery()).await
     }
 
     /// `POST /v1/runs`: one turn, stateless or continuing a session (`session.run_request(input)`).
@@ -172,9 +174,8 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<Response<types::RunResult>, Error> {
         let key = &key::<types::RunIdempotencyKey>(idempotency_key)?;
-        let owner = routing::session_host(body.session.as_ref());
-        self.json("POST", "/v1/runs", owner, |host| async move { self.raw.run(host.as_deref(), Some(key), body).await })
-            .await
+        let call = Call::with_body(&operations::RUN, &[], body);
+        self.json(call, |host| async move { self.raw.run(host.as_deref(), Some(key), body).await }).await
     }
 
     /// `POST /v1/runs` for a session run (`body.session` set, as `session.run_request(input)` makes
@@ -208,10 +209,11 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<EventStream, Error> {
         let key = key::<types::StreamRunIdempotencyKey>(idempotency_key)?;
-        let (mut host, mut budget) = (routing::session_host(body.session.as_ref()), Budget::default());
+        let Call { operation, path, host } = Call::with_body(&operations::STREAM_RUN, &[], body);
+        let (mut host, mut budget) = (host, Budget::default());
         let key_ref = &key;
         let opened = self
-            .open_stream("POST", "/v1/runs/stream", &mut host, &mut budget, |host| async move {
+            .open_stream(operation, &path, &mut host, &mut budget, |host| async move {
                 self.raw.stream_run(host.as_deref(), Some(key_ref), body).await
             })
             .await?;
@@ -240,10 +242,8 @@ impl Client {
         body: &types::SubmitRunActionsRequest,
         idempotency_key: Option<&str>,
     ) -> Result<Response<types::RunResult>, Error> {
-        let key = key::<types::SubmitRunActionsIdempotencyKey>(idempotency_key)?;
-        let path = format!("/v1/runs/{run_id}/actions");
-        let key = &key;
-        self.json("POST", &path, routing::owner(run_id), |host| async move {
+        let key = &key::<types::SubmitRunActionsIdempotencyKey>(idempotency_key)?;
+        self.json(Call::new(&operations::SUBMIT_RUN_ACTIONS, &[run_id]), |host| async move {
             self.raw.submit_run_actions(run_id, host.as_deref(), Some(key), body).await
         })
         .await
@@ -260,11 +260,11 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<EventStream, Error> {
         let key = key::<types::StreamRunActionsIdempotencyKey>(idempotency_key)?;
-        let path = format!("/v1/runs/{run_id}/actions/stream");
-        let (mut host, mut budget) = (routing::owner(run_id), Budget::default());
+        let Call { operation, path, host } = Call::new(&operations::STREAM_RUN_ACTIONS, &[run_id]);
+        let (mut host, mut budget) = (host, Budget::default());
         let key_ref = &key;
         let opened = self
-            .open_stream("POST", &path, &mut host, &mut budget, |host| async move {
+            .open_stream(operation, &path, &mut host, &mut budget, |host| async move {
                 self.raw.stream_run_actions(run_id, host.as_deref(), Some(key_ref), body).await
             })
             .await?;
@@ -285,8 +285,7 @@ impl Client {
 
     /// [`Client::get_run`] with the answer's status and headers.
     pub async fn get_run_with_response(&self, run_id: &str) -> Result<Response<types::RunState>, Error> {
-        let path = format!("/v1/runs/{run_id}");
-        self.json("GET", &path, routing::owner(run_id), |host| async move {
+        self.json(Call::new(&operations::GET_RUN, &[run_id]), |host| async move {
             self.raw.get_run(run_id, host.as_deref()).await
         })
         .await
@@ -305,7 +304,7 @@ impl Client {
                     .map_err(|error| Error::InvalidRequest(format!("Last-Event-ID: {error}")))
             })
             .transpose()?;
-        let (mut host, mut budget) = (routing::owner(run_id), Budget::default());
+        let (mut host, mut budget) = (Call::new(&operations::STREAM_RUN_EVENTS, &[run_id]).host, Budget::default());
         let opened = self.open_events(run_id, after.as_ref(), &mut host, &mut budget).await?;
         let stream = self.event_stream(opened);
         let last = after.and_then(|id| id.parse().ok());
@@ -320,22 +319,15 @@ impl Client {
 
     /// [`Client::cancel_run`] with the answer's status and headers.
     pub async fn cancel_run_with_response(&self, run_id: &str) -> Result<Response<types::CancelRunResponse>, Error> {
-        let path = format!("/v1/runs/{run_id}/cancel");
-        self.json("POST", &path, routing::owner(run_id), |host| async move {
+        self.json(Call::new(&operations::CANCEL_RUN, &[run_id]), |host| async move {
             self.raw.cancel_run(run_id, host.as_deref()).await
         })
         .await
     }
 
-    /// A call whose answer is a JSON body (or none). `host` is the owner of the session or run the
-    /// call names (its `Agentic-Host`); `send` makes one attempt with the host it is given.
-    async fn json<T, E, F, Fut>(
-        &self,
-        method: &'static str,
-        path: &str,
-        host: Option<String>,
-        send: F,
-    ) -> Result<Response<T>, Error>
+    /// A call whose answer is a JSON body (or none). `call.host` is the owner of the session or run
+    /// the call names (its `Agentic-Host`); `send` makes one attempt with the host it is given.
+    async fn json<T, E, F, Fut>(&self, call: Call, send: F) -> Result<Response<T>, Error>
     where
         E: ErrorBody,
         F: Fn(Option<String>) -> Fut,
@@ -343,8 +335,8 @@ impl Client {
     {
         let timeouts = self.settings.timeouts;
         let (send, timeouts) = (&send, &timeouts);
-        let (mut host, mut budget) = (host, Budget::default());
-        self.attempts(method, path, &mut host, &mut budget, move |host| async move {
+        let (Call { operation, path, mut host }, mut budget) = (call, Budget::default());
+        self.attempts(operation, &path, &mut host, &mut budget, move |host| async move {
             match send(host).await {
                 Ok(value) => {
                     let (status, headers) = (value.status().as_u16(), value.headers().clone());
@@ -360,7 +352,7 @@ impl Client {
     /// `host` and `budget` are the call's, and are left as the attempts left them.
     pub(crate) async fn open_stream<F, Fut>(
         &self,
-        method: &'static str,
+        operation: &'static Operation,
         path: &str,
         host: &mut Option<String>,
         budget: &mut Budget,
@@ -372,7 +364,7 @@ impl Client {
     {
         let timeouts = self.settings.timeouts;
         let (send, convert_timeouts) = (&send, &timeouts);
-        self.attempts(method, path, host, budget, move |host| async move {
+        self.attempts(operation, path, host, budget, move |host| async move {
             let response = match send(host).await {
                 Ok(response) => response,
                 Err(error) => return Err(convert(error, convert_timeouts).await),
@@ -397,8 +389,8 @@ impl Client {
         host: &mut Option<String>,
         budget: &mut Budget,
     ) -> Result<Response<ByteStream>, Error> {
-        let path = format!("/v1/runs/{run_id}/events");
-        self.open_stream("GET", &path, host, budget, |host| async move {
+        let Call { operation, path, .. } = Call::new(&operations::STREAM_RUN_EVENTS, &[run_id]);
+        self.open_stream(operation, &path, host, budget, |host| async move {
             self.raw.stream_run_events(run_id, host.as_deref(), after).await
         })
         .await
@@ -418,10 +410,12 @@ impl Client {
     /// retried, or the retries are spent; waits between them (a dropped future stops the wait).
     /// Each attempt sends `host` as `Agentic-Host`; the first 421 of the call switches it to the
     /// owner that answer names and sends again at once, without using up a retry. `budget` is
-    /// what the call has spent so far (more than these attempts for a resumed stream).
+    /// what the call has spent so far (more than these attempts for a resumed stream). The
+    /// operation's row gives the method, for the log and the retry table (a read timeout is
+    /// retried for `GET` and `DELETE` only: `retry::decide`); `path` is the one sent, for the log.
     async fn attempts<T, F, Fut>(
         &self,
-        method: &'static str,
+        operation: &'static Operation,
         path: &str,
         host: &mut Option<String>,
         budget: &mut Budget,
@@ -432,7 +426,7 @@ impl Client {
         Fut: Future<Output = Result<(u16, HeaderMap, T), Failure>>,
     {
         let total = self.settings.max_retries.saturating_add(1);
-        let idempotent = matches!(method, "GET" | "DELETE");
+        let (method, idempotent) = (operation.method, matches!(operation.method, "GET" | "DELETE"));
         let (mut refused, mut reauthorized) = (None, false);
         loop {
             let number = budget.retries.saturating_add(1);

@@ -22,20 +22,23 @@
 //! ```
 //!
 //! A `reqwest::Error` never reaches the caller except as the [`std::error::Error::source`] of a
-//! `Connection` or `Timeout` (a `Connection` for a stream whose body ended early has none). `ProblemKind::from_code` matches the generated `types::ErrorCode`
-//! exhaustively, so a code added to the spec fails the build until it has a variant here.
+//! `Connection` or `Timeout` (a `Connection` for a stream whose body ended early has none).
+//! [`ProblemKind`] (`error/kind.rs`) is generated from openapi.yaml's `x-error-table`, like the
+//! generated `types::ErrorCode` it matches exhaustively: a code added to the spec gets its variant,
+//! fields and group from `make generate`. [`ProblemGroup`] (`error/group.rs`) is written by hand.
 
 use std::fmt;
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 
-mod groups;
+mod group;
 mod kind;
 mod problem;
 
+pub use group::ProblemGroup;
 use kind::Fields;
-pub use kind::{ProblemGroup, ProblemKind};
+pub use kind::ProblemKind;
 
 pub(crate) use problem::error_from_answer;
 use problem::header_request_id;
@@ -173,7 +176,28 @@ impl Error {
         }
     }
 
-    /// The problem's kind, when the host answered with a problem: match on it.
+    /// The problem's kind, when the host answered with a problem: match on it. Each variant's
+    /// documentation is its code's fix-it text; what this client does about some codes before
+    /// their error reaches you, and what to do next in Rust:
+    ///
+    /// - [`ProblemKind::SessionBusy`]: never retried. Never send the same handle again blindly:
+    ///   [`crate::Client::wait_until_idle`] waits out the other turn and returns the session's
+    ///   next state.
+    /// - [`ProblemKind::MisdirectedRequest`]: the client already sent the request once more to
+    ///   `owner_host_id` (with `Agentic-Host`, at once, not one of the retries); this is the
+    ///   call's second `421`: check that the proxy routes on `Agentic-Host`.
+    /// - [`ProblemKind::HostBusy`], [`ProblemKind::SessionStoreFull`],
+    ///   [`ProblemKind::ShuttingDown`], [`ProblemKind::HostUnavailable`] and
+    ///   [`ProblemKind::IdempotencyKeyInUse`]: retried after `Retry-After` first; this is the last
+    ///   answer. `HostUnavailable`'s `owner_host_id` is `None` when the request named no session
+    ///   or run. Sessions never move: once back, that host answers `SESSION_NOT_FOUND` for the
+    ///   sessions it lost.
+    /// - [`ProblemKind::RunEventsExpired`]: from [`crate::Client::stream_run_events`] or a
+    ///   resumed stream's own rejoin. Read the run ([`crate::Client::get_run`]) for its outcome,
+    ///   or rejoin with `stream_run_events` after `first_event_id - 1` ([`Error::first_event_id`]),
+    ///   accepting the gap.
+    /// - [`ProblemKind::SubjectQuotaExceeded`] and every `PROVIDER_*` code: never retried
+    ///   (`retry_after_seconds` is set for a rate).
     pub fn kind(&self) -> Option<&ProblemKind> {
         self.problem().map(|problem| &problem.kind)
     }

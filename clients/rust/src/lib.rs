@@ -1,7 +1,9 @@
 //! The Rust client of the Agentic Driver HTTP contract (async, on tokio via reqwest).
 //!
 //! [`generated`] is produced from the repository's `openapi.yaml` by progenitor (`make
-//! generate`; never edit `src/generated.rs`). The other modules are the hand-written layer:
+//! generate`; never edit `src/generated.rs`); the error kinds (`src/error/kind.rs`) and each
+//! operation's facts (`src/operations.rs`) are generated from it too, by the repository's table
+//! generators. The other modules are the hand-written layer:
 //! [`Client`] with one async method per operation, typed errors ([`Error`], [`ProblemKind`]
 //! with one variant per catalogue code), streamed runs as a [`futures_core::Stream`] of
 //! [`Event`]s (a run sent with `onDisconnect: continue` resumes by itself when its connection
@@ -36,8 +38,10 @@
 #[allow(clippy::all, missing_docs, unused_imports, dead_code)]
 pub mod generated;
 
+mod call;
 mod client;
 mod error;
+mod operations;
 mod resume;
 pub mod retry;
 mod routing;

@@ -30,11 +30,12 @@ use std::time::Duration;
 
 use progenitor_client::ByteStream;
 
+use crate::call::Call;
 use crate::client::{Budget, Client, Response};
 use crate::error::{ConnectionError, Error};
 use crate::generated::types;
+use crate::operations::{self, Operation};
 use crate::retry;
-use crate::routing;
 use crate::stream::{Event, EventStream};
 
 /// The request a resumable stream answered: what is sent again when the stream drops before its
@@ -78,8 +79,8 @@ pub(crate) struct Resumer {
     request_host: Option<String>,
     /// `Agentic-Host` of the rejoins (the run id's owner, or the owner a `421` named).
     run_host: Option<String>,
-    /// The method and path of the connection being read, for the log.
-    reading: (&'static str, String),
+    /// The operation and path of the connection being read, for the log.
+    reading: (&'static Operation, String),
     pending: Option<Reconnect>,
 }
 
@@ -125,14 +126,15 @@ impl Client {
     ) -> Result<Response<ByteStream>, Error> {
         match origin {
             Origin::Run { body, key } => {
-                self.open_stream("POST", "/v1/runs/stream", host, budget, |host| async move {
+                let Call { operation, path, .. } = Call::with_body(&operations::STREAM_RUN, &[], body);
+                self.open_stream(operation, &path, host, budget, |host| async move {
                     self.raw().stream_run(host.as_deref(), Some(key), body).await
                 })
                 .await
             }
             Origin::Actions { run_id, body, key } => {
-                let path = format!("/v1/runs/{run_id}/actions/stream");
-                self.open_stream("POST", &path, host, budget, |host| async move {
+                let Call { operation, path, .. } = Call::new(&operations::STREAM_RUN_ACTIONS, &[run_id]);
+                self.open_stream(operation, &path, host, budget, |host| async move {
                     self.raw().stream_run_actions(run_id, host.as_deref(), Some(key), body).await
                 })
                 .await
@@ -143,15 +145,17 @@ impl Client {
 }
 
 impl Origin {
-    /// The method and path that reconnecting sends: a rejoin of `run_id` when an event after
+    /// The operation and path that reconnecting sends: a rejoin of `run_id` when an event after
     /// `last` can be asked for, else the origin's own request.
-    fn request(&self, run_id: Option<&str>, last: Option<u64>) -> (&'static str, String) {
-        match (self, run_id) {
-            (Origin::Events, Some(run_id)) => ("GET", format!("/v1/runs/{run_id}/events")),
-            (_, Some(run_id)) if last.is_some() => ("GET", format!("/v1/runs/{run_id}/events")),
-            (Origin::Actions { run_id, .. }, _) => ("POST", format!("/v1/runs/{run_id}/actions/stream")),
-            _ => ("POST", "/v1/runs/stream".to_owned()),
-        }
+    fn request(&self, run_id: Option<&str>, last: Option<u64>) -> (&'static Operation, String) {
+        let call = match (self, run_id) {
+            (Origin::Events, Some(run_id)) => Call::new(&operations::STREAM_RUN_EVENTS, &[run_id]),
+            (_, Some(run_id)) if last.is_some() => Call::new(&operations::STREAM_RUN_EVENTS, &[run_id]),
+            (Origin::Actions { run_id, .. }, _) => Call::new(&operations::STREAM_RUN_ACTIONS, &[run_id]),
+            (Origin::Run { body, .. }, _) => Call::with_body(&operations::STREAM_RUN, &[], body),
+            (Origin::Events, None) => Call::new(&operations::STREAM_RUN_EVENTS, &[""]),
+        };
+        (call.operation, call.path)
     }
 }
 
@@ -170,7 +174,7 @@ impl Resumer {
         }
         if self.run_id.is_none() {
             if let Some(run_id) = event.and_then(Event::run_id) {
-                self.run_host = routing::owner(run_id);
+                self.run_host = Call::new(&operations::STREAM_RUN_EVENTS, &[run_id]).host;
                 self.run_id = Some(run_id.to_owned());
             }
         }
@@ -186,8 +190,8 @@ impl Resumer {
     /// ended). Starts the reconnect, or returns the error that ends the stream.
     pub(crate) fn dropped(&mut self, cause: Option<Error>) -> Result<(), Error> {
         let what = cause.as_ref().map_or_else(|| "the body ended".to_owned(), ToString::to_string);
-        let (method, path) = &self.reading;
-        let cut = format!("{method} {path} -> the stream ended before the run's last event ({what})");
+        let (operation, path) = &self.reading;
+        let cut = format!("{} {path} -> the stream ended before the run's last event ({what})", operation.method);
         let wait = if self.fresh {
             // A connection that delivered a new event gives the budget back.
             self.budget.retries = 0;

@@ -24,12 +24,8 @@ pub(crate) fn host_of(id: &str) -> Option<&str> {
     is_host_label(host).then_some(host)
 }
 
-/// The owner of the session a run names (a stateless run names none).
-pub(crate) fn session_host(session: Option<&crate::types::SessionHandle>) -> Option<String> {
-    session.and_then(|handle| host_of(&handle.id)).map(str::to_owned)
-}
-
-/// The owner of a session or run id, owned (for the call's first attempt).
+/// The owner of a session or run id, owned (for the call's first attempt; which id routes a call
+/// is its operation's `x-routing-id`: `crate::call`).
 pub(crate) fn owner(id: &str) -> Option<String> {
     host_of(id).map(str::to_owned)
 }

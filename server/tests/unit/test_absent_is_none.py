@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from generator_support import load_generator
-
 from agentic_driver_client.models import ApprovalDecision, ForkSessionRequest, RunStartedEvent
 from agentic_driver_client.types import UNSET, Unset
+from generator_support import load_generator
 
 ROOT = Path(__file__).resolve().parents[3]
 generator = load_generator("generate")

@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 
 import pytest
 import yaml
-from generator_support import check_generated, load_generator
+from generator_support import check_generated, load_generator, spec_with
 
+from agentic_driver.error_base import Unprocessable
 from agentic_driver.error_table import CATALOGUE, WHAT_TO_DO, ErrorCode
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 generator = load_generator("error_table")
+error_server = load_generator("error_server")
 
 
-def _spec_with(tmp_path: Path, change: dict[str, object], enum_extra: str | None = None) -> Path:
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
-    schema = spec["components"]["schemas"]["ErrorCode"]
-    schema["x-error-table"].update(change)
-    if enum_extra:
-        schema["enum"].append(enum_extra)
-    path = tmp_path / "openapi.yaml"
-    path.write_text(yaml.safe_dump(spec), "utf-8")
-    return path
+def _spec_with(tmp_path: Path, change: dict[str, dict[str, object]], enum_extra: str | None = None) -> Path:
+    return spec_with(tmp_path, change, enum_only=(enum_extra,) if enum_extra and enum_extra not in change else ())
 
 
 def test_every_generated_copy_is_what_the_table_renders() -> None:
@@ -124,3 +120,45 @@ def test_the_rows_and_the_problem_descriptions_name_the_same_codes(
 ) -> None:
     with pytest.raises(generator.TableError, match=message):
         generator.load_table(_spec_with(tmp_path, {code: {**_row_of(code), **change}}))
+
+
+def test_a_new_row_is_a_server_class_under_its_group_taking_its_members(tmp_path: Path) -> None:
+    row = {
+        "status": 422,
+        "title": "Attachment new",
+        "group": "Unprocessable",
+        "fix": "Send `another` one.",
+        "optional": ["mediaType"],
+    }
+    spec = _spec_with(tmp_path, {"ATTACHMENT_NEW": row}, "ATTACHMENT_NEW")
+    described = yaml.safe_load(spec.read_text("utf-8"))
+    member = described["components"]["schemas"]["Problem"]["properties"]["mediaType"]
+    member["description"] = member["description"].replace(
+        "`ATTACHMENT_UNSUPPORTED`", "`ATTACHMENT_UNSUPPORTED`, `ATTACHMENT_NEW`"
+    )
+    spec.write_text(yaml.safe_dump(described), "utf-8")
+
+    source = error_server.render_server_classes(generator.load_table(spec))
+    assert "class AttachmentNew(Unprocessable):" in source
+    assert '"""422 ``ATTACHMENT_NEW``: Send `another` one."""' in source
+    codes = StrEnum("ErrorCode", [(row.code, row.code) for row in generator.load_table(spec)])
+    namespace: dict[str, object] = {"ErrorCode": codes}
+    exec(compile(_importable(source), "error_classes.py", "exec"), namespace)
+    new = namespace["AttachmentNew"]("refused", media_type="image/x")  # type: ignore[operator]
+    assert isinstance(new, Unprocessable) and new.code == "ATTACHMENT_NEW"
+    assert new.fields == {"mediaType": "image/x"} and new.media_type == "image/x"
+    assert namespace["AttachmentNew"]("refused").fields == {}, "an unset member is not sent"  # type: ignore[operator]
+
+
+def _importable(source: str) -> str:
+    """The rendered module against the installed package (its code list is the test's own)."""
+    return source.replace("from .error_base", "from agentic_driver.error_base").replace(
+        "from .error_table import ErrorCode\n", ""
+    )
+
+
+def test_the_host_defaults_must_name_optional_members_of_a_known_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(error_server.DEFAULTS, "SESSION_BUSY", {"limit": '"maxSessions"'})
+
+    with pytest.raises(ValueError, match=r"DEFAULTS\['SESSION_BUSY'\]: \['limit'\] are not optional members"):
+        error_server.render_server_classes(generator.load_table())

@@ -1,14 +1,16 @@
 //! The session operations of [`Client`] (create, read, delete, truncate, fork) and the busy
 //! helper, over [`Client`]'s attempts: one idempotency key per logical call where the operation
-//! takes one, and `Agentic-Host` from the session id on every request that names a session.
+//! takes one, and `Agentic-Host` from the session id on every request that names a session (each
+//! call built from its operation's row: `crate::call`).
 
 use std::time::{Duration, Instant};
 
 use super::convert::key;
 use super::{Client, Response, DEFAULT_IDLE_WAIT};
+use crate::call::Call;
 use crate::error::{Error, TimeoutError, TimeoutKind};
 use crate::generated::types;
-use crate::routing;
+use crate::operations;
 
 impl Client {
     /// `POST /v1/sessions`: a new session at revision 0. `idempotency_key`: yours, or `None` for
@@ -28,7 +30,7 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<Response<types::CreateSessionResponse>, Error> {
         let key = key::<types::CreateSessionIdempotencyKey>(idempotency_key)?;
-        self.json("POST", "/v1/sessions", None, |_| self.raw.create_session(Some(&key), body)).await
+        self.json(Call::new(&operations::CREATE_SESSION, &[]), |_| self.raw.create_session(Some(&key), body)).await
     }
 
     /// `GET /v1/sessions/{sessionId}`: metadata, instructions, visible history and turns.
@@ -41,8 +43,7 @@ impl Client {
         &self,
         session_id: &str,
     ) -> Result<Response<types::ReadSessionResponse>, Error> {
-        let path = format!("/v1/sessions/{session_id}");
-        self.json("GET", &path, routing::owner(session_id), |host| async move {
+        self.json(Call::new(&operations::READ_SESSION, &[session_id]), |host| async move {
             self.raw.read_session(session_id, host.as_deref()).await
         })
         .await
@@ -55,8 +56,7 @@ impl Client {
 
     /// [`Client::delete_session`] with the answer's status and headers.
     pub async fn delete_session_with_response(&self, session_id: &str) -> Result<Response<()>, Error> {
-        let path = format!("/v1/sessions/{session_id}");
-        self.json("DELETE", &path, routing::owner(session_id), |host| async move {
+        self.json(Call::new(&operations::DELETE_SESSION, &[session_id]), |host| async move {
             self.raw.delete_session(session_id, host.as_deref()).await
         })
         .await
@@ -78,8 +78,7 @@ impl Client {
         session_id: &str,
         body: &types::TruncateSessionRequest,
     ) -> Result<Response<types::CreateSessionResponse>, Error> {
-        let path = format!("/v1/sessions/{session_id}/truncate");
-        self.json("POST", &path, routing::owner(session_id), |host| async move {
+        self.json(Call::new(&operations::TRUNCATE_SESSION, &[session_id]), |host| async move {
             self.raw.truncate_session(session_id, host.as_deref(), body).await
         })
         .await
@@ -109,8 +108,7 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<Response<types::CreateSessionResponse>, Error> {
         let key = &key::<types::ForkSessionIdempotencyKey>(idempotency_key)?;
-        let path = format!("/v1/sessions/{session_id}/fork");
-        self.json("POST", &path, routing::owner(session_id), |host| async move {
+        self.json(Call::new(&operations::FORK_SESSION, &[session_id]), |host| async move {
             self.raw.fork_session(session_id, host.as_deref(), Some(key), body).await
         })
         .await

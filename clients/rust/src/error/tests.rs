@@ -132,6 +132,30 @@ fn carries_status_detail_and_the_code_fields() {
 }
 
 #[test]
+fn the_optional_fields_the_table_gives_a_code_are_read_when_sent() {
+    let fields =
+        r#","attachment":2,"mediaType":"image/tiff","provider":"echo","limit":"maxAttachmentBytes","maximum":9"#;
+    let kind = Problem::parse(422, None, &problem("ATTACHMENT_UNSUPPORTED", fields)).unwrap().kind;
+    let expected = ProblemKind::AttachmentUnsupported {
+        attachment: Some(2),
+        media_type: Some("image/tiff".into()),
+        provider: Some("echo".into()),
+        limit: Some("maxAttachmentBytes".into()),
+        maximum: Some(9),
+    };
+    assert_eq!(kind, expected);
+    let kind = Problem::parse(431, None, &problem("HEADERS_TOO_LARGE", r#","limit":"maxHeaderBytes","maximum":8"#));
+    assert_eq!(
+        kind.unwrap().kind,
+        ProblemKind::HeadersTooLarge { limit: Some("maxHeaderBytes".into()), maximum: Some(8) }
+    );
+    let kind = Problem::parse(408, None, &problem("REQUEST_TIMEOUT", "")).unwrap().kind;
+    assert_eq!(kind, ProblemKind::RequestTimeout { limit: None, maximum: None });
+    let kind = Problem::parse(422, None, &problem("VALIDATION_ERROR", "")).unwrap().kind;
+    assert_eq!(kind, ProblemKind::ValidationError { errors: Vec::new() }, "no errors sent: an empty list");
+}
+
+#[test]
 fn the_four_session_codes_are_different_variants() {
     let kinds: Vec<ProblemKind> =
         ["SESSION_REVISION_CONFLICT", "SESSION_BUSY", "SESSION_INTERRUPTED", "SESSION_ACCOUNT_REQUIRED"]
