@@ -40,7 +40,7 @@ import signal
 import sys
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 import uvicorn
@@ -97,159 +97,176 @@ def _malformed(reason: BaseException | None) -> MalformedRequest:
     return MalformedRequest(f"The request is not valid HTTP/1.1{because}; the connection is closed.")
 
 
+# Every request passes through BoundedProtocol's overrides (the parser calls on_header once per header), so they
+# call uvicorn's methods directly, through these aliases, rather than through super() (a super object and an MRO
+# walk apiece on 3.11), and the head deadline is one timer per connection, moved lazily, not a timer made and
+# cancelled per request. bench/README.md ("The whole process, counted") has the instruction counts.
+_base_connection_made = HttpToolsProtocol.connection_made
+_base_data_received = HttpToolsProtocol.data_received
+_base_on_header = HttpToolsProtocol.on_header
+_base_on_headers_complete = HttpToolsProtocol.on_headers_complete
+_base_on_body = HttpToolsProtocol.on_body
+_base_on_message_complete = HttpToolsProtocol.on_message_complete
+_base_on_response_complete = HttpToolsProtocol.on_response_complete
+_base_connection_lost = HttpToolsProtocol.connection_lost
+
+
+class BoundedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with the host's connection, head size and head time bounds.
+
+    Not served as it is: ``bounded_protocol`` makes the subclass that carries the configuration (the class
+    attributes below without a value)."""
+
+    _limits: ClassVar[LimitsConfig]
+    _metrics: ClassVar[Metrics]
+    _max_head_bytes: ClassVar[int]
+    """``limits.maxHeaderBytes``."""
+    _head_timeout_s: ClassVar[float]
+    """``limits.requestHeadTimeoutMs``, in seconds."""
+
+    _head_bytes = 0
+    """Bytes received since the current request head began (all of them are head until it completes)."""
+    _parsed_header_bytes = 0
+    """The current request's header lines as parsed (for heads that complete within one read); with the
+    URL (uvicorn keeps it whole in ``url``) that is the parsed head's size."""
+    _awaiting_head = True
+    _head_since = 0.0
+    """When the host began waiting for the current request head (loop time)."""
+    _refused = False
+    _head_deadline: asyncio.TimerHandle | None = None
+    """The connection's head timer: it fires at the earliest moment a head can be overdue, and moves itself
+    to the current wait's deadline when that began later."""
+    _malformed_after_response: MalformedRequest | None = None
+    """A malformed request that followed complete ones: refused once their responses are written."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        _base_connection_made(self, transport)
+        maximum = self._limits.maxConnections
+        if len(self.connections) > maximum:
+            self._refuse(
+                HostBusy(
+                    f"The host holds its maximum of {maximum} connections.",
+                    maximum=maximum,
+                    limit="maxConnections",
+                )
+            )
+            return
+        self._expect_head()
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return  # discard what still arrives until the lingering close
+        if self._awaiting_head:
+            self._head_bytes += len(data)
+        _base_data_received(self, data)
+        if self._awaiting_head and self._head_bytes > self._max_head_bytes:
+            self._head_too_large()
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._parsed_header_bytes += len(name) + len(value) + 4
+        _base_on_header(self, name, value)
+
+    def on_headers_complete(self) -> None:
+        self._awaiting_head = False
+        if len(self.url) + self._parsed_header_bytes > self._max_head_bytes:
+            self._head_too_large()
+        if not self._refused:
+            _base_on_headers_complete(self)
+
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:
+            _base_on_body(self, body)
+
+    def on_message_complete(self) -> None:
+        self._parsed_header_bytes = 0  # the next request's head counts from here (trailers were this one's)
+        if not self._refused:
+            _base_on_message_complete(self)
+            # Usually the whole body came with the head, before the app's task first runs: then
+            # RequestGuard needs no body deadline for this request.
+            self.cycle.scope[BODY_RECEIVED] = True  # type: ignore[literal-required]  # an extension key of ours
+
+    def _head_too_large(self) -> None:
+        if not self._refused:
+            maximum = self._max_head_bytes
+            self._refuse(HeadersTooLarge(f"The request head exceeds {maximum} bytes.", maximum=maximum))
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn calls this from data_received's ``except HttpParserError`` (the only caller in the
+        # httptools protocol), and logs its own fixed warning first: the parser's reason is the
+        # exception being handled.
+        error = _malformed(sys.exception())
+        cycle = self.cycle
+        if cycle is None or cycle.response_complete:
+            self._refuse(error)
+        elif not cycle.more_body:  # the bad bytes follow a complete request: answer that one first
+            self._refused = True
+            self._malformed_after_response = error
+            self._cancel_deadline()
+        elif not cycle.response_started and not self.pipeline:  # the request's own body is malformed
+            cycle.disconnected = True
+            cycle.message_event.set()
+            self._refuse(error)
+        else:  # a response is being written: no answer can be framed after it, only the close
+            self._refused = True
+            cycle.keep_alive = False
+
+    def on_response_complete(self) -> None:
+        _base_on_response_complete(self)
+        if self.transport.is_closing():
+            return
+        pending = self._malformed_after_response
+        if pending is None:
+            self._expect_head()
+        elif self.cycle is None or self.cycle.response_complete:  # every parsed request is answered
+            self._malformed_after_response = None
+            self._unset_keepalive_if_required()
+            self._refuse(pending)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_deadline()
+        _base_connection_lost(self, exc)
+
+    def _expect_head(self) -> None:
+        self._awaiting_head, self._head_bytes = True, 0
+        self._head_since = now = self.loop.time()
+        if self._head_deadline is None:
+            self._head_deadline = self.loop.call_at(now + self._head_timeout_s, self._head_timed_out)
+
+    def _head_timed_out(self) -> None:
+        self._head_deadline = None
+        if not self._awaiting_head or self.transport.is_closing():
+            return  # a head arrived in time; the next wait for one sets the timer again
+        due = self._head_since + self._head_timeout_s
+        if due - self.loop.time() > HEAD_TIMER_SLACK_S:  # the current wait began after the timer was set
+            self._head_deadline = self.loop.call_at(due, self._head_timed_out)
+            return
+        self.transport.close()  # nothing was asked: there is nobody to answer
+
+    def _cancel_deadline(self) -> None:
+        if self._head_deadline is not None:
+            self._head_deadline.cancel()
+            self._head_deadline = None
+
+    def _refuse(self, error: DriverError) -> None:
+        """Answer with the problem, stop reading requests, and close after a short linger."""
+        self._metrics.error_answered(error.code.value)
+        self._refused = True
+        self._cancel_deadline()
+        self.transport.write(_raw_problem(error))
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_S, self.transport.close)
+
+
 def bounded_protocol(limits: LimitsConfig, metrics: Metrics) -> type[HttpToolsProtocol]:
     """uvicorn's httptools protocol with the host's connection, head size and head time bounds."""
-    # Every request passes through these overrides (the parser calls on_header once per header), so they call
-    # uvicorn's methods directly rather than through super() (a super object and an MRO walk apiece on 3.11),
-    # and the head deadline is one timer per connection, moved lazily, not a timer made and cancelled per
-    # request. bench/README.md ("The whole process, counted") has the instruction counts.
-    base = HttpToolsProtocol
-    base_connection_made = base.connection_made
-    base_data_received = base.data_received
-    base_on_header = base.on_header
-    base_on_headers_complete = base.on_headers_complete
-    base_on_body = base.on_body
-    base_on_message_complete = base.on_message_complete
-    base_on_response_complete = base.on_response_complete
-    base_connection_lost = base.connection_lost
-    max_head_bytes = limits.maxHeaderBytes
-    head_timeout_s = limits.requestHeadTimeoutMs / 1000
-
-    class BoundedProtocol(HttpToolsProtocol):
-        _head_bytes = 0
-        """Bytes received since the current request head began (all of them are head until it completes)."""
-        _parsed_header_bytes = 0
-        """The current request's header lines as parsed (for heads that complete within one read); with the
-        URL (uvicorn keeps it whole in ``url``) that is the parsed head's size."""
-        _awaiting_head = True
-        _head_since = 0.0
-        """When the host began waiting for the current request head (loop time)."""
-        _refused = False
-        _head_deadline: asyncio.TimerHandle | None = None
-        """The connection's head timer: it fires at the earliest moment a head can be overdue, and moves itself
-        to the current wait's deadline when that began later."""
-        _malformed_after_response: MalformedRequest | None = None
-        """A malformed request that followed complete ones: refused once their responses are written."""
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            base_connection_made(self, transport)
-            if len(self.connections) > limits.maxConnections:
-                self._refuse(
-                    HostBusy(
-                        f"The host holds its maximum of {limits.maxConnections} connections.",
-                        maximum=limits.maxConnections,
-                        limit="maxConnections",
-                    )
-                )
-                return
-            self._expect_head()
-
-        def data_received(self, data: bytes) -> None:
-            if self._refused:
-                return  # discard what still arrives until the lingering close
-            if self._awaiting_head:
-                self._head_bytes += len(data)
-            base_data_received(self, data)
-            if self._awaiting_head and self._head_bytes > max_head_bytes:
-                self._head_too_large()
-
-        def on_header(self, name: bytes, value: bytes) -> None:
-            self._parsed_header_bytes += len(name) + len(value) + 4
-            base_on_header(self, name, value)
-
-        def on_headers_complete(self) -> None:
-            self._awaiting_head = False
-            if len(self.url) + self._parsed_header_bytes > max_head_bytes:
-                self._head_too_large()
-            if not self._refused:
-                base_on_headers_complete(self)
-
-        def on_body(self, body: bytes) -> None:
-            if not self._refused:
-                base_on_body(self, body)
-
-        def on_message_complete(self) -> None:
-            self._parsed_header_bytes = 0  # the next request's head counts from here (trailers were this one's)
-            if not self._refused:
-                base_on_message_complete(self)
-                # Usually the whole body came with the head, before the app's task first runs: then
-                # RequestGuard needs no body deadline for this request.
-                self.cycle.scope[BODY_RECEIVED] = True  # type: ignore[literal-required]  # an extension key of ours
-
-        def _head_too_large(self) -> None:
-            if not self._refused:
-                self._refuse(
-                    HeadersTooLarge(f"The request head exceeds {max_head_bytes} bytes.", maximum=max_head_bytes)
-                )
-
-        def send_400_response(self, msg: str) -> None:
-            # uvicorn calls this from data_received's ``except HttpParserError`` (the only caller in the
-            # httptools protocol), and logs its own fixed warning first: the parser's reason is the
-            # exception being handled.
-            error = _malformed(sys.exception())
-            cycle = self.cycle
-            if cycle is None or cycle.response_complete:
-                self._refuse(error)
-            elif not cycle.more_body:  # the bad bytes follow a complete request: answer that one first
-                self._refused = True
-                self._malformed_after_response = error
-                self._cancel_deadline()
-            elif not cycle.response_started and not self.pipeline:  # the request's own body is malformed
-                cycle.disconnected = True
-                cycle.message_event.set()
-                self._refuse(error)
-            else:  # a response is being written: no answer can be framed after it, only the close
-                self._refused = True
-                cycle.keep_alive = False
-
-        def on_response_complete(self) -> None:
-            base_on_response_complete(self)
-            if self.transport.is_closing():
-                return
-            pending = self._malformed_after_response
-            if pending is None:
-                self._expect_head()
-            elif self.cycle is None or self.cycle.response_complete:  # every parsed request is answered
-                self._malformed_after_response = None
-                self._unset_keepalive_if_required()
-                self._refuse(pending)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._cancel_deadline()
-            base_connection_lost(self, exc)
-
-        def _expect_head(self) -> None:
-            self._awaiting_head, self._head_bytes = True, 0
-            self._head_since = now = self.loop.time()
-            if self._head_deadline is None:
-                self._head_deadline = self.loop.call_at(now + head_timeout_s, self._head_timed_out)
-
-        def _head_timed_out(self) -> None:
-            self._head_deadline = None
-            if not self._awaiting_head or self.transport.is_closing():
-                return  # a head arrived in time; the next wait for one sets the timer again
-            due = self._head_since + head_timeout_s
-            if due - self.loop.time() > HEAD_TIMER_SLACK_S:  # the current wait began after the timer was set
-                self._head_deadline = self.loop.call_at(due, self._head_timed_out)
-                return
-            self.transport.close()  # nothing was asked: there is nobody to answer
-
-        def _cancel_deadline(self) -> None:
-            if self._head_deadline is not None:
-                self._head_deadline.cancel()
-                self._head_deadline = None
-
-        def _refuse(self, error: DriverError) -> None:
-            """Answer with the problem, stop reading requests, and close after a short linger."""
-            metrics.error_answered(error.code.value)
-            self._refused = True
-            self._cancel_deadline()
-            self.transport.write(_raw_problem(error))
-            if self.transport.can_write_eof():
-                self.transport.write_eof()
-            self.loop.call_later(LINGER_S, self.transport.close)
-
-    return BoundedProtocol
+    configuration = {
+        "_limits": limits,
+        "_metrics": metrics,
+        "_max_head_bytes": limits.maxHeaderBytes,
+        "_head_timeout_s": limits.requestHeadTimeoutMs / 1000,
+    }
+    return type("BoundedProtocol", (BoundedProtocol,), configuration)
 
 
 class HostServer(uvicorn.Server):
