@@ -213,10 +213,50 @@ def build(
     kit_cpu_seconds: float | None = None,
 ) -> dict[str, Any]:
     st = _schemathesis(inputs.schemathesis)
-    lines = [line for path in inputs.observations for line in observations.read(path)]
+    tally = _tally(st, [line for path in inputs.observations for line in observations.read(path)])
     junit = _junit(inputs.junit)
-    operations = spec.operations()
+    operations, statuses = _operations_and_statuses(tally.statuses)
+    error_codes = _error_codes(tally.codes)
+    checks = _checks(st, tally.scenario_checks)
+    links = _links(st)
+    determinism = _determinism(st, previous, inputs.fingerprint_files)
+    failures = _schemathesis_failures(st)
+    zero_failures = _zero_failures(stages, junit, failures, checks["failed"])
+    return {
+        "generatedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "contract": {"title": spec.document()["info"]["title"], "version": spec.document()["info"]["version"]},
+        "passed": zero_failures["met"],
+        "runTimeSeconds": round(run_seconds, 1),
+        "kitCpuSeconds": None if kit_cpu_seconds is None else round(kit_cpu_seconds, 1),
+        "plan": inputs.plan,
+        "stages": [
+            {"name": s.name, "passed": s.passed, "seconds": round(s.seconds, 1), "detail": s.detail} for s in stages
+        ],
+        "operations": operations,
+        "statuses": statuses,
+        "links": links,
+        "errorCodes": error_codes,
+        "checks": checks,
+        "testCases": _test_cases(st, tally.scenario_requests, junit),
+        "determinism": determinism,
+        "schemathesisFailures": failures,
+        "schemathesisErrors": st.get("errors", []),
+        "bars": [zero_failures],
+    }
 
+
+@dataclass(frozen=True)
+class _Tally:
+    """What the inputs observed: each operation's statuses and each code, counted by source (schemathesis,
+    scenarios, probes, ...), the scenarios' requests, and the scenario-side check outcomes."""
+
+    statuses: dict[str, dict[str, Counter[str]]]
+    codes: dict[str, Counter[str]]
+    scenario_requests: int
+    scenario_checks: Counter[tuple[str, str]]
+
+
+def _tally(st: dict[str, Any], lines: list[dict[str, Any]]) -> _Tally:
     # statuses and codes per operation, by source
     observed: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     codes: dict[str, Counter[str]] = defaultdict(Counter)
@@ -238,11 +278,17 @@ def build(
                 codes[line["code"]][source] += 1
         elif line["kind"] == "checks":
             scenario_checks[(line["check"], line["outcome"])] += line["count"]
+    return _Tally(observed, codes, scenario_requests, scenario_checks)
 
-    per_operation = {}
+
+def _operations_and_statuses(
+    observed: dict[str, dict[str, Counter[str]]],
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The report's ``operations`` (which were tested, each one's statuses) and ``statuses`` (the totals)."""
+    per_operation: dict[str, dict[str, Any]] = {}
     missing_statuses = []
     documented_total = observed_total = 0
-    for operation_id, operation in operations.items():
+    for operation_id, operation in spec.operations().items():
         seen = observed.get(operation_id, {})
         documented = list(operation.statuses)
         missing = [s for s in documented if s not in seen and f"{operation_id} {s}" not in UNREACHABLE_STATUSES]
@@ -260,11 +306,34 @@ def build(
             },
         }
     outside = {status: dict(counts) for status, counts in sorted(observed.get("(outside operations)", {}).items())}
+    operations: dict[str, Any] = {
+        "total": len(per_operation),
+        "covered": sum(entry["tested"] for entry in per_operation.values()),
+        "byOperation": per_operation,
+    }
+    statuses: dict[str, Any] = {
+        "documented": documented_total,
+        "observed": observed_total,
+        "missing": missing_statuses,
+        "unreachable": UNREACHABLE_STATUSES,
+        "outsideOperations": outside,
+    }
+    return operations, statuses
 
+
+def _error_codes(codes: dict[str, Counter[str]]) -> dict[str, Any]:
     catalogue = spec.catalogue()
-    exercised = [code for code in catalogue if code in codes]
-    missing_codes = [code for code in catalogue if code not in codes and code not in UNREACHABLE_WITH_REASON]
+    return {
+        "catalogue": len(catalogue),
+        "exercised": sum(code in codes for code in catalogue),
+        "missing": [code for code in catalogue if code not in codes and code not in UNREACHABLE_WITH_REASON],
+        "unreachable": UNREACHABLE_WITH_REASON,
+        "byCode": {code: dict(codes.get(code, {})) for code in catalogue},
+    }
 
+
+def _checks(st: dict[str, Any], scenario_checks: Counter[tuple[str, str]]) -> dict[str, Any]:
+    """Check outcomes by check and source: every outcome but ``passed`` counts as failed."""
     checks: dict[str, dict[str, dict[str, int]]] = defaultdict(dict)
     passed_checks = failed_checks = 0
     for name, outcomes in st.get("checks", {}).items():
@@ -277,12 +346,37 @@ def build(
             passed_checks += count
         else:
             failed_checks += count
+    return {"passed": passed_checks, "failed": failed_checks, "byCheck": dict(sorted(checks.items()))}
 
+
+def _links(st: dict[str, Any]) -> dict[str, Any]:
+    """The stateful links schemathesis knew and covered, those of the spec among them, and why the rest were not."""
     links = st.get("links", {})
     all_links, covered_links = links.get("all", []), links.get("covered", [])
     spec_link_names = {link.name for link in spec.links()}
+    return {
+        "total": len(all_links),
+        "covered": len(covered_links),
+        "spec": {
+            "total": sum(_link_name(link) in spec_link_names for link in all_links),
+            "covered": sum(_link_name(link) in spec_link_names for link in covered_links),
+        },
+        "all": all_links,
+        "coveredLinks": covered_links,
+        "uncovered": {link: _why_uncovered(link) for link in sorted(set(all_links) - set(covered_links))},
+        "staleReplays": links.get("staleReplays", {}),
+    }
+
+
+def _why_uncovered(link: str) -> str:
+    reasons = (why for source, why in LINK_SOURCES_OUT_OF_STATEFUL_REACH.items() if link.startswith(source + " "))
+    return next(reasons, "not reached in this run")
+
+
+def _determinism(st: dict[str, Any], previous: dict[str, Any] | None, fingerprint_files: list[Path]) -> dict[str, Any]:
+    """This run's request sequence and inputs, and whether the sequence matches the previous run's."""
     sequence = st.get("requestSequenceSha256")
-    fingerprint = inputs_fingerprint(inputs.fingerprint_files)
+    fingerprint = inputs_fingerprint(fingerprint_files)
     determinism: dict[str, Any] = {"requestSequenceSha256": sequence, "inputsSha256": fingerprint}
     if previous is None:
         determinism["comparedWithPreviousRun"] = "no previous run"
@@ -291,14 +385,33 @@ def build(
     else:
         same = previous["determinism"].get("requestSequenceSha256") == sequence
         determinism["comparedWithPreviousRun"] = "identical" if same else "DIFFERENT"
+    return determinism
 
+
+def _test_cases(st: dict[str, Any], scenario_requests: int, junit: dict[str, Any]) -> dict[str, Any]:
     cases_by_phase = st.get("casesByPhase", {})
-    failures = [
+    return {
+        "schemathesisGenerated": sum(cases_by_phase.values()),
+        "schemathesisByPhase": cases_by_phase,
+        "schemathesisRequests": st.get("requests", 0),
+        "scenarioRequests": scenario_requests,
+        "pytest": junit,
+    }
+
+
+def _schemathesis_failures(st: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
         {k: failure[k] for k in ("check", "operation", "phase", "title", "message", "reproduce")}
         for failure in st.get("failures", [])
     ]
+
+
+def _zero_failures(
+    stages: list[StageResult], junit: dict[str, Any], failures: list[dict[str, Any]], failed_checks: int
+) -> dict[str, Any]:
+    """The bar every run has: no stage, test, schemathesis check or scenario check failed, and JUnit was written."""
     failed_stages = [stage.name for stage in stages if not stage.passed]
-    zero_failures = _bar(
+    return _bar(
         "zero failures",
         not failed_stages
         and junit["failed"] + junit["errors"] == 0
@@ -308,70 +421,6 @@ def build(
         f"failed stages: {failed_stages or 'none'}; failed tests: {junit['failedTests'] or 'none'}; "
         f"schemathesis failures: {len(failures)}; failed checks: {failed_checks}",
     )
-    return {
-        "generatedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "contract": {"title": spec.document()["info"]["title"], "version": spec.document()["info"]["version"]},
-        "passed": zero_failures["met"],
-        "runTimeSeconds": round(run_seconds, 1),
-        "kitCpuSeconds": None if kit_cpu_seconds is None else round(kit_cpu_seconds, 1),
-        "plan": inputs.plan,
-        "stages": [
-            {"name": s.name, "passed": s.passed, "seconds": round(s.seconds, 1), "detail": s.detail} for s in stages
-        ],
-        "operations": {
-            "total": len(per_operation),
-            "covered": sum(entry["tested"] for entry in per_operation.values()),
-            "byOperation": per_operation,
-        },
-        "statuses": {
-            "documented": documented_total,
-            "observed": observed_total,
-            "missing": missing_statuses,
-            "unreachable": UNREACHABLE_STATUSES,
-            "outsideOperations": outside,
-        },
-        "links": {
-            "total": len(all_links),
-            "covered": len(covered_links),
-            "spec": {
-                "total": sum(_link_name(link) in spec_link_names for link in all_links),
-                "covered": sum(_link_name(link) in spec_link_names for link in covered_links),
-            },
-            "all": all_links,
-            "coveredLinks": covered_links,
-            "uncovered": {
-                link: next(
-                    (
-                        why
-                        for source, why in LINK_SOURCES_OUT_OF_STATEFUL_REACH.items()
-                        if link.startswith(source + " ")
-                    ),
-                    "not reached in this run",
-                )
-                for link in sorted(set(all_links) - set(covered_links))
-            },
-            "staleReplays": links.get("staleReplays", {}),
-        },
-        "errorCodes": {
-            "catalogue": len(catalogue),
-            "exercised": len(exercised),
-            "missing": missing_codes,
-            "unreachable": UNREACHABLE_WITH_REASON,
-            "byCode": {code: dict(codes.get(code, {})) for code in catalogue},
-        },
-        "checks": {"passed": passed_checks, "failed": failed_checks, "byCheck": dict(sorted(checks.items()))},
-        "testCases": {
-            "schemathesisGenerated": sum(cases_by_phase.values()),
-            "schemathesisByPhase": cases_by_phase,
-            "schemathesisRequests": st.get("requests", 0),
-            "scenarioRequests": scenario_requests,
-            "pytest": junit,
-        },
-        "determinism": determinism,
-        "schemathesisFailures": failures,
-        "schemathesisErrors": st.get("errors", []),
-        "bars": [zero_failures],
-    }
 
 
 def with_bars(document: dict[str, Any], bars: list[dict[str, Any]]) -> dict[str, Any]:

@@ -170,88 +170,118 @@ def _reason_label(reason: str | None) -> str:
 
 
 class Metrics:
+    registry: CollectorRegistry
+    # What ended or was refused, counted as it happens (``run_ended``, ``error_answered``, ...).
+    provider_calls: Counter
+    runs: Counter
+    errors: Counter
+    run_defects: Counter
+    subject_quota_refusals: Counter
+    auth_refusals: Counter
+    # Live state, read at every scrape (``watch``), or set by its owner.
+    sessions_stored: Gauge
+    active_runs: Gauge
+    run_slots_in_use: Gauge
+    runs_waiting: Gauge
+    waiting_places: Gauge
+    session_timers: Gauge
+    run_event_bytes: Gauge
+    runs_retained: Gauge
+    asyncio_tasks: Gauge
+    open_connections: Gauge
+    # Histograms (``model_call_ended``, ``run_slot_waited``).
+    model_call_duration: _Histogram
+    model_call_first_output: _Histogram
+    model_call_tokens: _Histogram
+    run_slot_wait: _Histogram
+    _slot_acquired: _Bins
+    _slot_cancelled: _Bins
+
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self._children: dict[tuple[int, tuple[str, ...]], Counter] = {}
-        self.provider_calls = Counter(
+        self._calls: dict[tuple[str, str], _CallSeries] = {}
+        # Declared in the order the scrape lists them.
+        self._declare_run_outcomes()
+        self.sessions_stored = self._gauge("agentic_driver_sessions_stored", "Sessions held in the store.")
+        self._declare_refusals()
+        self._declare_live_state()
+        self._declare_model_calls()
+        self._declare_run_slot_wait()
+
+    def _counter(self, name: str, documentation: str, *, labels: tuple[str, ...] = ()) -> Counter:
+        return Counter(name, documentation, labels, registry=self.registry)
+
+    def _gauge(self, name: str, documentation: str, *, labels: tuple[str, ...] = ()) -> Gauge:
+        return Gauge(name, documentation, labels, registry=self.registry)
+
+    def _declare_run_outcomes(self) -> None:
+        self.provider_calls = self._counter(
             "agentic_driver_provider_calls",
             "Turns that called the model, by provider instance and outcome (completed, failed, cancelled, timeout).",
-            ["provider", "outcome"],
-            registry=self.registry,
+            labels=("provider", "outcome"),
         )
-        self.runs = Counter(
+        self.runs = self._counter(
             "agentic_driver_runs",
             "Runs that ended, by outcome (completed, failed, cancelled, timeout).",
-            ["outcome"],
-            registry=self.registry,
+            labels=("outcome",),
         )
-        self.sessions_stored = Gauge(
-            "agentic_driver_sessions_stored", "Sessions held in the store.", registry=self.registry
-        )
-        self.errors = Counter(
-            "agentic_driver_errors", "Error responses, by error code.", ["code"], registry=self.registry
-        )
-        self.run_defects = Counter(
+
+    def _declare_refusals(self) -> None:
+        """Error answers: by code, the host's own defects, and the quota and authentication refusals."""
+        self.errors = self._counter("agentic_driver_errors", "Error responses, by error code.", labels=("code",))
+        self.run_defects = self._counter(
             "agentic_driver_run_defects",
             "Runs that ended in INTERNAL_ERROR, a defect of the host (logged with its traceback), however the run "
             "was answered: a response, a streamed run.failed event or a session turn's interruption.",
-            registry=self.registry,
         )
-        self.subject_quota_refusals = Counter(
+        self.subject_quota_refusals = self._counter(
             "agentic_driver_subject_quota_refusals",
             "Requests refused with SUBJECT_QUOTA_EXCEEDED, by the limit hit (perSubject.maxSessions, "
             "perSubject.maxActiveRuns, perSubject.runsPerMinute); no subject label, so the series stay three.",
-            ["limit"],
-            registry=self.registry,
+            labels=("limit",),
         )
         for limit in QUOTA_LIMITS:
             self.subject_quota_refusals.labels(limit)
-        self.auth_refusals = Counter(
+        self.auth_refusals = self._counter(
             "agentic_driver_auth_refusals",
             "Requests refused with UNAUTHENTICATED, by reason: missing (no bearer token), or the reason class the "
             "401's WWW-Authenticate names, spaces as underscores (unknown_token, expired, wrong_audience, ...).",
-            ["reason"],
-            registry=self.registry,
+            labels=("reason",),
         )
 
-        self.active_runs = Gauge(
+    def _declare_live_state(self) -> None:
+        """The gauges ``watch`` binds to the host's state, then the event loop's tasks and the open connections."""
+        self.active_runs = self._gauge(
             "agentic_driver_active_runs",
             "Runs that have not ended: waiting for a run slot, running, or paused for the application.",
-            registry=self.registry,
         )
-        self.run_slots_in_use = Gauge(
-            "agentic_driver_run_slots_in_use", "Run slots held by model calls in flight.", registry=self.registry
+        self.run_slots_in_use = self._gauge(
+            "agentic_driver_run_slots_in_use", "Run slots held by model calls in flight."
         )
-        self.runs_waiting = Gauge(
-            "agentic_driver_runs_waiting", "Runs waiting in line for a run slot.", registry=self.registry
-        )
-        self.waiting_places = Gauge(
+        self.runs_waiting = self._gauge("agentic_driver_runs_waiting", "Runs waiting in line for a run slot.")
+        self.waiting_places = self._gauge(
             "agentic_driver_waiting_places_in_use",
             "Active runs that may pause for the application (they offer functions), bounded by maxWaitingRuns.",
-            registry=self.registry,
         )
-        self.session_timers = Gauge(
-            "agentic_driver_session_timers", "Pending session expiry timers.", registry=self.registry
-        )
-        self.run_event_bytes = Gauge(
+        self.session_timers = self._gauge("agentic_driver_session_timers", "Pending session expiry timers.")
+        self.run_event_bytes = self._gauge(
             "agentic_driver_run_event_bytes",
             "Bytes of run events buffered for rejoining, active and retained runs together (maxRunEventBytes each).",
-            registry=self.registry,
         )
-        self.runs_retained = Gauge(
+        self.runs_retained = self._gauge(
             "agentic_driver_runs_retained",
             "Ended runs still readable by getRun and streamRunEvents (runs.retentionMs, runs.maxEntries).",
-            registry=self.registry,
         )
-        self.asyncio_tasks = Gauge(
-            "agentic_driver_asyncio_tasks", "Tasks alive in the host's event loop.", registry=self.registry
-        )
+        self.asyncio_tasks = self._gauge("agentic_driver_asyncio_tasks", "Tasks alive in the host's event loop.")
         self.asyncio_tasks.set_function(_tasks)
-        self.open_connections = Gauge(
+        self.open_connections = self._gauge(
             "agentic_driver_open_connections",
             "HTTP connections open to the host (reported when the host serves HTTP itself).",
-            registry=self.registry,
         )
+
+    def _declare_model_calls(self) -> None:
+        """The GenAI client histograms (``GEN_AI_METRICS``); ``_CallSeries`` binds their children."""
         self.model_call_duration = _Histogram(
             "agentic_driver_model_call_duration_seconds",
             "Model calls (one provider step, retries included) by provider instance, requested model and outcome "
@@ -277,6 +307,8 @@ class Metrics:
             TOKEN_BUCKETS,
             self.registry,
         )
+
+    def _declare_run_slot_wait(self) -> None:
         self.run_slot_wait = _Histogram(
             "agentic_driver_run_slot_wait_seconds",
             "Time a run waited for a run slot (limits.maxConcurrentRuns) before a model call, by outcome "
@@ -287,23 +319,20 @@ class Metrics:
         )
         self._slot_acquired = self.run_slot_wait.labels("acquired")
         self._slot_cancelled = self.run_slot_wait.labels("cancelled")
-        self._calls: dict[tuple[str, str], _CallSeries] = {}
 
     def snapshot_restored(self, sessions: int, idempotency_keys: int, dropped: Mapping[str, int]) -> None:
         """What the host took back from its restart snapshot at start (set once)."""
-        restored = Gauge(
+        restored = self._gauge(
             "agentic_driver_snapshot_restored",
             "What the host restored from its restart snapshot at start, by kind (sessions, idempotency_keys).",
-            ["kind"],
-            registry=self.registry,
+            labels=("kind",),
         )
         restored.labels("sessions").set(sessions)
         restored.labels("idempotency_keys").set(idempotency_keys)
-        gauge = Gauge(
+        gauge = self._gauge(
             "agentic_driver_snapshot_dropped_sessions",
             "Sessions of the restart snapshot not restored at start, by reason.",
-            ["reason"],
-            registry=self.registry,
+            labels=("reason",),
         )
         for reason, count in dropped.items():
             gauge.labels(reason).set(count)
