@@ -162,17 +162,31 @@ class Accounting:
         """``runs`` more turns answered by ``model``. Both figures are replaced, never changed in place, so a
         view taken earlier (``views.SessionView``) keeps what it saw."""
         pairs = self.served_runs
-        index = next((i for i in range(len(pairs) - 1, -1, -1) if pairs[i][0] == model), None)
-        if index is None:
-            self.served_runs = (*pairs, (model, runs))
-        else:
+        if pairs and pairs[-1][0] == model:  # the usual turn: the model that answered the last one
             # the name as the session already holds it: a provider's answer brings it as a new string each run
-            model = pairs[index][0]
-            self.served_runs = (*pairs[:index], (model, pairs[index][1] + runs), *pairs[index + 1 :])
-        added = min(runs, RECENT_SERVED_MODELS)
-        kept = RECENT_SERVED_MODELS - added
-        recent = self.recent_models[max(len(self.recent_models) - kept, 0) :] if kept else ()
-        self.recent_models = (*recent, *(model,) * added)
+            model, before = pairs[-1]
+            self.served_runs = (*pairs[:-1], (model, before + runs))
+        else:
+            model, self.served_runs = _count_served(pairs, model, runs)
+        self.recent_models = _recent(self.recent_models, model, runs)
+
+
+def _count_served(pairs: tuple[tuple[str, int], ...], model: str, runs: int) -> tuple[str, tuple[tuple[str, int], ...]]:
+    """The session's name for ``model`` and ``pairs`` with ``runs`` more turns counted to it."""
+    for index in range(len(pairs) - 1, -1, -1):
+        held, before = pairs[index]
+        if held == model:
+            return held, (*pairs[:index], (held, before + runs), *pairs[index + 1 :])
+    return model, (*pairs, (model, runs))
+
+
+def _recent(recent: tuple[str, ...], model: str, runs: int) -> tuple[str, ...]:
+    """``recent`` with ``runs`` turns of ``model`` after it, the oldest dropped beyond the bound."""
+    if runs == 1:
+        return (recent[1:] if len(recent) >= RECENT_SERVED_MODELS else recent) + (model,)
+    added = min(runs, RECENT_SERVED_MODELS)
+    kept = RECENT_SERVED_MODELS - added
+    return (recent[max(len(recent) - kept, 0) :] if kept else ()) + (model,) * added
 
 
 RECENT_SERVED_MODELS = 100
