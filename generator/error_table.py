@@ -27,7 +27,6 @@ description on ``Problem``), then ``make generate``: no client or host file is e
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -45,7 +44,7 @@ from error_python import render_python  # noqa: E402
 from error_rust import render_rust_kinds  # noqa: E402
 from error_server import TARGET as SERVER_CLASSES  # noqa: E402
 from error_server import render_server_classes  # noqa: E402
-from outputs import gofmt, write_or_check  # noqa: E402
+from outputs import gofmt, run_table_generator  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
 GROUPS = ("NotFound", "Conflict", "Unprocessable", "ProviderFailed", "RetryLater")
@@ -311,16 +310,9 @@ OUTPUTS: dict[str, Callable[[list[Row]], str]] = {
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="fail if a committed copy differs")
-    options = parser.parse_args()
-    try:
-        rows = load_table()
-        rendered = {path: render(rows) for path, render in OUTPUTS.items()}
-    except TableError as problem:
-        print(f"error_table: openapi.yaml: {problem}", file=sys.stderr)
-        return 1
-    return write_or_check(rendered, check=options.check, source="openapi.yaml's x-error-table")
+    return run_table_generator(
+        __doc__, load_table, OUTPUTS, refusal=TableError, name="error_table", source="openapi.yaml's x-error-table"
+    )
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ clients/rust/src/operations.rs).
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -32,7 +31,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generator"))  # also when a test loads this file by its path
 
-from outputs import gofmt, write_or_check  # noqa: E402
+from outputs import gofmt, run_table_generator  # noqa: E402
 from rustfmt import rustfmt  # noqa: E402
 
 SPEC = ROOT / "openapi.yaml"
@@ -350,16 +349,14 @@ OUTPUTS: dict[str, Callable[[list[Operation]], str]] = {
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="fail if a committed table differs")
-    options = parser.parse_args()
-    try:
-        operations = load_operations()
-        rendered = {path: render(operations) for path, render in OUTPUTS.items()}
-    except OperationsError as problem:
-        print(f"operations: openapi.yaml: {problem}", file=sys.stderr)
-        return 1
-    return write_or_check(rendered, check=options.check, source="openapi.yaml's operations")
+    return run_table_generator(
+        __doc__,
+        load_operations,
+        OUTPUTS,
+        refusal=OperationsError,
+        name="operations",
+        source="openapi.yaml's operations",
+    )
 
 
 if __name__ == "__main__":
