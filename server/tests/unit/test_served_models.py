@@ -40,6 +40,17 @@ def test_the_deprecated_list_keeps_the_last_turns_only() -> None:
     assert accounting.served_runs == (("old", 30), ("new", RECENT_SERVED_MODELS))
 
 
+def test_several_turns_counted_at_once_keep_the_same_bound() -> None:
+    accounting = Accounting()
+    accounting.served("old", RECENT_SERVED_MODELS - 1)
+    accounting.served("new", 3)
+    assert accounting.recent_models == ("old",) * (RECENT_SERVED_MODELS - 3) + ("new",) * 3
+
+    accounting.served("new", 10 * RECENT_SERVED_MODELS)
+    assert accounting.recent_models == ("new",) * RECENT_SERVED_MODELS
+    assert accounting.served_runs == (("old", RECENT_SERVED_MODELS - 1), ("new", 10 * RECENT_SERVED_MODELS + 3))
+
+
 def test_a_view_taken_earlier_keeps_what_it_saw() -> None:
     accounting = Accounting()
     accounting.add(answered_by("model-a"))
